@@ -1,0 +1,136 @@
+# pgo.mk - the profile-guided optimization pipeline as make targets.
+#
+# Pairs with the AX_PGO autoconf macro (m4/ax_pgo.m4).  Any GNU make project can include it:
+# set the variables below, then `include pgo.mk`, and `make profile-opt` runs
+#
+#   instrument -> train -> merge -> clean keeping profiles -> use -> verify
+#
+# Every stage leaves a stamp in $(PGO_DIR) (a one-line JSON record written atomically by
+# profopt), so an interrupted pipeline resumes at the stage that did not finish, and a second
+# `make profile-opt` with nothing changed does nothing.  A stage only looks at its predecessor
+# while its own stamp is missing: `make clean-retain-profile` can therefore drop the build and
+# keep the profile, and the next `make profile-opt` only rebuilds with it.
+#
+# Set before including (those marked * are required):
+#   PROFOPT *            the profopt driver
+#   PGO_CC_FAMILY *      gcc|clang|apple-clang, and from AX_PGO: PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS,
+#                        PGO_USE_CFLAGS, PGO_USE_LDFLAGS, LLVM_PROFDATA
+#   PGO_BUILD_DIR *      where objects (and GCC's .gcda files) of the program live
+#   PGO_BUILD_GEN *      command: build instrumented (use $(PGO_GEN_CFLAGS)/$(PGO_GEN_LDFLAGS))
+#   PGO_BUILD_USE *      command: build with the profile (use $(PGO_USE_CFLAGS)/$(PGO_USE_LDFLAGS))
+#   PGO_CLEAN *          command: remove build products (profiles are stashed around it)
+#   PGO_TRAIN_ARGS *     what `profopt train` runs: --tasks=FILE [--each=TEMPLATE] or commands
+#   PGO_DIR              stamps, logs and profiles (default: pgo)
+#   PGO_CONFIGURE        command run once before the first stage (default: none)
+#   PGO_TRAIN_LIST       command run before training, e.g. to write the task file; it also
+#                        proves that the instrumented program starts (default: none)
+#   PGO_JOBS             parallel training tasks (default: number of CPUs)
+#   PGO_TRAIN_TIMEOUT    seconds per training task (default 1200)
+#   PGO_MIN_RAN          share of training tasks that must run to the end (default 90%)
+#   PGO_VERIFY_REQUIRE   objects (relative to PGO_BUILD_DIR) that must get profile data
+#   PGO_HEARTBEAT        seconds between progress lines off a terminal (default 30)
+
+PGO_DIR ?= pgo
+PGO_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PGO_TRAIN_TIMEOUT ?= 1200
+PGO_MIN_RAN ?= 90%
+PGO_HEARTBEAT ?= 30
+PGO_CONFIGURE ?= true
+PGO_TRAIN_LIST ?= true
+
+pgo_abs_dir := $(abspath $(PGO_DIR))
+PGO_PROFDATA ?= $(pgo_abs_dir)/merged.profdata
+PGO_RAW_DIR ?= $(pgo_abs_dir)/raw
+pgo_stash := $(pgo_abs_dir)/profiles.tar
+pgo_stages := configure instrument train merge clean use verify
+pgo_stamp = $(pgo_abs_dir)/$(1).stamp
+pgo_log = $(pgo_abs_dir)/logs/$(1).log
+# The predecessor of stage $(1) is $(2); it is a prerequisite only while $(1)'s stamp is missing.
+pgo_after = $(if $(wildcard $(call pgo_stamp,$(1))),,$(call pgo_stamp,$(2)))
+pgo_run = $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) --label="$(1)" --log=$(call pgo_log,$(2)) --stamp=$(call pgo_stamp,$(2)) --
+pgo_is_gcc = $(filter gcc,$(PGO_CC_FAMILY))
+# Clang's runtime writes raw profiles where LLVM_PROFILE_FILE says; %4m keeps a pool of four
+# files per binary that parallel processes merge into under a lock.
+pgo_llvm_profile_file = $(PGO_RAW_DIR)/profopt-%4m.profraw
+
+.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary
+
+profile-opt: $(call pgo_stamp,verify)
+	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) >&2
+
+$(pgo_abs_dir)/.dir:
+	@mkdir -p $(pgo_abs_dir)/logs $(PGO_RAW_DIR)
+	@touch $@
+
+$(call pgo_stamp,configure): | $(pgo_abs_dir)/.dir
+	@$(call pgo_run,configure,configure) sh -c '$(PGO_CONFIGURE)'
+
+$(call pgo_stamp,instrument): $(call pgo_after,instrument,configure)
+	@rm -f $(call pgo_stamp,train) $(call pgo_stamp,merge) $(call pgo_stamp,clean) $(call pgo_stamp,use) $(call pgo_stamp,verify)
+	@$(PROFOPT) run --label="clean before the instrumented build" --log=$(call pgo_log,preclean) -- sh -c '$(PGO_CLEAN)'
+	@$(call pgo_run,instrumented build,instrument) sh -c '$(PGO_BUILD_GEN)'
+
+# Training starts from zero counts: whatever an earlier, interrupted run or the build itself
+# wrote is removed first, so a half-written profile is never used.
+$(call pgo_stamp,train): $(call pgo_after,train,instrument)
+	@rm -f $(call pgo_stamp,merge) $(call pgo_stamp,clean) $(call pgo_stamp,use) $(call pgo_stamp,verify) $(pgo_stash) $(PGO_PROFDATA)
+	@$(PROFOPT) run --label="list training tasks (the instrumented program must start)" --log=$(call pgo_log,train-list) -- sh -c '$(PGO_TRAIN_LIST)'
+	@rm -rf $(PGO_RAW_DIR) && mkdir -p $(PGO_RAW_DIR)
+	@$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} +)
+	@echo "==> training" >&2
+	@$(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) \
+		--heartbeat=$(PGO_HEARTBEAT) --log-dir=$(pgo_abs_dir)/logs/train \
+		--results=$(pgo_abs_dir)/train-results.json --stamp=$(call pgo_stamp,train) \
+		--setenv=LLVM_PROFILE_FILE=$(pgo_llvm_profile_file) $(PGO_TRAIN_ARGS)
+
+$(call pgo_stamp,merge): $(call pgo_after,merge,train)
+	@echo "==> merge profiles" >&2
+	@$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge) \
+		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA))
+
+# GCC keeps its profiles next to the objects: they are archived before the clean (once: an
+# interrupted clean finds the archive and does not archive the cleaned tree) and put back in
+# the same step, so the stamp says "clean and profiles in place".
+pgo_stash_save = $(if $(pgo_is_gcc),test -f $(pgo_stash) || $(PROFOPT) stash save --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash),true)
+pgo_clean_keeping = sh -c '$(PGO_CLEAN) $(if $(pgo_is_gcc),&& $(PROFOPT) stash restore --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash))'
+
+$(call pgo_stamp,clean): $(call pgo_after,clean,merge)
+	@rm -f $(call pgo_stamp,use) $(call pgo_stamp,verify)
+	@$(pgo_stash_save)
+	@$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping)
+	@rm -f $(call pgo_stamp,instrument)
+
+$(call pgo_stamp,use): $(call pgo_after,use,clean)
+	@$(call pgo_run,rebuild with profile,use) sh -c '$(PGO_BUILD_USE)'
+
+$(call pgo_stamp,verify): $(call pgo_after,verify,use)
+	@echo "==> verify" >&2
+	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --stamp=$(call pgo_stamp,verify) \
+		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
+		$(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
+
+# Drops the build but keeps the profile: the next profile-opt only rebuilds with it.
+clean-retain-profile:
+	@if test -f $(call pgo_stamp,merge); then \
+		$(pgo_stash_save) && \
+		$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping) && \
+		rm -f $(call pgo_stamp,instrument) $(call pgo_stamp,use) $(call pgo_stamp,verify); \
+	else \
+		$(PROFOPT) run --label="clean (no merged profile to keep)" --log=$(call pgo_log,clean) -- sh -c '$(PGO_CLEAN)' && \
+		rm -f $(foreach s,instrument train merge clean use verify,$(call pgo_stamp,$(s))); \
+	fi
+
+# Drops only the profiles (and the stages that depend on them).
+profile-removal:
+	rm -rf $(PGO_RAW_DIR) $(PGO_PROFDATA) $(pgo_stash) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/train-results.json
+	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} + 2>/dev/null || true)
+	rm -f $(foreach s,instrument train merge clean use verify,$(call pgo_stamp,$(s)))
+
+pgo-clean:
+	rm -rf $(pgo_abs_dir)
+
+pgo-status:
+	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) || true
+
+pgo-summary:
+	@$(PROFOPT) summary --json $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s)))

@@ -1,0 +1,29 @@
+/* commands.h - the table of profopt's commands; each lives in its own file as cmd_NAME(). */
+#ifndef PROFOPT_COMMANDS_H
+#define PROFOPT_COMMANDS_H
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv); /* argv[0] is the command name */
+	const char *summary;              /* one line for `profopt --help` */
+	const char *help;                 /* full text for `profopt NAME --help` */
+};
+
+extern const struct command commands[];
+
+/* True if argv (before any "--") asks for help. */
+int wants_help(int argc, char **argv);
+
+#define DECLARE_COMMAND(name) \
+	int cmd_##name(int argc, char **argv); \
+	extern const char help_##name[]
+
+DECLARE_COMMAND(probe);
+DECLARE_COMMAND(train);
+DECLARE_COMMAND(run);
+DECLARE_COMMAND(merge);
+DECLARE_COMMAND(stash);
+DECLARE_COMMAND(verify);
+DECLARE_COMMAND(summary);
+
+#endif

@@ -1,0 +1,147 @@
+/* json.c - streaming JSON writer; output is pretty-printed with two-space indents. */
+#include "json.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+void json_init(struct json *j, FILE *out)
+{
+	j->out = out;
+	j->depth = 0;
+	j->first[0] = 1;
+	j->pending_key = 0;
+}
+
+static void indent(struct json *j)
+{
+	fputc('\n', j->out);
+	for (int i = 0; i < j->depth; i++)
+		fputs("  ", j->out);
+}
+
+/* Separator and indentation before any value or key. */
+static void before_item(struct json *j)
+{
+	if (j->pending_key) {
+		j->pending_key = 0;
+		return;
+	}
+	if (j->depth > 0) {
+		if (!j->first[j->depth])
+			fputc(',', j->out);
+		indent(j);
+	}
+	j->first[j->depth] = 0;
+}
+
+static void open(struct json *j, char c)
+{
+	before_item(j);
+	fputc(c, j->out);
+	if (j->depth < 31)
+		j->depth++;
+	j->first[j->depth] = 1;
+}
+
+static void close(struct json *j, char c)
+{
+	int empty = j->first[j->depth];
+	if (j->depth > 0)
+		j->depth--;
+	if (!empty)
+		indent(j);
+	fputc(c, j->out);
+}
+
+void json_begin_object(struct json *j) { open(j, '{'); }
+void json_end_object(struct json *j) { close(j, '}'); }
+void json_begin_array(struct json *j) { open(j, '['); }
+void json_end_array(struct json *j) { close(j, ']'); }
+
+static void quoted(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\r': fputs("\\r", out); break;
+		case '\t': fputs("\\t", out); break;
+		default:
+			if (*p < 0x20)
+				fprintf(out, "\\u%04x", *p);
+			else
+				fputc(*p, out);
+		}
+	}
+	fputc('"', out);
+}
+
+void json_key(struct json *j, const char *key)
+{
+	before_item(j);
+	quoted(j->out, key);
+	fputs(": ", j->out);
+	j->pending_key = 1;
+}
+
+void json_string(struct json *j, const char *s)
+{
+	if (!s) {
+		json_null(j);
+		return;
+	}
+	before_item(j);
+	quoted(j->out, s);
+}
+
+void json_number(struct json *j, double v)
+{
+	before_item(j);
+	if (isfinite(v))
+		fprintf(j->out, "%.6g", v);
+	else
+		fputs("null", j->out);
+}
+
+void json_int(struct json *j, long long v)
+{
+	before_item(j);
+	fprintf(j->out, "%lld", v);
+}
+
+void json_bool(struct json *j, int v)
+{
+	before_item(j);
+	fputs(v ? "true" : "false", j->out);
+}
+
+void json_null(struct json *j)
+{
+	before_item(j);
+	fputs("null", j->out);
+}
+
+void json_kv_string(struct json *j, const char *key, const char *s) { json_key(j, key); json_string(j, s); }
+void json_kv_number(struct json *j, const char *key, double v) { json_key(j, key); json_number(j, v); }
+void json_kv_int(struct json *j, const char *key, long long v) { json_key(j, key); json_int(j, v); }
+void json_kv_bool(struct json *j, const char *key, int v) { json_key(j, key); json_bool(j, v); }
+
+void json_finish(struct json *j)
+{
+	fputc('\n', j->out);
+	fflush(j->out);
+}
+
+char *json_escape(const char *s)
+{
+	char *data = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&data, &len);
+	if (!f)
+		return NULL;
+	quoted(f, s);
+	fclose(f);
+	return data;
+}

@@ -1,0 +1,35 @@
+/* json.h - a small streaming JSON writer (objects, arrays, strings, numbers). */
+#ifndef PROFOPT_JSON_H
+#define PROFOPT_JSON_H
+
+#include <stdio.h>
+
+struct json {
+	FILE *out;
+	int depth;
+	int first[32]; /* per nesting level: no member written yet */
+	int pending_key; /* a key was written; the value follows without a comma */
+};
+
+void json_init(struct json *j, FILE *out);
+void json_begin_object(struct json *j);
+void json_end_object(struct json *j);
+void json_begin_array(struct json *j);
+void json_end_array(struct json *j);
+void json_key(struct json *j, const char *key);
+void json_string(struct json *j, const char *s); /* NULL writes null */
+void json_number(struct json *j, double v);
+void json_int(struct json *j, long long v);
+void json_bool(struct json *j, int v);
+void json_null(struct json *j);
+/* key + value shorthands */
+void json_kv_string(struct json *j, const char *key, const char *s);
+void json_kv_number(struct json *j, const char *key, double v);
+void json_kv_int(struct json *j, const char *key, long long v);
+void json_kv_bool(struct json *j, const char *key, int v);
+/* A malloc'd, quoted JSON string literal for s. */
+char *json_escape(const char *s);
+/* Ends the document with a newline. */
+void json_finish(struct json *j);
+
+#endif

@@ -1,0 +1,83 @@
+/* main.c - profopt's entry point: dispatches to a command, answers --help and --version. */
+#include "commands.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef PROFOPT_VERSION
+#define PROFOPT_VERSION "unknown"
+#endif
+
+const struct command commands[] = {
+	{"probe", cmd_probe, "identify the compiler and its matching profile tool", help_probe},
+	{"train", cmd_train, "run training commands in parallel with timeouts and a progress line", help_train},
+	{"run", cmd_run, "run one build stage quietly: log, heartbeat, duration, tail on failure", help_run},
+	{"merge", cmd_merge, "merge raw profiles into one (llvm-profdata) or check .gcda files", help_merge},
+	{"stash", cmd_stash, "save or restore profile files around a clean", help_stash},
+	{"verify", cmd_verify, "count translation units that were built with profile data", help_verify},
+	{"summary", cmd_summary, "collect pipeline stage stamps into a JSON summary", help_summary},
+	{NULL, NULL, NULL, NULL},
+};
+
+static void print_help(FILE *out)
+{
+	fprintf(out,
+		"usage: profopt [--version] [--help] COMMAND [ARGS]\n"
+		"\n"
+		"profopt drives profile-guided optimization (PGO) builds with GCC or Clang:\n"
+		"instrument, train, merge, rebuild with the profile, verify.\n"
+		"\n"
+		"Commands:\n");
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(out, "  %-9s %s\n", c->name, c->summary);
+	fprintf(out, "\n'profopt COMMAND --help' describes a command; 'man profopt' has the whole story.\n");
+}
+
+int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return 0;
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_help(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		if (argc > 2 && strcmp(argv[1], "help") == 0) {
+			for (const struct command *c = commands; c->name; c++)
+				if (strcmp(c->name, argv[2]) == 0) {
+					fputs(c->help, stdout);
+					return 0;
+				}
+			usage_error("no such command: '%s' (see 'profopt --help')", argv[2]);
+		}
+		print_help(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("profopt %s\n", PROFOPT_VERSION);
+		return 0;
+	}
+	if (argv[1][0] == '-')
+		usage_error("unknown option '%s' (see 'profopt --help')", argv[1]);
+	for (const struct command *c = commands; c->name; c++) {
+		if (strcmp(c->name, argv[1]) != 0)
+			continue;
+		if (wants_help(argc - 1, argv + 1)) {
+			fputs(c->help, stdout);
+			return 0;
+		}
+		progname = xasprintf("profopt %s", c->name);
+		return c->run(argc - 1, argv + 1);
+	}
+	usage_error("unknown command '%s' (see 'profopt --help')", argv[1]);
+}

@@ -1,0 +1,23 @@
+/* stamp.c - writes stage stamps (see stamp.h). */
+#include "stamp.h"
+#include "json.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void stamp_write(const char *path, const char *stage, double seconds, const char *extra)
+{
+	char when[32];
+	time_t t = time(NULL);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	char *name = json_escape(stage);
+	char *line = xasprintf("{\"stage\": %s, \"status\": \"ok\", \"seconds\": %.1f, \"finished\": \"%s\"%s%s}\n", name,
+			       seconds, when, extra && *extra ? ", " : "", extra ? extra : "");
+	if (write_file_atomic(path, line, strlen(line)) < 0)
+		fatal("cannot write stamp %s: %s", path, strerror(errno));
+	free(line);
+	free(name);
+}

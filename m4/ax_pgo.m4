@@ -1,0 +1,245 @@
+# ===========================================================================
+#                    ax_pgo.m4 (part of profopt)
+# ===========================================================================
+#
+# SYNOPSIS
+#
+#   AX_PGO([ACTION-IF-ENABLED], [ACTION-IF-DISABLED])
+#
+# DESCRIPTION
+#
+#   Adds --enable-optimizations (profile-guided optimization, PGO) to a
+#   configure script and sets up everything a PGO build needs, so that a
+#   missing or mismatched tool is a configure error, never a failure half-way
+#   through a build.
+#
+#   The C compiler is identified by what it predefines, not by its name: a
+#   "gcc" that is really clang is clang.  Families: gcc, clang, apple-clang.
+#
+#   For clang, llvm-profdata must have the compiler's major version (the raw
+#   profile format changes between LLVM releases).  It is searched for in this
+#   order, the first one of the right version winning:
+#
+#     1. --with-llvm-profdata=PATH or LLVM_PROFDATA= (must match, or error)
+#     2. the directory of the real clang binary, found through "$CC -###"
+#        and symlinks resolved (Debian: /usr/lib/llvm-N/bin)
+#     3. llvm-profdata-N in PATH
+#     4. llvm-profdata in PATH
+#     5. xcrun -find llvm-profdata (macOS)
+#
+#   For gcc the same is done for gcov-tool (--with-gcov-tool=PATH or
+#   GCOV_TOOL=, gcov-tool next to gcc, gcov-tool-N, gcov-tool).
+#
+#   Substituted (AC_SUBST):
+#
+#     PGO_ENABLED               yes or no
+#     PGO_CC_FAMILY             gcc, clang, apple-clang or unknown
+#     PGO_CC_VERSION            e.g. 14.0.6; PGO_CC_MAJOR e.g. 14
+#     PGO_PROFILE_TOOL          path of llvm-profdata or gcov-tool
+#     PGO_PROFILE_TOOL_VERSION  its version
+#     LLVM_PROFDATA, GCOV_TOOL  the same, by tool (empty for the other family)
+#     PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS   instrumented build
+#     PGO_USE_CFLAGS, PGO_USE_LDFLAGS   profile-use build; for clang they
+#                               refer to $(PGO_PROFDATA), the merged profile,
+#                               which the Makefile defines
+#     PGO_MERGE                 merge command (clang: writes $(PGO_PROFDATA))
+#
+#   GCC: -fprofile-generate (with -fprofile-update=atomic when accepted, since
+#   training runs threads), -fprofile-use -fprofile-correction.  Clang:
+#   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted),
+#   -fprofile-use=$(PGO_PROFDATA).  --with-pgo-profile-update=single|atomic|
+#   prefer-atomic overrides the update mode.
+#
+#   ACTION-IF-ENABLED runs when --enable-optimizations was given and all
+#   checks passed; ACTION-IF-DISABLED otherwise.
+#
+# LICENSE
+#
+#   Copyright (c) 2026 The profopt authors
+#
+#   Copying and distribution of this file, with or without modification, are
+#   permitted in any medium without royalty provided the copyright notice
+#   and this notice are preserved.  This file is offered as-is, without any
+#   warranty.
+
+#serial 1
+
+AC_DEFUN([AX_PGO], [
+AC_REQUIRE([AC_PROG_CC])
+AC_REQUIRE([AC_PROG_SED])
+AC_ARG_ENABLE([optimizations],
+  [AS_HELP_STRING([--enable-optimizations],
+    [build with profile-guided optimization (instrument, train, rebuild)])],
+  [ax_pgo_enabled=$enableval], [ax_pgo_enabled=no])
+AC_ARG_WITH([llvm-profdata],
+  [AS_HELP_STRING([--with-llvm-profdata=PATH],
+    [llvm-profdata to merge clang profiles (default: the one matching clang)])],
+  [LLVM_PROFDATA=$withval])
+AC_ARG_WITH([gcov-tool],
+  [AS_HELP_STRING([--with-gcov-tool=PATH],
+    [gcov-tool for gcc profiles (default: the one matching gcc)])],
+  [GCOV_TOOL=$withval])
+AC_ARG_WITH([pgo-profile-update],
+  [AS_HELP_STRING([--with-pgo-profile-update=MODE],
+    [counter updates in the instrumented build: atomic (default where supported), prefer-atomic or single])],
+  [ax_pgo_update=$withval], [ax_pgo_update=auto])
+AC_ARG_VAR([LLVM_PROFDATA], [llvm-profdata of the same LLVM version as clang])
+AC_ARG_VAR([GCOV_TOOL], [gcov-tool of the same version as gcc])
+
+_AX_PGO_COMPILER_ID
+AS_CASE([$ax_cv_pgo_cc_family],
+  [gcc], [_AX_PGO_FIND_TOOL([gcov-tool], [GCOV_TOOL], [--version])],
+  [clang|apple-clang], [_AX_PGO_FIND_TOOL([llvm-profdata], [LLVM_PROFDATA], [merge --version])])
+_AX_PGO_FLAGS
+
+PGO_ENABLED=no
+AS_IF([test "x$ax_pgo_enabled" != xno], [
+  AS_IF([test "x$ax_cv_pgo_cc_family" = xunknown],
+    [AC_MSG_ERROR([--enable-optimizations needs GCC or Clang, but $CC predefines neither __GNUC__ nor __clang__])])
+  AS_IF([test "x$ax_pgo_tool_error" != x], [AC_MSG_ERROR([$ax_pgo_tool_error])])
+  PGO_ENABLED=yes
+  $1
+], [$2])
+AC_SUBST([PGO_ENABLED])
+])
+
+# _AX_PGO_COMPILER_ID: sets ax_cv_pgo_cc_family, PGO_CC_VERSION, PGO_CC_MAJOR.
+AC_DEFUN([_AX_PGO_COMPILER_ID], [
+AC_CACHE_CHECK([which compiler family $CC is], [ax_cv_pgo_cc_family], [
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#if !defined(__clang__) || !defined(__apple_build_version__)
+#error not Apple clang
+#endif]])], [ax_cv_pgo_cc_family=apple-clang], [
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#ifndef __clang__
+#error not clang
+#endif]])], [ax_cv_pgo_cc_family=clang], [
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#ifndef __GNUC__
+#error not GCC
+#endif]])], [ax_cv_pgo_cc_family=gcc], [ax_cv_pgo_cc_family=unknown])])])
+])
+AS_CASE([$ax_cv_pgo_cc_family],
+  [gcc], [ax_pgo_macros="__GNUC__ __GNUC_MINOR__ __GNUC_PATCHLEVEL__"],
+  [clang|apple-clang], [ax_pgo_macros="__clang_major__ __clang_minor__ __clang_patchlevel__"],
+  [ax_pgo_macros=""])
+AC_CACHE_CHECK([the version of $CC], [ax_cv_pgo_cc_version], [
+  ax_cv_pgo_cc_version=
+  for ax_pgo_macro in $ax_pgo_macros; do
+    AC_COMPUTE_INT([ax_pgo_part], [$ax_pgo_macro], [], [ax_pgo_part=0])
+    ax_cv_pgo_cc_version="$ax_cv_pgo_cc_version${ax_cv_pgo_cc_version:+.}$ax_pgo_part"
+  done
+  test -n "$ax_cv_pgo_cc_version" || ax_cv_pgo_cc_version=unknown
+])
+PGO_CC_FAMILY=$ax_cv_pgo_cc_family
+PGO_CC_VERSION=$ax_cv_pgo_cc_version
+PGO_CC_MAJOR=${ax_cv_pgo_cc_version%%.*}
+AC_SUBST([PGO_CC_FAMILY])
+AC_SUBST([PGO_CC_VERSION])
+AC_SUBST([PGO_CC_MAJOR])
+])
+
+# _AX_PGO_TOOL_VERSION(PATH, VERSION-ARGS): prints the tool's version (X.Y.Z).
+AC_DEFUN([_AX_PGO_TOOL_VERSION], [`"$1" $2 2>&1 | $SED -n -e '/LLVM version/{s/.*LLVM version \([[0-9]][[0-9.]]*\).*/\1/p;q;}' -e '1s/.* \([[0-9]][[0-9.]]*\)$/\1/p' | head -n 1`])
+
+# _AX_PGO_FIND_TOOL(NAME, VAR, VERSION-ARGS): finds NAME of the compiler's major version.
+# Sets VAR, PGO_PROFILE_TOOL(_VERSION), and ax_pgo_tool_error when none fits.
+AC_DEFUN([_AX_PGO_FIND_TOOL], [
+ax_pgo_tool_error=
+AC_CACHE_CHECK([for $1 matching $ax_cv_pgo_cc_family $ax_cv_pgo_cc_version], [ax_cv_pgo_tool], [
+  ax_cv_pgo_tool=no
+  ax_pgo_found=
+  AS_IF([test -n "$$2"], [
+    dnl An explicit choice is used or refused, never replaced by a search result.
+    ax_pgo_cands=$$2
+  ], [
+    ax_pgo_cands=
+    AS_IF([test "$1" = llvm-profdata], [
+      ax_pgo_real=`$CC -### -c -x c /dev/null -o /dev/null 2>&1 | $SED -n 's/^ *"\([[^"]]*\)" "-cc1".*/\1/p' | head -n 1`
+      AS_IF([test -n "$ax_pgo_real"], [
+        ax_pgo_real=`readlink -f "$ax_pgo_real" 2>/dev/null || echo "$ax_pgo_real"`
+        ax_pgo_cands=`dirname "$ax_pgo_real"`/llvm-profdata
+      ])
+    ], [
+      ax_pgo_ccpath=`command -v ${CC%% *} 2>/dev/null`
+      ax_pgo_ccbase=`basename "${CC%% *}"`
+      AS_CASE([$ax_pgo_ccbase], [*gcc*], [
+        ax_pgo_cands="`dirname "$ax_pgo_ccpath"`/`echo $ax_pgo_ccbase | $SED 's/gcc/gcov-tool/'`"])
+    ])
+    ax_pgo_cands="$ax_pgo_cands $1-$PGO_CC_MAJOR $1"
+  ])
+  for ax_pgo_cand in $ax_pgo_cands; do
+    AS_CASE([$ax_pgo_cand], [*/*], [ax_pgo_path=$ax_pgo_cand], [ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`])
+    AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [], [continue])
+    ax_pgo_ver=_AX_PGO_TOOL_VERSION([$ax_pgo_path], [$3])
+    ax_pgo_found="$ax_pgo_found${ax_pgo_found:+, }$ax_pgo_path (version ${ax_pgo_ver:-unknown})"
+    AS_IF([test "${ax_pgo_ver%%.*}" = "$PGO_CC_MAJOR"], [ax_cv_pgo_tool=$ax_pgo_path; break])
+  done
+  dnl macOS keeps llvm-profdata inside the Xcode toolchain.
+  AS_IF([test "$ax_cv_pgo_tool" = no && test -z "$$2" && test "$1" = llvm-profdata && command -v xcrun >/dev/null 2>&1], [
+    ax_pgo_path=`xcrun -find llvm-profdata 2>/dev/null`
+    AS_IF([test -n "$ax_pgo_path"], [
+      ax_pgo_ver=_AX_PGO_TOOL_VERSION([$ax_pgo_path], [$3])
+      ax_pgo_found="$ax_pgo_found${ax_pgo_found:+, }$ax_pgo_path (version ${ax_pgo_ver:-unknown})"
+      AS_IF([test "${ax_pgo_ver%%.*}" = "$PGO_CC_MAJOR"], [ax_cv_pgo_tool=$ax_pgo_path])
+    ])
+  ])
+  ax_cv_pgo_tool_found=$ax_pgo_found
+])
+AS_IF([test "$ax_cv_pgo_tool" = no], [
+  AS_IF([test "$1" = llvm-profdata], [ax_pgo_pkg="llvm-$PGO_CC_MAJOR"], [ax_pgo_pkg="gcc-$PGO_CC_MAJOR"])
+  AS_IF([test -n "$$2"],
+    [ax_pgo_tool_error="$2=$$2 is not usable with $CC ($ax_cv_pgo_cc_family $ax_cv_pgo_cc_version): found ${ax_cv_pgo_tool_found:-nothing executable}, but $1 $PGO_CC_MAJOR is needed. Set $2 to $1 $PGO_CC_MAJOR (Debian: apt-get install $ax_pgo_pkg)"],
+    [test -n "$ax_cv_pgo_tool_found"],
+    [ax_pgo_tool_error="no $1 of version $PGO_CC_MAJOR for $CC ($ax_cv_pgo_cc_family $ax_cv_pgo_cc_version): found $ax_cv_pgo_tool_found. Install $1 $PGO_CC_MAJOR (Debian: apt-get install $ax_pgo_pkg) or pass $2=PATH"],
+    [ax_pgo_tool_error="$1 not found for $CC ($ax_cv_pgo_cc_family $ax_cv_pgo_cc_version). Install $1 $PGO_CC_MAJOR (Debian: apt-get install $ax_pgo_pkg) or pass $2=PATH"])
+  $2=
+  PGO_PROFILE_TOOL=
+  PGO_PROFILE_TOOL_VERSION=
+], [
+  $2=$ax_cv_pgo_tool
+  PGO_PROFILE_TOOL=$ax_cv_pgo_tool
+  PGO_PROFILE_TOOL_VERSION=_AX_PGO_TOOL_VERSION([$ax_cv_pgo_tool], [$3])
+])
+AC_SUBST([PGO_PROFILE_TOOL])
+AC_SUBST([PGO_PROFILE_TOOL_VERSION])
+])
+
+# _AX_PGO_CHECK_FLAG(FLAG, ACTION-IF-OK): whether $CC accepts FLAG (with -Werror).
+AC_DEFUN([_AX_PGO_CHECK_FLAG], [
+AS_VAR_PUSHDEF([ax_pgo_cv], [ax_cv_pgo_flag_$1])
+AC_CACHE_CHECK([whether $CC accepts $1], [ax_pgo_cv], [
+  ax_pgo_save_CFLAGS=$CFLAGS
+  CFLAGS="$CFLAGS -Werror $1"
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])], [AS_VAR_SET([ax_pgo_cv], [yes])], [AS_VAR_SET([ax_pgo_cv], [no])])
+  CFLAGS=$ax_pgo_save_CFLAGS
+])
+AS_VAR_IF([ax_pgo_cv], [yes], [$2])
+AS_VAR_POPDEF([ax_pgo_cv])
+])
+
+# _AX_PGO_FLAGS: the generate/use flags and the merge command for the family.
+AC_DEFUN([_AX_PGO_FLAGS], [
+ax_pgo_update_flag=
+AS_CASE([$ax_pgo_update],
+  [auto], [_AX_PGO_CHECK_FLAG([-fprofile-update=atomic], [ax_pgo_update_flag=-fprofile-update=atomic])],
+  [single|atomic|prefer-atomic], [ax_pgo_update_flag=-fprofile-update=$ax_pgo_update],
+  [AC_MSG_ERROR([--with-pgo-profile-update wants atomic, prefer-atomic or single, not '$ax_pgo_update'])])
+AS_CASE([$ax_cv_pgo_cc_family],
+  [gcc], [
+    PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag"
+    PGO_USE_CFLAGS="-fprofile-use -fprofile-correction"
+    PGO_MERGE='$(GCOV_TOOL) merge'],
+  [clang|apple-clang], [
+    PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag"
+    PGO_USE_CFLAGS='-fprofile-use=$(PGO_PROFDATA)'
+    PGO_MERGE='$(LLVM_PROFDATA) merge -output=$(PGO_PROFDATA)'],
+  [PGO_GEN_CFLAGS= PGO_USE_CFLAGS= PGO_MERGE=])
+PGO_GEN_LDFLAGS=$PGO_GEN_CFLAGS
+PGO_USE_LDFLAGS=$PGO_USE_CFLAGS
+AC_SUBST([PGO_GEN_CFLAGS])
+AC_SUBST([PGO_GEN_LDFLAGS])
+AC_SUBST([PGO_USE_CFLAGS])
+AC_SUBST([PGO_USE_LDFLAGS])
+AC_SUBST([PGO_MERGE])
+])
