@@ -9,7 +9,8 @@
 # profopt), so an interrupted pipeline resumes at the stage that did not finish, and a second
 # `make profile-opt` with nothing changed does nothing.  A stage only looks at its predecessor
 # while its own stamp is missing: `make clean-retain-profile` can therefore drop the build and
-# keep the profile, and the next `make profile-opt` only rebuilds with it.
+# keep the profile, and the next `make profile-opt` only rebuilds with it.  (The stamps of
+# finished stages stay as the record of the run, even once the instrumented build is cleaned.)
 #
 # Set before including (those marked * are required):
 #   PROFOPT *            the profopt driver
@@ -98,7 +99,6 @@ $(call pgo_stamp,clean): $(call pgo_after,clean,merge)
 	@rm -f $(call pgo_stamp,use) $(call pgo_stamp,verify)
 	@$(pgo_stash_save)
 	@$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping)
-	@rm -f $(call pgo_stamp,instrument)
 
 $(call pgo_stamp,use): $(call pgo_after,use,clean)
 	@$(call pgo_run,rebuild with profile,use) sh -c '$(PGO_BUILD_USE)'
@@ -114,7 +114,7 @@ clean-retain-profile:
 	@if test -f $(call pgo_stamp,merge); then \
 		$(pgo_stash_save) && \
 		$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping) && \
-		rm -f $(call pgo_stamp,instrument) $(call pgo_stamp,use) $(call pgo_stamp,verify); \
+		rm -f $(call pgo_stamp,use) $(call pgo_stamp,verify); \
 	else \
 		$(PROFOPT) run --label="clean (no merged profile to keep)" --log=$(call pgo_log,clean) -- sh -c '$(PGO_CLEAN)' && \
 		rm -f $(foreach s,instrument train merge clean use verify,$(call pgo_stamp,$(s))); \

@@ -69,8 +69,8 @@ static void finish_job(struct pool *pool, struct job *job, int status)
 	job->state = JOB_DONE;
 	if (job->term_sent > 0)
 		job->result = RESULT_TIMEOUT;
-	else if (WIFSIGNALED(status))
-		job->result = RESULT_CRASHED;
+	else if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) > 128 && WEXITSTATUS(status) < 160))
+		job->result = RESULT_CRASHED; /* 128+N: a shell reporting its child's death by signal N */
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		job->result = RESULT_PASSED;
 	else

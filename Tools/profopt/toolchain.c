@@ -24,8 +24,8 @@ const char *find_define(const char *defines, const char *name, char *value, int 
 	for (const char *p = defines; p && *p;) {
 		const char *eol = strchr(p, '\n');
 		size_t linelen = eol ? (size_t)(eol - p) : strlen(p);
-		if (linelen > 8 + len && strncmp(p, "#define ", 8) == 0 && strncmp(p + 8, name, len) == 0 &&
-		    (p[8 + len] == ' ' || p[8 + len] == '\n')) {
+		if (linelen >= 8 + len && strncmp(p, "#define ", 8) == 0 && strncmp(p + 8, name, len) == 0 &&
+		    (p[8 + len] == ' ' || p[8 + len] == '\n' || 8 + len == linelen)) {
 			const char *v = p + 8 + len + (p[8 + len] == ' ');
 			int vlen = (int)(linelen - (size_t)(v - p));
 			snprintf(value, (size_t)n, "%.*s", vlen, v);

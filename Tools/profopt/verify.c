@@ -187,14 +187,14 @@ int cmd_verify(int argc, char **argv)
 	if (list)
 		for (int i = 0; i < objs.n; i++)
 			if (!has[i])
-				printf("  no profile: %s\n", objs.paths[i] + 2);
+				printf("  no profile: %s\n", objs.paths[i]);
 	int missing = 0;
 	struct buf req = {0};
 	buf_add(&req, "", 0);
 	for (int r = 0; r < nrequire; r++) {
 		int ok = 0, seen = 0;
 		for (int i = 0; i < objs.n; i++)
-			if (strcmp(objs.paths[i] + 2, require[r]) == 0) {
+			if (strcmp(objs.paths[i], require[r]) == 0) {
 				seen = 1;
 				ok = has[i];
 			}

@@ -1,0 +1,53 @@
+# tests/lib.sh - helpers for the shell tests (sourced by tests/run for every test function).
+
+# Skips the current test with a reason (shown by the runner).
+skip() { echo "$*"; exit 77; }
+# Fails the current test with a message.
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# Skips unless every named command exists.
+require() {
+	local c
+	for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "$c not installed"; done
+}
+
+# expect_eq ACTUAL EXPECTED [WHAT]
+expect_eq() { [ "$1" = "$2" ] || fail "${3:-value}: got '$1', expected '$2'"; }
+# expect_contains FILE-OR-STRING PATTERN: grep -E for PATTERN in a file, or in the string.
+expect_contains() {
+	if [ -f "$1" ]; then grep -Eq -- "$2" "$1" || { cat "$1" >&2; fail "$1 lacks /$2/"; }
+	else printf '%s\n' "$1" | grep -Eq -- "$2" || fail "output lacks /$2/: $1"; fi
+}
+expect_not_contains() {
+	if [ -f "$1" ]; then ! grep -Eq -- "$2" "$1" || { cat "$1" >&2; fail "$1 has /$2/"; }
+	else ! printf '%s\n' "$1" | grep -Eq -- "$2" || fail "output has /$2/: $1"; fi
+}
+# expect_status CODE COMMAND...: runs COMMAND, checks its exit status; output in ./out
+expect_status() {
+	local want=$1; shift
+	set +e; "$@" > out 2>&1; local got=$?; set -e
+	[ "$got" = "$want" ] || { cat out >&2; fail "'$*' exited $got, expected $want"; }
+}
+
+# json_get FILE KEY.PATH: a value from a JSON file (python3 reads it: tests only).
+json_get() {
+	python3 -c 'import json,sys
+v=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): v=v[int(k)] if isinstance(v,list) else v[k]
+print(json.dumps(v) if isinstance(v,(dict,list,bool)) or v is None else v)' "$1" "$2"
+}
+
+# The fixture C project, copied into the current directory, with profopt's macro and fragment.
+setup_fixture() {
+	cp -r "$SRCDIR/tests/fixture/." .
+	mkdir -p m4 && cp "$SRCDIR/m4/ax_pgo.m4" m4/
+	cp "$SRCDIR/Tools/make/pgo.mk" .
+	autoconf -o configure configure.ac 2>autoconf.log || { cat autoconf.log >&2; fail "autoconf failed on the fixture"; }
+}
+
+# A directory of fake tools that shadows PATH: fake_bin NAME SCRIPT-BODY
+fake_bin() {
+	mkdir -p fakebin
+	printf '#!/bin/sh\n%s\n' "$2" > "fakebin/$1"
+	chmod +x "fakebin/$1"
+}

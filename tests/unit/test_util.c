@@ -1,0 +1,89 @@
+/* test_util.c - unit tests of the string, share, duration and JSON helpers. */
+#include "json.h"
+#include "unit.h"
+#include "util.h"
+#include "walk.h"
+
+#include <stdlib.h>
+
+TEST(parse_share)
+{
+	CHECK_NEAR(parse_share("90%"), 0.9, 1e-12);
+	CHECK_NEAR(parse_share("0.5"), 0.5, 1e-12);
+	CHECK_NEAR(parse_share("75"), 0.75, 1e-12);
+	CHECK_NEAR(parse_share("100%"), 1.0, 1e-12);
+	CHECK_INT(parse_share("abc") < 0, 1);
+	CHECK_INT(parse_share("150%") < 0, 1);
+	CHECK_INT(parse_share("-1") < 0, 1);
+	CHECK_INT(parse_share("50%x") < 0, 1);
+}
+
+TEST(parse_positive)
+{
+	CHECK_INT(parse_positive("4"), 4);
+	CHECK_INT(parse_positive("0"), -1);
+	CHECK_INT(parse_positive("x"), -1);
+	CHECK_INT(parse_positive("3x"), -1);
+}
+
+TEST(format_duration)
+{
+	char b[32];
+	format_duration(b, sizeof b, 4.24);
+	CHECK_STR(b, "4.2 s");
+	format_duration(b, sizeof b, 83);
+	CHECK_STR(b, "1 min 23 s");
+	format_duration(b, sizeof b, 7300);
+	CHECK_STR(b, "2 h 01 min");
+}
+
+TEST(format_bytes)
+{
+	char b[32];
+	format_bytes(b, sizeof b, 100);
+	CHECK_STR(b, "100 bytes");
+	format_bytes(b, sizeof b, 3 * 1048576 + 104858);
+	CHECK_STR(b, "3.1 MiB");
+}
+
+TEST(json_escape)
+{
+	char *s = json_escape("a\"b\\c\n\x01");
+	CHECK_STR(s, "\"a\\\"b\\\\c\\n\\u0001\"");
+	free(s);
+}
+
+TEST(json_writer_nesting)
+{
+	char *data = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&data, &len);
+	struct json j;
+	json_init(&j, f);
+	json_begin_object(&j);
+	json_kv_int(&j, "a", 1);
+	json_key(&j, "b");
+	json_begin_array(&j);
+	json_string(&j, "x");
+	json_null(&j);
+	json_end_array(&j);
+	json_key(&j, "e");
+	json_begin_object(&j);
+	json_end_object(&j);
+	json_kv_bool(&j, "t", 1);
+	json_end_object(&j);
+	fclose(f);
+	CHECK_STR(data, "{\n  \"a\": 1,\n  \"b\": [\n    \"x\",\n    null\n  ],\n  \"e\": {},\n  \"t\": true\n}");
+	free(data);
+}
+
+TEST(buf_printf_grows)
+{
+	struct buf b = {0};
+	for (int i = 0; i < 1000; i++)
+		buf_printf(&b, "%d,", i);
+	CHECK(b.len > 3000);
+	CHECK(starts_with(b.data, "0,1,2,"));
+	CHECK(ends_with(b.data, "998,999,"));
+	buf_free(&b);
+}
