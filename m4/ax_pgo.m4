@@ -155,7 +155,7 @@ AC_CACHE_CHECK([for $1 matching $ax_cv_pgo_cc_family $ax_cv_pgo_cc_version], [ax
   ], [
     ax_pgo_cands=
     AS_IF([test "$1" = llvm-profdata], [
-      ax_pgo_real=`$CC -### -c -x c /dev/null -o /dev/null 2>&1 | $SED -n 's/^ *"\([[^"]]*\)" "-cc1".*/\1/p' | head -n 1`
+      ax_pgo_real=`$CC -### -c -x c /dev/null -o /dev/null 2>&1 | $SED -n 's/^ *"\(@<:@^"@:>@*\)" "-cc1".*/\1/p' | head -n 1`
       AS_IF([test -n "$ax_pgo_real"], [
         ax_pgo_real=`readlink -f "$ax_pgo_real" 2>/dev/null || echo "$ax_pgo_real"`
         ax_pgo_cands=`dirname "$ax_pgo_real"`/llvm-profdata

@@ -13,15 +13,17 @@ require() {
 
 # expect_eq ACTUAL EXPECTED [WHAT]
 expect_eq() { [ "$1" = "$2" ] || fail "${3:-value}: got '$1', expected '$2'"; }
-# expect_contains FILE-OR-STRING PATTERN: grep -E for PATTERN in a file, or in the string.
+# expect_contains FILE PATTERN / expect_not_contains FILE PATTERN: grep -E in a file.
 expect_contains() {
-	if [ -f "$1" ]; then grep -Eq -- "$2" "$1" || { cat "$1" >&2; fail "$1 lacks /$2/"; }
-	else printf '%s\n' "$1" | grep -Eq -- "$2" || fail "output lacks /$2/: $1"; fi
+	[ -f "$1" ] || fail "no file $1"
+	grep -Eq -- "$2" "$1" || { cat "$1" >&2; fail "$1 lacks /$2/"; }
 }
 expect_not_contains() {
-	if [ -f "$1" ]; then ! grep -Eq -- "$2" "$1" || { cat "$1" >&2; fail "$1 has /$2/"; }
-	else ! printf '%s\n' "$1" | grep -Eq -- "$2" || fail "output has /$2/: $1"; fi
+	[ -f "$1" ] || fail "no file $1"
+	! grep -Eq -- "$2" "$1" || { cat "$1" >&2; fail "$1 has /$2/"; }
 }
+# expect_match STRING PATTERN: grep -E in a string.
+expect_match() { printf '%s\n' "$1" | grep -Eq -- "$2" || fail "'$1' lacks /$2/"; }
 # expect_status CODE COMMAND...: runs COMMAND, checks its exit status; output in ./out
 expect_status() {
 	local want=$1; shift

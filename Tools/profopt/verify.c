@@ -42,7 +42,7 @@ static const char *bare_name(const char *s)
 /* Names of functions with a non-zero entry count, in a hash table (hsearch). */
 static int load_profile_functions(const char *tool, const char *profdata)
 {
-	char *argv[] = {(char *)tool, "show", "--all-functions", (char *)profdata, NULL}, *out = NULL;
+	char *argv[] = {(char *)tool, "show", "--all-functions", "--counts", (char *)profdata, NULL}, *out = NULL;
 	int st = capture(argv, &out);
 	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		fatal("%s show --all-functions %s failed: %.500s", tool, profdata, out ? out : "cannot run it");
@@ -54,8 +54,10 @@ static int load_profile_functions(const char *tool, const char *profdata)
 		if (len > 3 && line[0] == ' ' && line[1] == ' ' && line[2] != ' ' && line[len - 1] == ':') {
 			line[len - 1] = '\0';
 			name = line + 2;
-		} else if (name && starts_with(line, "    Function count: ")) {
-			if (strtoull(line + 20, NULL, 10) > 0) {
+		} else if (name && (starts_with(line, "    Block counts: [") || starts_with(line, "    Function count: "))) {
+			/* IR-level profiles list block counts (entry not necessarily first): any
+			 * non-zero count means the function ran. */
+			if (strpbrk(strchr(line, ':'), "123456789")) {
 				ENTRY e = {.key = xstrdup(bare_name(name)), .data = NULL};
 				hsearch(e, ENTER);
 				n++;

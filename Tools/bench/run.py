@@ -1,0 +1,48 @@
+"""Runs one workload of profopt's benchmark suite and prints the elapsed seconds.
+
+usage: run.py WORKLOAD LOOPS     e.g. run.py calls 20
+       run.py --list
+
+WORKLOAD is a module bm_WORKLOAD.py next to this file; its bench() function does a fixed
+amount of work.  The module is imported (and whatever it prepares at import time is built)
+before the clock starts, so interpreter startup and setup are not measured.  LOOPS calls of
+bench() are timed with time.perf_counter(); the elapsed seconds are printed on one line.
+LOOPS=0 only imports the workload (profopt bench uses that to subtract startup from
+instruction counts).  Only the standard library is used; CPython 3.8 or newer.
+"""
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def workloads():
+    return sorted(f[3:-3] for f in os.listdir(HERE) if f.startswith("bm_") and f.endswith(".py"))
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == "--list":
+        print("\n".join(workloads()))
+        return 0
+    if len(argv) != 3 or not argv[2].isdigit():
+        sys.stderr.write("usage: run.py WORKLOAD LOOPS | --list\n")
+        return 2
+    name, loops = argv[1], int(argv[2])
+    if name not in workloads():
+        sys.stderr.write("run.py: no workload %r (have: %s)\n" % (name, " ".join(workloads())))
+        return 2
+    sys.path.insert(0, HERE)
+    module = __import__("bm_" + name)
+    bench = module.bench
+    clock = time.perf_counter
+    t0 = clock()
+    for _ in range(loops):
+        bench()
+    t1 = clock()
+    print(repr(t1 - t0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,287 @@
+/* profraw.c - a bounds-checked reader of LLVM raw profiles, and the llvm-profdata
+ * compatibility check (see profraw.h).
+ *
+ * Byte layout of a raw profile (profopt's own summary, checked against files clang 14 writes;
+ * the format changes between LLVM releases, which is why the version matters).  Every field is
+ * a 64-bit word in the byte order of the program that wrote the file.
+ *
+ *   word 0   magic: 0xff6c70726f667281 ("\xff" "lprofr" "\x81"); 'R' instead of 'r' for a
+ *            program with 32-bit pointers.  Read byte-swapped, it is a foreign-endian file.
+ *   word 1   version: low bits the format version (8 from clang 14 to 16; 9 and 10 later),
+ *            top byte flags: 1<<56 IR-level instrumentation (-fprofile-generate; without it,
+ *            front-end -fprofile-instr-generate), 1<<57 context-sensitive, 1<<58 entry
+ *            count first, 1<<59 debug-info correlation
+ *   Version 8 then has nine more words (88 bytes of header in all):
+ *            binary_ids_size (bytes), data_size (records), padding_before_counters (bytes),
+ *            counters_size (counters), padding_after_counters (bytes), names_size (bytes),
+ *            counters_delta, names_delta (addresses in the writing program),
+ *            value_kind_last
+ *   Sections follow in this order, each size from the header:
+ *            binary ids: (word length, bytes padded to 8) per id
+ *            data: data_size records of 48 bytes (64-bit): name hash, function hash,
+ *              counter pointer (relative: counters of record i start at
+ *              pointer + 48*i - counters_delta bytes into the counters), function pointer,
+ *              values pointer, 32-bit number of counters, two 16-bit value-site counts
+ *            padding, counters (64-bit each), padding,
+ *            names (usually zlib-compressed; left to llvm-profdata), padded to 8,
+ *            value-profile data to the end of the file.
+ * Other versions are recognized by magic and version only; llvm-profdata is the judge. */
+#include "profraw.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define V8_HEADER_WORDS 11
+#define V8_DATA_RECORD 48
+#define VARIANT_MASK 0xff00000000000000ull
+
+struct reader {
+	const unsigned char *p;
+	size_t len;
+	int swap;
+	const char *name;
+	char *err;
+	size_t errlen;
+};
+
+static int failf(struct reader *r, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int failf(struct reader *r, size_t at, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (r->err && r->errlen)
+		snprintf(r->err, r->errlen, "%s: offset %zu (0x%zx): %s", r->name, at, at, msg);
+	return -1;
+}
+
+/* A little-endian (or, swapped, big-endian) word of `bytes` bytes at `at` (caller checked). */
+static uint64_t get(const struct reader *r, size_t at, int bytes)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < bytes; i++) {
+		int k = r->swap ? i : bytes - 1 - i;
+		v = v << 8 | r->p[at + (size_t)k];
+	}
+	return v;
+}
+
+/* Advances *pos over a section of `size` bytes named `what`; fails if the file is shorter. */
+static int section(struct reader *r, size_t *pos, uint64_t size, const char *what)
+{
+	if (size > r->len - *pos)
+		return failf(r, *pos, "%s of %llu bytes, but only %zu bytes left: truncated file (actual/expected)", what,
+			     (unsigned long long)size, r->len - *pos);
+	*pos += (size_t)size;
+	return 0;
+}
+
+/* Multiplies n * each, failing on overflow (a corrupt count). */
+static int bytes_of(struct reader *r, size_t at, uint64_t n, uint64_t each, const char *what, uint64_t *out)
+{
+	if (n > UINT64_MAX / each)
+		return failf(r, at, "%s count %llu is impossibly large", what, (unsigned long long)n);
+	*out = n * each;
+	return 0;
+}
+
+static int check_binary_ids(struct reader *r, size_t start, uint64_t size)
+{
+	size_t pos = start, end = start + (size_t)size;
+	while (pos < end) {
+		if (end - pos < 8)
+			return failf(r, pos, "binary id length: %zu bytes left, expected 8", end - pos);
+		uint64_t n = get(r, pos, 8), padded = (n + 7) & ~7ull;
+		pos += 8;
+		if (n > end - pos || padded > end - pos)
+			return failf(r, pos - 8, "binary id of %llu bytes exceeds the %zu bytes left in its section",
+				     (unsigned long long)n, end - pos);
+		pos += (size_t)padded;
+	}
+	return 0;
+}
+
+static int parse_v8(struct reader *r, struct profraw_info *in)
+{
+	size_t pos = V8_HEADER_WORDS * 8;
+	if (r->len < pos)
+		return failf(r, r->len, "truncated header: %zu bytes, expected %zu (actual/expected)", r->len, pos);
+	uint64_t *fields[] = {&in->binary_ids_size, &in->data_size, &in->padding_before_counters, &in->counters_size,
+			      &in->padding_after_counters, &in->names_size, &in->counters_delta, &in->names_delta,
+			      &in->value_kind_last};
+	for (int i = 0; i < 9; i++)
+		*fields[i] = get(r, 16 + 8 * (size_t)i, 8);
+	if (in->binary_ids_size % 8)
+		return failf(r, 16, "binary ids size %llu is not a multiple of 8", (unsigned long long)in->binary_ids_size);
+	size_t ids = pos;
+	if (section(r, &pos, in->binary_ids_size, "binary ids section") < 0 ||
+	    check_binary_ids(r, ids, in->binary_ids_size) < 0)
+		return -1;
+	uint64_t data_bytes, counter_bytes;
+	if (bytes_of(r, 24, in->data_size, V8_DATA_RECORD, "data record", &data_bytes) < 0 ||
+	    bytes_of(r, 40, in->counters_size, 8, "counter", &counter_bytes) < 0)
+		return -1;
+	size_t data = pos;
+	if (section(r, &pos, data_bytes, "data section") < 0 ||
+	    section(r, &pos, in->padding_before_counters, "padding before the counters") < 0)
+		return -1;
+	size_t counters = pos;
+	if (section(r, &pos, counter_bytes, "counters section") < 0 ||
+	    section(r, &pos, in->padding_after_counters, "padding after the counters") < 0 ||
+	    section(r, &pos, in->names_size, "names section") < 0 ||
+	    section(r, &pos, (8 - in->names_size % 8) % 8, "padding after the names") < 0)
+		return -1;
+	in->value_data_size = r->len - pos;
+
+	for (uint64_t i = 0; i < in->data_size; i++) {
+		size_t rec = data + (size_t)i * V8_DATA_RECORD;
+		uint64_t ptr = get(r, rec + 16, 8), n = get(r, rec + 40, 4);
+		/* relative pointer: bytes from the counters' start, computed modulo 2^64 */
+		uint64_t off = ptr + i * V8_DATA_RECORD - in->counters_delta;
+		if (off % 8 || off / 8 > in->counters_size || n > in->counters_size - off / 8)
+			return failf(r, rec + 16, "function record %llu: its %llu counters lie outside the %llu counters of the file",
+				     (unsigned long long)i, (unsigned long long)n, (unsigned long long)in->counters_size);
+		int hit = 0;
+		for (uint64_t k = 0; k < n; k++) {
+			if (get(r, counters + (size_t)(off + 8 * k), 8))
+				hit = 1;
+			else
+				in->zero_counters++;
+		}
+		in->functions++;
+		in->executed += (uint64_t)hit;
+	}
+	in->layout_known = 1;
+	return 0;
+}
+
+int profraw_parse(const unsigned char *data, size_t len, const char *name, struct profraw_info *info, char *err,
+		  size_t errlen)
+{
+	struct reader r = {.p = data, .len = len, .name = name, .err = err, .errlen = errlen};
+	memset(info, 0, sizeof *info);
+	if (len < 16)
+		return failf(&r, 0, "truncated header: file has %zu bytes, expected at least 16 (actual/expected)", len);
+	uint64_t magic = get(&r, 0, 8);
+	if (magic != PROFRAW_MAGIC64 && magic != PROFRAW_MAGIC32) {
+		r.swap = 1;
+		magic = get(&r, 0, 8);
+	}
+	if (magic != PROFRAW_MAGIC64 && magic != PROFRAW_MAGIC32)
+		return failf(&r, 0, "bad magic: not an LLVM raw profile (expected 0x%016llx)", PROFRAW_MAGIC64);
+	info->swapped = r.swap;
+	info->ptr64 = magic == PROFRAW_MAGIC64;
+	info->version_word = get(&r, 8, 8);
+	info->variant = info->version_word & VARIANT_MASK;
+	uint64_t v = info->version_word & ~VARIANT_MASK;
+	if (v == 0 || v > 1000)
+		return failf(&r, 8, "bad version %llu", (unsigned long long)v);
+	info->version = (unsigned)v;
+	if (info->version == 8 && info->ptr64)
+		return parse_v8(&r, info);
+	return 0;
+}
+
+int profraw_read(const char *path, struct profraw_info *info, char *err, size_t errlen)
+{
+	size_t len;
+	unsigned char *data = (unsigned char *)read_file(path, &len);
+	if (!data) {
+		memset(info, 0, sizeof *info);
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	int r = profraw_parse(data, len, path, info, err, errlen);
+	free(data);
+	return r;
+}
+
+const char *profraw_variant_string(const struct profraw_info *info, char *out, size_t n)
+{
+	uint64_t v = info->variant;
+	snprintf(out, n, "%s%s%s%s", v & (1ull << 56) ? "IR" : "FE", v & (1ull << 57) ? "+CS" : "",
+		 v & (1ull << 58) ? ",entry-first" : "", v & (1ull << 59) ? ",debug-info-correlate" : "");
+	return out;
+}
+
+/* The first line of s that mentions an error, else its first line. */
+static void first_error_line(const char *s, char *out, size_t n)
+{
+	const char *line = strstr(s, "rror");
+	if (line)
+		while (line > s && line[-1] != '\n')
+			line--;
+	else
+		line = s;
+	snprintf(out, n, "%.*s", (int)strcspn(line, "\n"), line);
+}
+
+int profraw_tool_reads(const char *tool, const char *path, char *err, size_t errlen)
+{
+	char *argv[] = {(char *)tool, "show", (char *)path, NULL}, *out = NULL;
+	int st = capture(argv, &out);
+	int ok = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	if (st < 0)
+		snprintf(err, errlen, "cannot run %s", tool);
+	else if (!ok)
+		first_error_line(out ? out : "", err, errlen);
+	free(out);
+	return ok ? 0 : -1;
+}
+
+int profraw_probe(const char *cc, const char *tool, struct profraw_info *info, char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = xasprintf("%s/profopt-probe.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int rc = -1;
+	memset(info, 0, sizeof *info);
+	if (!mkdtemp(dir)) {
+		snprintf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
+		free(dir);
+		return -1;
+	}
+	char *src = xasprintf("%s/probe.c", dir), *raw = xasprintf("%s/probe.profraw", dir);
+	char *exe = xasprintf("%s/probe", dir);
+	static const char text[] = "int main(void) { return 0; }\n";
+	if (write_file_atomic(src, text, sizeof text - 1) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", src, strerror(errno));
+		goto out;
+	}
+	/* CC may hold options ("clang -m64"): the shell splits it, the paths are quoted. */
+	char *script = xasprintf("%s -fprofile-generate -o '%s' '%s' && LLVM_PROFILE_FILE='%s' '%s'", cc, exe, src, raw, exe);
+	char *argv[] = {"sh", "-c", script, NULL}, *out = NULL;
+	int st = capture(argv, &out);
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		char line[200];
+		first_error_line(out ? out : "", line, sizeof line);
+		snprintf(err, errlen, "%s -fprofile-generate could not build and run a test program: %s", cc, line);
+	} else if (access(raw, F_OK) != 0) {
+		snprintf(err, errlen, "the test program built by %s -fprofile-generate wrote no raw profile", cc);
+	} else if (profraw_read(raw, info, err, errlen) == 0) {
+		char why[300];
+		if (profraw_tool_reads(tool, raw, why, sizeof why) == 0)
+			rc = 0;
+		else
+			snprintf(err, errlen, "%s cannot read raw profile version %u written by %s: %s", tool, info->version, cc,
+				 why);
+	}
+	free(out);
+	free(script);
+out:
+	unlink(raw);
+	unlink(exe);
+	unlink(src);
+	rmdir(dir);
+	free(src);
+	free(raw);
+	free(exe);
+	free(dir);
+	return rc;
+}

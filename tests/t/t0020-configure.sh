@@ -1,0 +1,66 @@
+# The AX_PGO macro, through the fixture project's configure and profopt's own.
+
+configure_fixture() { setup_fixture; ./configure PROFOPT="$PROFOPT" "$@" > configure.out 2>&1; }
+
+test_macro_gcc() {
+	require gcc gcov-tool autoconf
+	configure_fixture --enable-optimizations CC=gcc || { cat configure.out; fail "configure failed"; }
+	expect_contains Makefile '^PGO_CC_FAMILY = gcc$'
+	expect_contains Makefile '^GCOV_TOOL = /.*gcov-tool'
+	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-generate'
+	expect_contains Makefile '^PGO_USE_CFLAGS = -fprofile-use -fprofile-correction'
+	expect_contains configure.out "for gcov-tool matching gcc $(gcc -dumpfullversion)"
+}
+
+test_macro_clang() {
+	require clang autoconf
+	configure_fixture --enable-optimizations CC=clang || { cat configure.out; fail "configure failed"; }
+	expect_contains Makefile '^PGO_CC_FAMILY = clang$'
+	expect_contains Makefile "^LLVM_PROFDATA = $(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata$"
+	expect_contains Makefile '^PGO_USE_CFLAGS = -fprofile-use=\$\(PGO_PROFDATA\)'
+}
+
+test_macro_sees_gcc_wrapper_as_clang() {
+	require clang autoconf
+	fake_bin gcc 'exec clang "$@"'
+	configure_fixture --enable-optimizations CC="$PWD/fakebin/gcc" || { cat configure.out; fail "configure failed"; }
+	expect_contains configure.out 'which compiler family .*fakebin/gcc is\.\.\. clang'
+	expect_contains Makefile '^PGO_CC_FAMILY = clang$'
+}
+
+test_macro_refuses_mismatched_llvm_profdata() {
+	require clang autoconf
+	fake_bin llvm-profdata 'echo "Debian LLVM version 13.0.1"'
+	if configure_fixture --enable-optimizations CC=clang LLVM_PROFDATA="$PWD/fakebin/llvm-profdata"; then
+		fail "configure accepted llvm-profdata 13 for clang $(clang -dumpversion)"
+	fi
+	expect_contains configure.out 'error: .*13\.0\.1'
+	expect_contains configure.out "error: .*llvm-profdata $(clang -dumpversion | cut -d. -f1) is needed"
+}
+
+test_macro_missing_tool_only_matters_when_enabled() {
+	require clang autoconf
+	configure_fixture CC=clang --with-llvm-profdata=/nonexistent/llvm-profdata || { cat configure.out; fail "configure without optimizations failed"; }
+	expect_contains Makefile '^PGO_ENABLED = no$|^PGO_CC_FAMILY = clang$'
+	if ./configure --enable-optimizations CC=clang --with-llvm-profdata=/nonexistent/llvm-profdata > out 2>&1; then
+		fail "configure accepted a missing llvm-profdata"
+	fi
+	expect_contains out 'error: LLVM_PROFDATA=/nonexistent/llvm-profdata is not usable'
+}
+
+test_profopt_own_configure_refuses_mismatch() {
+	require clang
+	fake_bin llvm-profdata 'echo "Debian LLVM version 99.0.0"'
+	if "$SRCDIR/configure" --enable-optimizations CC=clang LLVM_PROFDATA="$PWD/fakebin/llvm-profdata" > out 2>&1; then
+		fail "profopt's configure accepted a wrong llvm-profdata"
+	fi
+	expect_contains out "99\.0\.0"
+	expect_contains out "clang $(clang -dumpversion)"
+}
+
+test_committed_configure_is_in_sync() {
+	require autoconf
+	cp -r "$SRCDIR/configure.ac" "$SRCDIR/m4" .
+	autoconf -o configure.new configure.ac
+	diff -q configure.new "$SRCDIR/configure" > /dev/null || fail "configure is out of date: run autoconf and commit it"
+}

@@ -1,0 +1,59 @@
+# profopt train on its own: parallelism, timeouts, heartbeat, results, usage errors.
+
+test_parallel_and_results_json() {
+	printf 'one\tsleep 1\ntwo\tsleep 1\nthree\tsleep 1\nfour\tsleep 1\n' > tasks.txt
+	start=$(date +%s)
+	"$PROFOPT" train -j 4 --tasks=tasks.txt --results=r.json --stamp=t.stamp 2> err
+	elapsed=$(( $(date +%s) - start ))
+	[ "$elapsed" -lt 4 ] || fail "4 one-second tasks with -j4 took ${elapsed}s"
+	expect_eq "$(json_get r.json passed)" 4
+	expect_eq "$(json_get r.json results.2.name)" three
+	expect_contains t.stamp '"stage": "train", "status": "ok"'
+	expect_contains err 'training: 4 of 4 tasks ran .*, all passed'
+}
+
+test_timeout_is_enforced() {
+	"$PROFOPT" train --timeout=1 --min-ran=0 --results=r.json 'sleep 30' 'true' 2> err
+	expect_eq "$(json_get r.json timeout)" 1
+	expect_contains err '1 of 2 training tasks timed out'
+}
+
+test_heartbeat_off_a_terminal() {
+	"$PROFOPT" train --heartbeat=1 'sleep 3.5' 2> err
+	[ "$(grep -c '^training \[' err)" -ge 3 ] || { cat err; fail "fewer than 3 progress lines in 3.5 s"; }
+	expect_contains err 'ETA'
+}
+
+test_each_template_and_logs() {
+	printf 'alpha\n# comment\n\nbeta\n' > names.txt
+	"$PROFOPT" train --tasks=names.txt --each='echo hello {}' --log-dir=logs 2> err
+	expect_contains logs/001-alpha.log 'hello alpha'
+	expect_contains logs/002-beta.log 'hello beta'
+}
+
+test_preflight_failure() {
+	expect_status 1 "$PROFOPT" train --preflight='sh -c "exit 3"' true
+	expect_contains out 'cannot start'
+}
+
+test_command_not_found_is_not_a_pass() {
+	"$PROFOPT" train --min-ran=0 --results=r.json /nonexistent/prog 2> err
+	expect_eq "$(json_get r.json not-started)" 1
+	expect_contains err 'could not start'
+}
+
+test_usage_errors() {
+	expect_status 2 "$PROFOPT" train
+	expect_status 2 "$PROFOPT" train -j 0 true
+	expect_status 2 "$PROFOPT" train --min-ran=150% true
+	expect_status 2 "$PROFOPT" train --each='x {}' true
+	expect_status 2 "$PROFOPT" run --label=x -- true
+}
+
+test_run_shows_tail_and_status_on_failure() {
+	expect_status 3 "$PROFOPT" run --label=stage --log=stage.log -- sh -c 'echo first; echo last words; exit 3'
+	expect_contains out 'last words'
+	expect_contains out '==> stage: FAILED \(exit 3\)'
+	expect_status 0 "$PROFOPT" run --label=ok --log=ok.log --stamp=ok.stamp -- true
+	expect_contains ok.stamp '"stage": "ok"'
+}
