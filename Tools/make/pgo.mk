@@ -14,7 +14,7 @@
 #
 # Set before including (those marked * are required):
 #   PROFOPT *            the profopt driver
-#   PGO_CC_FAMILY *      gcc|clang|apple-clang, and from AX_PGO: PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS,
+#   PGO_CC_FAMILY *      gcc|clang|apple-clang, and from AX_PGO: PGO_CC_VERSION, PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS,
 #                        PGO_USE_CFLAGS, PGO_USE_LDFLAGS, LLVM_PROFDATA
 #   PGO_BUILD_DIR *      where objects (and GCC's .gcda files) of the program live
 #   PGO_BUILD_GEN *      command: build instrumented (use $(PGO_GEN_CFLAGS)/$(PGO_GEN_LDFLAGS))
@@ -30,6 +30,11 @@
 #   PGO_MIN_RAN          share of training tasks that must run to the end (default 90%)
 #   PGO_VERIFY_REQUIRE   objects (relative to PGO_BUILD_DIR) that must get profile data
 #   PGO_HEARTBEAT        seconds between progress lines off a terminal (default 30)
+#   PGO_MANIFEST_CMD     command printing KEY=VALUE lines that identify what a profile fits
+#                        (sources, compiler, flags): recorded by profile-export, compared on import
+#   PGO_PROFILE          a bundle written by `make profile-export`: skip the instrumented build,
+#                        training and merge, and rebuild with it (refused if the manifest differs
+#                        from this build's, unless PGO_PROFILE_FORCE=1)
 
 PGO_DIR ?= pgo
 PGO_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -43,7 +48,7 @@ pgo_abs_dir := $(abspath $(PGO_DIR))
 PGO_PROFDATA ?= $(pgo_abs_dir)/merged.profdata
 PGO_RAW_DIR ?= $(pgo_abs_dir)/raw
 pgo_stash := $(pgo_abs_dir)/profiles.tar
-pgo_stages := configure instrument train merge clean use verify
+pgo_stages := configure $(if $(strip $(PGO_PROFILE)),,instrument train) merge clean use verify
 pgo_stamp = $(pgo_abs_dir)/$(1).stamp
 pgo_log = $(pgo_abs_dir)/logs/$(1).log
 # The predecessor of stage $(1) is $(2); it is a prerequisite only while $(1)'s stamp is missing.
@@ -53,8 +58,14 @@ pgo_is_gcc = $(filter gcc,$(PGO_CC_FAMILY))
 # Clang's runtime writes raw profiles where LLVM_PROFILE_FILE says; %4m keeps a pool of four
 # files per binary that parallel processes merge into under a lock.
 pgo_llvm_profile_file = $(PGO_RAW_DIR)/profopt-%4m.profraw
+# What a profile is, for export and import: the merged file (clang) or the .gcda archive (gcc).
+pgo_profile_file = $(if $(pgo_is_gcc),$(pgo_stash),$(PGO_PROFDATA))
+pgo_manifest = $(pgo_abs_dir)/manifest.kv
+PGO_MANIFEST_CMD ?= echo compiler=$(PGO_CC_FAMILY) $(PGO_CC_VERSION); echo generate_flags=$(PGO_GEN_CFLAGS)
+PGO_PROFILE ?=
+PGO_PROFILE_FORCE ?=
 
-.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary
+.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export
 
 profile-opt: $(call pgo_stamp,verify)
 	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) >&2
@@ -84,10 +95,27 @@ $(call pgo_stamp,train): $(call pgo_after,train,instrument)
 		--results=$(pgo_abs_dir)/train-results.json --stamp=$(call pgo_stamp,train) \
 		--setenv=LLVM_PROFILE_FILE=$(pgo_llvm_profile_file) $(PGO_TRAIN_ARGS)
 
+ifeq ($(strip $(PGO_PROFILE)),)
 $(call pgo_stamp,merge): $(call pgo_after,merge,train)
 	@echo "==> merge profiles" >&2
 	@$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge) \
 		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA))
+else
+# A reused profile stands in for instrument, train and merge.
+$(call pgo_stamp,merge): $(call pgo_after,merge,configure)
+	@echo "==> import profile $(PGO_PROFILE)" >&2
+	@rm -f $(call pgo_stamp,clean) $(call pgo_stamp,use) $(call pgo_stamp,verify) $(pgo_stash)
+	@{ $(PGO_MANIFEST_CMD); } > $(pgo_manifest)
+	@$(PROFOPT) import --bundle=$(abspath $(PGO_PROFILE)) --dest=$(pgo_profile_file) --expect=$(pgo_manifest) \
+		--manifest-out=$(pgo_abs_dir)/profile-manifest.json --stamp=$(call pgo_stamp,merge) $(if $(PGO_PROFILE_FORCE),--force)
+endif
+
+# One file with the merged profile and its manifest, for PGO_PROFILE= in another build.
+PGO_EXPORT ?= $(pgo_abs_dir)/profile-export.tar.gz
+profile-export: $(call pgo_stamp,verify)
+	@{ $(PGO_MANIFEST_CMD); echo training_args=$(PGO_TRAIN_ARGS); } > $(pgo_manifest)
+	@$(PROFOPT) export --profile=$(pgo_profile_file) --manifest=$(pgo_manifest) --output=$(PGO_EXPORT) \
+		--record=$(pgo_abs_dir)/profile-manifest.json
 
 # GCC keeps its profiles next to the objects: they are archived before the clean (once: an
 # interrupted clean finds the archive and does not archive the cleaned tree) and put back in

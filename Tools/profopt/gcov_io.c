@@ -168,7 +168,7 @@ static int read_arcs(struct cursor *c, struct gcov_function *fn, size_t start, s
 	if (fn->nblocks && src >= fn->nblocks)
 		return failf(c, start, "arc source block %u, but the function has %u blocks", src, fn->nblocks);
 	while (c->pos < end) {
-		uint32_t dest, flags;
+		uint32_t dest = 0, flags = 0;
 		if (get_word(c, end, "arc destination", &dest) < 0 || get_word(c, end, "arc flags", &flags) < 0)
 			return -1;
 		if (fn->nblocks && dest >= fn->nblocks)
@@ -205,11 +205,12 @@ static int read_counters(struct cursor *c, struct gcov_function *fn, uint32_t ta
 		return failf(c, start, "%llu arc counters in one function", (unsigned long long)(bytes / 8));
 	fn->has_arcs = 1;
 	fn->narc_counters = (uint32_t)(bytes / 8);
+	if (zero)
+		return 0; /* arcs stays NULL: all zero, and nothing allocated for a claimed count */
 	fn->arcs = xcalloc(fn->narc_counters ? fn->narc_counters : 1, sizeof *fn->arcs);
-	if (!zero)
-		for (uint32_t i = 0; i < fn->narc_counters; i++)
-			if (get_counter(c, *end, &fn->arcs[i]) < 0)
-				return -1;
+	for (uint32_t i = 0; i < fn->narc_counters; i++)
+		if (get_counter(c, *end, &fn->arcs[i]) < 0)
+			return -1;
 	return 0;
 }
 
@@ -246,17 +247,15 @@ static int read_header(struct cursor *c, struct gcov_file *f)
 	return 0;
 }
 
-int gcov_parse(const unsigned char *data, size_t len, const char *name, struct gcov_file *f, char *err,
-	       size_t errlen)
+static int parse(struct cursor *cp, struct gcov_file *f)
 {
-	struct cursor c = {.p = data, .len = len, .name = name, .err = err, .errlen = errlen};
+	struct cursor c = *cp;
 	struct gcov_function *cur = NULL;
-	memset(f, 0, sizeof *f);
 	if (read_header(&c, f) < 0)
 		return -1;
 	while (c.pos < c.len) {
-		size_t start = c.pos, end;
-		uint32_t tag, ulen;
+		size_t start = c.pos, end = 0;
+		uint32_t tag = 0, ulen = 0;
 		if (get_word(&c, c.len, "record tag", &tag) < 0)
 			return -1;
 		if (tag == 0)
@@ -309,6 +308,17 @@ int gcov_parse(const unsigned char *data, size_t len, const char *name, struct g
 	return 0;
 }
 
+int gcov_parse(const unsigned char *data, size_t len, const char *name, struct gcov_file *f, char *err,
+	       size_t errlen)
+{
+	struct cursor c = {.p = data, .len = len, .name = name, .err = err, .errlen = errlen};
+	memset(f, 0, sizeof *f);
+	if (parse(&c, f) == 0)
+		return 0;
+	gcov_file_free(f);
+	return -1;
+}
+
 int gcov_read(const char *path, struct gcov_file *f, char *err, size_t errlen)
 {
 	size_t len;
@@ -320,8 +330,6 @@ int gcov_read(const char *path, struct gcov_file *f, char *err, size_t errlen)
 	}
 	int r = gcov_parse(data, len, path, f, err, errlen);
 	free(data);
-	if (r < 0)
-		gcov_file_free(f);
 	return r;
 }
 
@@ -364,6 +372,20 @@ uint32_t gcov_version_for(int major, int minor)
 {
 	return (uint32_t)('A' + major / 10) << 24 | (uint32_t)('0' + major % 10) << 16 | (uint32_t)('0' + minor % 10) << 8 |
 	       '*';
+}
+
+/* CRC-32 as GCC computes it for profile ids: polynomial 0x04c11db7, most significant bit
+ * first, initial value 0, no final inversion; the top bit of the result cleared. */
+uint32_t gcov_global_ident(const char *name)
+{
+	uint32_t crc = 0;
+	const unsigned char *p = (const unsigned char *)name;
+	do {
+		crc ^= (uint32_t)*p << 24;
+		for (int i = 0; i < 8; i++)
+			crc = crc & 0x80000000u ? crc << 1 ^ 0x04c11db7u : crc << 1;
+	} while (*p++);
+	return crc & 0x7fffffffu;
 }
 
 const struct gcov_function *gcov_find_function(const struct gcov_file *notes, uint32_t ident)

@@ -22,7 +22,8 @@ struct gcov_function {
 	uint32_t narcs;      /* arcs of the flow graph */
 	uint32_t ncounted;   /* arcs that carry a counter (not on the spanning tree) */
 	/* from the data (.gcda) */
-	uint64_t *arcs;      /* the arc counters, in the order of the notes' counted arcs */
+	uint64_t *arcs;      /* the arc counters, in the order of the notes' counted arcs;
+	                      * NULL when the file says they are all zero */
 	uint32_t narc_counters;
 	int has_arcs;        /* an arc counter record was present */
 };
@@ -41,7 +42,8 @@ struct gcov_file {
 };
 
 /* Parses a whole file held in memory.  `name` is used in messages only.  Returns 0, or -1
- * with a one-line reason in err ("a.gcda: offset 0x1c: ...").  Never reads outside data. */
+ * with a one-line reason in err ("a.gcda: offset 28 (0x1c): ..."), f left empty.  Never reads
+ * outside data; allocates no more than the size of data suggests. */
 int gcov_parse(const unsigned char *data, size_t len, const char *name, struct gcov_file *f, char *err,
 	       size_t errlen);
 /* Reads and parses a file; -1 with err also when it cannot be read. */
@@ -55,6 +57,11 @@ int gcov_version_major(uint32_t version);
 int gcov_version_minor(uint32_t version);
 /* The version word GCC major.minor writes (release status '*'). */
 uint32_t gcov_version_for(int major, int minor);
+
+/* The ident GCC 12 gives an externally visible function (one that is not static) when it
+ * numbers functions by profile id, as -fprofile-generate does: a CRC-32 of the name with its
+ * NUL.  Static functions mix in their file and line, so they cannot be found this way. */
+uint32_t gcov_global_ident(const char *name);
 
 /* The notes' function with this ident, or NULL. */
 const struct gcov_function *gcov_find_function(const struct gcov_file *notes, uint32_t ident);

@@ -17,6 +17,12 @@ const struct command commands[] = {
 	{"stash", cmd_stash, "save or restore profile files around a clean", help_stash},
 	{"verify", cmd_verify, "count translation units that were built with profile data", help_verify},
 	{"summary", cmd_summary, "collect pipeline stage stamps into a JSON summary", help_summary},
+	{"export", cmd_export, "write the merged profile and its manifest as one reusable file", help_export},
+	{"import", cmd_import, "check a profile bundle against this build and install its profile", help_import},
+	{"bench", cmd_bench, "compare interpreters on a benchmark suite: medians, speedups, intervals", help_bench},
+	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", help_report},
+	{"check", cmd_check, "detect sources changed since training and stale-profile warnings", help_check},
+	{"check-raw", cmd_check_raw, "check that llvm-profdata reads the raw profiles clang writes", help_check_raw},
 	{NULL, NULL, NULL, NULL},
 };
 

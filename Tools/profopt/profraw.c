@@ -124,7 +124,7 @@ static int parse_v8(struct reader *r, struct profraw_info *in)
 	if (section(r, &pos, in->binary_ids_size, "binary ids section") < 0 ||
 	    check_binary_ids(r, ids, in->binary_ids_size) < 0)
 		return -1;
-	uint64_t data_bytes, counter_bytes;
+	uint64_t data_bytes = 0, counter_bytes = 0;
 	if (bytes_of(r, 24, in->data_size, V8_DATA_RECORD, "data record", &data_bytes) < 0 ||
 	    bytes_of(r, 40, in->counters_size, 8, "counter", &counter_bytes) < 0)
 		return -1;
@@ -274,11 +274,9 @@ int profraw_probe(const char *cc, const char *tool, struct profraw_info *info, c
 	}
 	free(out);
 	free(script);
-out:
-	unlink(raw);
-	unlink(exe);
-	unlink(src);
-	rmdir(dir);
+out:;
+	char *rm[] = {"rm", "-rf", dir, NULL}; /* with whatever else the compiler left there */
+	capture(rm, NULL);
 	free(src);
 	free(raw);
 	free(exe);

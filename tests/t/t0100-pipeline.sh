@@ -48,7 +48,7 @@ test_round_trip_clang() {
 
 test_resume_after_interrupt_in_training() {
 	fixture_for gcc
-	printf 'sum\t./toy ppas 1000\nslow\tsleep 60\n' > slow.txt
+	printf 'sum\t./toy ppas 1000\nslow\tsleep 60.101\n' > slow.txt
 	setsid make profile-opt TRAIN_TASKS=slow.txt > first.out 2>&1 &
 	local pid=$!
 	for i in $(seq 1 100); do grep -q 'running: ' first.out 2>/dev/null && break; sleep 0.2; done
@@ -58,7 +58,7 @@ test_resume_after_interrupt_in_training() {
 	expect_contains first.out 'training interrupted'
 	test ! -f pgo/train.stamp || fail "train stamp written by an interrupted run"
 	test -f pgo/instrument.stamp || fail "instrument stamp lost"
-	pgrep -f 'sleep 60' > /dev/null && fail "training task left running"
+	pgrep -f 'sleep 60.101' > /dev/null && fail "training task left running"
 	make profile-opt > second.out 2>&1 || { cat second.out; fail "resumed run"; }
 	expect_not_contains second.out '==> instrumented build'
 	expect_contains second.out '==> training'
@@ -67,12 +67,13 @@ test_resume_after_interrupt_in_training() {
 
 test_resume_after_kill_9() {
 	fixture_for gcc
-	printf 'slow\tsleep 60\n' > slow.txt
+	printf 'slow\tsleep 60.202\n' > slow.txt
 	make profile-opt TRAIN_TASKS=slow.txt > first.out 2>&1 &
-	for i in $(seq 1 100); do pgrep -f 'profopt train' > /dev/null && break; sleep 0.2; done
+	# Only this test's processes: the training command line names this directory.
+	for i in $(seq 1 100); do pgrep -f "profopt train.*$PWD/" > /dev/null && break; sleep 0.2; done
 	sleep 0.5
-	pkill -9 -f 'profopt train'          # a power loss, as far as profopt can tell
-	pkill -f 'sleep 60' || true
+	pkill -9 -f "profopt train.*$PWD/"   # a power loss, as far as profopt can tell
+	pkill -f 'sleep 60.202' || true
 	wait || true
 	test ! -f pgo/train.stamp || fail "train stamp after kill -9"
 	make profile-opt > second.out 2>&1 || { cat second.out; fail "resumed run"; }

@@ -1,0 +1,244 @@
+/* bench_measure.c - runs benchmark workloads: interleaving order, calibration, timed runs and
+ * callgrind instruction counts (see bench.h). */
+#include "bench.h"
+#include "proc.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+void bench_catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int bench_interrupted(void)
+{
+	return got_signal;
+}
+
+void bench_order(int round, int n, int *order)
+{
+	for (int i = 0; i < n; i++)
+		order[i] = round % 2 ? n - 1 - i : i;
+}
+
+long bench_next_loops(long loops, double elapsed, double target)
+{
+	if (elapsed >= target / 2)
+		return 0;
+	double want = elapsed > 0 ? loops * target / elapsed : loops * 100.0;
+	/* At least double (progress), at most x100 (a too-coarse first reading). */
+	if (want < 2.0 * loops)
+		want = 2.0 * loops;
+	if (want > 100.0 * loops)
+		want = 100.0 * loops;
+	if (want > 1e9)
+		return 0;
+	return (long)ceil(want);
+}
+
+/* Runs argv with stdout and stderr captured, for at most timeout seconds.  Returns the wait
+ * status, -1 if it could not be started (*out: the reason), -2 on timeout. */
+static int spawn(char *const argv[], double timeout, char **out)
+{
+	int fds[2];
+	struct buf b = {0};
+	buf_add(&b, "", 0);
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		fatal("pipe: %s", strerror(errno));
+	struct proc p;
+	if (proc_start_argv(&p, argv, fds[1], NULL) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		buf_printf(&b, "cannot execute %s: %s", argv[0], strerror(p.exec_errno));
+		*out = b.data;
+		return -1;
+	}
+	close(fds[1]);
+	double deadline = now() + timeout;
+	int timed_out = 0;
+	for (;;) {
+		if (got_signal) {
+			proc_kill(&p, SIGKILL);
+			break;
+		}
+		double left = deadline - now();
+		if (left <= 0) {
+			timed_out = 1;
+			proc_kill(&p, SIGKILL);
+			break;
+		}
+		struct pollfd pfd = {fds[0], POLLIN, 0};
+		int r = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		char chunk[4096];
+		ssize_t n = read(fds[0], chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		buf_add(&b, chunk, (size_t)n);
+	}
+	close(fds[0]);
+	int status = 0;
+	while (waitpid(p.pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
+	if (got_signal) {
+		fprintf(stderr, "\n%s: interrupted by signal %d; nothing was reported\n", progname, (int)got_signal);
+		exit(128 + got_signal);
+	}
+	*out = b.data;
+	return timed_out ? -2 : status;
+}
+
+/* The last non-empty line of text (in place). */
+static char *last_line(char *text)
+{
+	size_t n = strlen(text);
+	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
+		text[--n] = '\0';
+	char *nl = strrchr(text, '\n');
+	return nl ? nl + 1 : text;
+}
+
+static _Noreturn void run_failed(const struct bench_interp *in, const char *work, int status, char *out, double timeout)
+{
+	char what[96];
+	if (status == -2)
+		snprintf(what, sizeof what, "timed out after %.0f s (--timeout)", timeout);
+	else if (status == -1)
+		snprintf(what, sizeof what, "could not start");
+	else
+		describe_status(status, what, sizeof what);
+	fatal("workload '%s' failed on %s (%s, %s): %s", work, in->name, in->python, what, *out ? last_line(out) : "(no output)");
+}
+
+double bench_time_once(const struct bench_runner *br, const struct bench_interp *in, const char *work, long loops)
+{
+	char nloops[32];
+	snprintf(nloops, sizeof nloops, "%ld", loops);
+	char *argv[] = {in->python, (char *)br->runpy, (char *)work, nloops, NULL};
+	char *out = NULL;
+	int st = spawn(argv, br->timeout, &out);
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		run_failed(in, work, st, out, br->timeout);
+	char *line = last_line(out), *end;
+	double v = strtod(line, &end);
+	if (end == line || !(v >= 0))
+		fatal("workload '%s' on %s printed '%s', not elapsed seconds", work, in->name, line);
+	free(out);
+	return v;
+}
+
+int bench_parse_callgrind(const char *text, char **names, double *values, int max)
+{
+	const char *ev = NULL, *sum = NULL;
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (starts_with(p, "events:"))
+			ev = p + 7;
+		else if (starts_with(p, "summary:"))
+			sum = p + 8;
+		else if (!sum && starts_with(p, "totals:"))
+			sum = p + 7;
+	}
+	if (!ev || !sum)
+		return 0;
+	int n = 0;
+	while (n < max) {
+		ev += strspn(ev, " \t");
+		size_t len = strcspn(ev, " \t\n");
+		if (!len)
+			break;
+		char *end;
+		double v = strtod(sum, &end);
+		if (end == sum)
+			break;
+		names[n] = xasprintf("%.*s", (int)len, ev);
+		values[n++] = v;
+		ev += len;
+		sum = end;
+	}
+	return n;
+}
+
+int bench_count_once(const struct bench_runner *br, const struct bench_interp *in, const char *work, long loops,
+		     char **names, double *values, int max)
+{
+	char nloops[32];
+	snprintf(nloops, sizeof nloops, "%ld", loops);
+	char *outfile = xasprintf("%s/callgrind.%ld.out", br->tmpdir, (long)getpid());
+	char *outopt = xasprintf("--callgrind-out-file=%s", outfile);
+	char *argv[32];
+	int argc = 0;
+	argv[argc++] = (char *)br->valgrind;
+	argv[argc++] = "--tool=callgrind";
+	argv[argc++] = outopt;
+	for (int i = 0; br->cg_extra && br->cg_extra[i] && argc < 24; i++)
+		argv[argc++] = br->cg_extra[i];
+	argv[argc++] = in->python;
+	argv[argc++] = (char *)br->runpy;
+	argv[argc++] = (char *)work;
+	argv[argc++] = nloops;
+	argv[argc] = NULL;
+	char *out = NULL;
+	unlink(outfile);
+	int st = spawn(argv, br->timeout, &out);
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		run_failed(in, work, st, out, br->timeout);
+	char *text = read_file(outfile, NULL);
+	if (!text)
+		fatal("callgrind wrote no %s for workload '%s' on %s: %s", outfile, work, in->name, last_line(out));
+	int n = bench_parse_callgrind(text, names, values, max);
+	if (n == 0)
+		fatal("no event totals in %s (workload '%s' on %s)", outfile, work, in->name);
+	unlink(outfile);
+	free(text);
+	free(out);
+	free(outopt);
+	free(outfile);
+	return n;
+}
+
+char *bench_python_version(const char *python, char **why)
+{
+	char *argv[] = {(char *)python, "-c", "import platform; print(platform.python_version())", NULL};
+	char *out = NULL;
+	int st = spawn(argv, 30, &out);
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		char what[96];
+		if (st >= 0)
+			describe_status(st, what, sizeof what);
+		*why = xasprintf("%s", st == -2 ? "did not answer within 30 s" : st == -1 ? out : *out ? last_line(out) : what);
+		free(out);
+		return NULL;
+	}
+	char *v = xstrdup(last_line(out));
+	free(out);
+	return v;
+}

@@ -1,0 +1,265 @@
+/* bench_report.c - turns samples into medians, spreads and speedups, and reports them as a
+ * terminal table or JSON (see bench.h; the statistics are in stats.c). */
+#include "bench.h"
+#include "json.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Instruction counts of one sample are deterministic to about 0.01%; within this of 1 they
+ * are "same", not a speedup. */
+#define EXACT_TOLERANCE 0.001
+
+void bench_analyze(struct bench_result *r)
+{
+	int ni = r->ninterp, nw = r->nwork;
+	for (int w = 0; w < nw; w++)
+		for (int i = 0; i < ni; i++) {
+			struct bench_cell *c = bench_cell(r, w, i), *base = bench_cell(r, w, 0);
+			c->median = stats_median(c->samples, c->n);
+			c->mad = stats_mad(c->samples, c->n);
+			c->iqr = stats_iqr(c->samples, c->n);
+			int n = c->n < base->n ? c->n : base->n;
+			/* Each workload and pair gets its own stream of the seed: reproducible, independent. */
+			c->speedup = stats_speedup(base->samples, c->samples, n, r->conf, r->nboot, r->seed + 1000003ULL * (uint64_t)(w * ni + i));
+			c->verdict = i == 0 ? VERDICT_SAME : stats_verdict(c->speedup, EXACT_TOLERANCE);
+			/* One timed sample says nothing about its noise: never call it a win. */
+			if (i && r->mode == BENCH_TIME && n < 2)
+				c->verdict = VERDICT_NOISE;
+		}
+	free(r->pair);
+	free(r->pair_verdict);
+	r->pair = xcalloc((size_t)(ni * ni), sizeof *r->pair);
+	r->pair_verdict = xcalloc((size_t)(ni * ni), sizeof *r->pair_verdict);
+	const double **b = xcalloc((size_t)nw, sizeof *b), **o = xcalloc((size_t)nw, sizeof *o);
+	int *n = xcalloc((size_t)nw, sizeof *n);
+	for (int i = 0; i < ni; i++)
+		for (int j = 0; j < ni; j++) {
+			for (int w = 0; w < nw; w++) {
+				const struct bench_cell *ci = bench_cell(r, w, i), *cj = bench_cell(r, w, j);
+				b[w] = cj->samples;
+				o[w] = ci->samples;
+				n[w] = ci->n < cj->n ? ci->n : cj->n;
+			}
+			struct interval iv = i == j ? (struct interval){1, 1, 1}
+						    : stats_geomean_speedup(b, o, n, nw, r->conf, r->nboot, r->seed + 7919ULL * (uint64_t)(i * ni + j));
+			r->pair[i * ni + j] = iv;
+			r->pair_verdict[i * ni + j] = stats_verdict(iv, EXACT_TOLERANCE);
+			if (i != j && r->mode == BENCH_TIME && r->rounds < 2)
+				r->pair_verdict[i * ni + j] = VERDICT_NOISE;
+		}
+	free(b);
+	free(o);
+	free(n);
+}
+
+void bench_format_value(char *out, size_t n, double v, enum bench_mode mode)
+{
+	static const char *const time_units[] = {"s", "ms", "us", "ns"};
+	static const char *const count_units[] = {"", "k", "M", "G", "T"};
+	int u = 0;
+	if (mode == BENCH_TIME) {
+		while (u < 3 && fabs(v) < 1 && v != 0) {
+			v *= 1000;
+			u++;
+		}
+	} else {
+		while (u < 4 && fabs(v) >= 1000) {
+			v /= 1000;
+			u++;
+		}
+	}
+	const char *unit = mode == BENCH_TIME ? time_units[u] : count_units[u];
+	const char *sep = mode == BENCH_TIME || *unit ? " " : "";
+	if (fabs(v) < 10)
+		snprintf(out, n, "%.2f%s%s", v, sep, unit);
+	else if (fabs(v) < 100)
+		snprintf(out, n, "%.1f%s%s", v, sep, unit);
+	else
+		snprintf(out, n, "%.0f%s%s", v, sep, unit);
+}
+
+/* "1.22x [1.20,1.24] faster" */
+static void format_speedup(char *out, size_t n, struct interval iv, enum verdict v)
+{
+	if (iv.lo == iv.hi)
+		snprintf(out, n, "%.3fx %s", iv.point, verdict_name(v));
+	else
+		snprintf(out, n, "%.2fx [%.2f,%.2f] %s", iv.point, iv.lo, iv.hi, verdict_name(v));
+}
+
+/* "12.3 ms ±0.4%": the median and the MAD relative to it. */
+static void format_median(char *out, size_t n, const struct bench_cell *c, enum bench_mode mode)
+{
+	char v[32];
+	bench_format_value(v, sizeof v, c->median, mode);
+	double rel = c->median != 0 ? 100 * c->mad / c->median : 0;
+	snprintf(out, n, "%9s ±%4.1f%%", v, rel);
+}
+
+#define MEDIAN_W 17
+#define SPEEDUP_W 26
+
+void bench_print_table(const struct bench_result *r, FILE *out)
+{
+	int ni = r->ninterp, nw = r->nwork, namew = 14;
+	for (int w = 0; w < nw; w++)
+		if ((int)strlen(r->works[w].name) > namew)
+			namew = (int)strlen(r->works[w].name);
+	const char *what = r->mode == BENCH_TIME ? "time per loop" : "instructions per loop";
+	fprintf(out, "%s: median of %d round%s ± MAD; speedup = %s of %s / this one, [%.0f%% interval]\n", what, r->rounds,
+		r->rounds == 1 ? "" : "s", r->mode == BENCH_TIME ? "median time" : "count", r->interps[0].name, r->conf * 100);
+	fprintf(out, "%-*s", namew, "workload");
+	for (int i = 0; i < ni; i++) {
+		char h[128];
+		snprintf(h, sizeof h, "%s (%s)", r->interps[i].name, r->interps[i].version ? r->interps[i].version : "?");
+		fprintf(out, "  %-*s", i ? MEDIAN_W + 1 + SPEEDUP_W : MEDIAN_W, h);
+	}
+	fputc('\n', out);
+	for (int w = 0; w < nw; w++) {
+		fprintf(out, "%-*s", namew, r->works[w].name);
+		for (int i = 0; i < ni; i++) {
+			const struct bench_cell *c = bench_cell(r, w, i);
+			char m[64], s[96];
+			format_median(m, sizeof m, c, r->mode);
+			fprintf(out, "  %-*s", MEDIAN_W + 1, m); /* +1: "±" is two bytes, one column */
+			if (i) {
+				format_speedup(s, sizeof s, c->speedup, c->verdict);
+				fprintf(out, " %-*s", SPEEDUP_W, s);
+			}
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "%-*s  %-*s", namew, "geometric mean", MEDIAN_W, "");
+	for (int i = 1; i < ni; i++) {
+		char s[96];
+		format_speedup(s, sizeof s, r->pair[i * ni], r->pair_verdict[i * ni]);
+		fprintf(out, "  %-*s %-*s", MEDIAN_W, "", SPEEDUP_W, s);
+	}
+	fputc('\n', out);
+	fputc('\n', out);
+	for (int i = 1; i < ni; i++)
+		for (int j = 0; j < i; j++) {
+			struct interval iv = r->pair[i * ni + j];
+			enum verdict v = r->pair_verdict[i * ni + j];
+			const char *a = r->interps[i].name, *b = r->interps[j].name;
+			if (v == VERDICT_NOISE)
+				fprintf(out, "%s vs %s: no difference beyond the noise (%.3fx, %.0f%% interval %.3f-%.3f contains 1)\n", a, b,
+					iv.point, r->conf * 100, iv.lo, iv.hi);
+			else if (v == VERDICT_SAME)
+				fprintf(out, "%s vs %s: the same (%.4fx)\n", a, b, iv.point);
+			else if (iv.lo == iv.hi)
+				fprintf(out, "%s vs %s: %.3fx (%.1f%% %s), geometric mean of %d workloads\n", a, b, iv.point,
+					100 * fabs(iv.point - 1), iv.point > 1 ? "fewer instructions" : "more instructions", nw);
+			else
+				fprintf(out, "%s vs %s: %.3fx %s (%.0f%% interval %.3f-%.3f), geometric mean of %d workloads\n", a, b,
+					iv.point, verdict_name(v), r->conf * 100, iv.lo, iv.hi, nw);
+		}
+}
+
+static void json_interval(struct json *j, const char *key, struct interval iv)
+{
+	json_key(j, key);
+	json_begin_array(j);
+	json_number(j, iv.lo);
+	json_number(j, iv.hi);
+	json_end_array(j);
+}
+
+void bench_write_json(const struct bench_result *r, FILE *out)
+{
+	struct json j;
+	int ni = r->ninterp;
+	json_init(&j, out);
+	json_begin_object(&j);
+	json_kv_string(&j, "tool", "profopt bench");
+	json_kv_string(&j, "mode", r->mode == BENCH_TIME ? "time" : "instructions");
+	json_kv_string(&j, "unit", r->mode == BENCH_TIME ? "seconds per loop" : "instructions per loop");
+	json_kv_string(&j, "started", r->started);
+	json_kv_number(&j, "seconds", r->seconds);
+	json_kv_int(&j, "rounds", r->rounds);
+	json_kv_int(&j, "warmup", r->warmup);
+	json_kv_number(&j, "confidence", r->conf);
+	json_kv_int(&j, "bootstrap_resamples", r->nboot);
+	json_kv_int(&j, "seed", (long long)r->seed);
+	json_kv_string(&j, "interval_method",
+		       "paired percentile bootstrap over rounds of median(base)/median(other); geometric mean: rounds of every workload resampled in each replicate");
+	if (r->cpu >= 0)
+		json_kv_int(&j, "cpu", r->cpu);
+	else {
+		json_key(&j, "cpu");
+		json_null(&j);
+	}
+	json_kv_bool(&j, "no_aslr", r->no_aslr);
+	json_kv_string(&j, "callgrind_options", r->callgrind_args);
+	if (r->sys) {
+		json_key(&j, "system");
+		sysinfo_json(r->sys, &j);
+	}
+	json_key(&j, "interpreters");
+	json_begin_array(&j);
+	for (int i = 0; i < ni; i++) {
+		json_begin_object(&j);
+		json_kv_string(&j, "name", r->interps[i].name);
+		json_kv_string(&j, "python", r->interps[i].python);
+		json_kv_string(&j, "version", r->interps[i].version);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "workloads");
+	json_begin_array(&j);
+	for (int w = 0; w < r->nwork; w++) {
+		json_begin_object(&j);
+		json_kv_string(&j, "name", r->works[w].name);
+		json_kv_int(&j, "loops", r->works[w].loops);
+		json_key(&j, "results");
+		json_begin_array(&j);
+		for (int i = 0; i < ni; i++) {
+			const struct bench_cell *c = bench_cell(r, w, i);
+			json_begin_object(&j);
+			json_kv_string(&j, "interpreter", r->interps[i].name);
+			json_key(&j, "samples");
+			json_begin_array(&j);
+			for (int k = 0; k < c->n; k++)
+				json_number(&j, c->samples[k]);
+			json_end_array(&j);
+			json_kv_number(&j, "median", c->median);
+			json_kv_number(&j, "mad", c->mad);
+			json_kv_number(&j, "iqr", c->iqr);
+			json_kv_number(&j, "ratio", c->median / bench_cell(r, w, 0)->median);
+			json_kv_number(&j, "speedup", c->speedup.point);
+			json_interval(&j, "speedup_interval", c->speedup);
+			json_kv_string(&j, "verdict", i ? verdict_name(c->verdict) : "baseline");
+			if (c->nevents) {
+				json_key(&j, "events");
+				json_begin_object(&j);
+				for (int e = 0; e < c->nevents; e++)
+					json_kv_number(&j, c->event_names[e], c->events[e]);
+				json_end_object(&j);
+			}
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "geometric_mean");
+	json_begin_array(&j);
+	for (int i = 0; i < ni; i++)
+		for (int b = 0; b < ni; b++) {
+			if (i == b)
+				continue;
+			json_begin_object(&j);
+			json_kv_string(&j, "interpreter", r->interps[i].name);
+			json_kv_string(&j, "baseline", r->interps[b].name);
+			json_kv_number(&j, "speedup", r->pair[i * ni + b].point);
+			json_interval(&j, "interval", r->pair[i * ni + b]);
+			json_kv_string(&j, "verdict", verdict_name(r->pair_verdict[i * ni + b]));
+			json_end_object(&j);
+		}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+}

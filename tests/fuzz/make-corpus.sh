@@ -1,0 +1,21 @@
+#!/bin/sh
+# make-corpus.sh - regenerates the seed corpus of the profile readers' fuzzer (and the real
+# files their unit tests read) from seed.c: GCC 12 .gcda/.gcno, clang 14 .profraw (IR and
+# front-end instrumentation).  Run it from anywhere; it writes tests/fuzz/corpus/.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+cp "$here/seed.c" .
+gcc -O1 -fprofile-generate -ftest-coverage -o seed seed.c
+./seed > /dev/null
+cp seed.gcda "$here/corpus/seed.gcda"
+cp seed.gcno "$here/corpus/seed.gcno"
+clang -O1 -fprofile-generate -o seed-ir seed.c
+LLVM_PROFILE_FILE=ir.profraw ./seed-ir > /dev/null
+cp ir.profraw "$here/corpus/seed-ir.profraw"
+clang -O1 -fprofile-instr-generate -o seed-fe seed.c
+LLVM_PROFILE_FILE=fe.profraw ./seed-fe > /dev/null
+cp fe.profraw "$here/corpus/seed-fe.profraw"
+ls -l "$here/corpus"

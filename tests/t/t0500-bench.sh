@@ -1,0 +1,144 @@
+# t0500-bench.sh - profopt bench on real interpreters with a tiny workload set.
+
+# Two different CPython interpreters of this machine, or a skip.
+pythons() {
+	PY_A=/usr/bin/python3.11
+	PY_B=/root/.pyenv/versions/3.11.7/bin/python3
+	[ -x "$PY_A" ] || PY_A=$(command -v python3 || true)
+	[ -x "$PY_B" ] || PY_B=$(command -v python3.13 || command -v python3.12 || true)
+	[ -n "$PY_A" ] && [ -x "$PY_A" ] || skip "no python3 interpreter to benchmark"
+	[ -n "$PY_B" ] && [ -x "$PY_B" ] || skip "no second python3 interpreter to benchmark"
+}
+
+bench() { "$PROFOPT" bench --suite="$SRCDIR/Tools/bench" "$@"; }
+
+test_help_and_usage() {
+	"$PROFOPT" bench --help > out
+	expect_contains out '^usage: profopt bench'
+	expect_contains out 'interleaved'
+	expect_contains out -- '--callgrind'
+	expect_status 2 "$PROFOPT" bench --suite="$SRCDIR/Tools/bench"
+	expect_contains out 'no interpreters given'
+	expect_status 2 "$PROFOPT" bench --suite="$SRCDIR/Tools/bench" python3
+	expect_contains out 'not NAME=PYTHON'
+	expect_status 2 "$PROFOPT" bench --frobnicate a=python3
+	expect_contains out "unknown option '--frobnicate'"
+	expect_status 2 "$PROFOPT" bench --suite="$SRCDIR/Tools/bench" --workloads=nosuch a=python3
+	expect_contains out "no workload 'nosuch'"
+	expect_status 2 "$PROFOPT" bench --plot=x.pdf a=python3
+	expect_status 2 "$PROFOPT" bench --rounds=0 a=python3
+	expect_status 2 "$PROFOPT" bench --suite="$SRCDIR/Tools/bench" a=python3 a=python3
+	expect_contains out 'given twice'
+	[ "$(wc -l < out)" -eq 1 ] || fail "usage errors are one line"
+}
+
+test_suite_has_the_workloads() {
+	bench --list > out
+	[ "$(wc -l < out)" -ge 15 ] || fail "fewer than 15 workloads: $(cat out)"
+	for w in calls methods attributes dicts sets strings regex json pickle floats ints generators \
+		classes exceptions closures sorting parser vm; do
+		grep -qx "$w" out || fail "workload $w missing"
+	done
+}
+
+test_check_system() {
+	bench --check-system > out
+	expect_contains out 'cpu-governor'
+	expect_contains out 'load'
+	expect_contains out 'aslr'
+	expect_contains out 'cpu-pinning'
+	expect_contains out 'fix: --cpu=N'
+	bench --check-system --cpu=0 --no-aslr > out
+	expect_contains out 'pinned to CPU 0'
+	expect_contains out 'ok   aslr'
+	expect_status 1 "$PROFOPT" bench --check-system --cpu=4095
+	expect_contains out 'cannot pin to CPU 4095'
+}
+
+test_two_interpreters() {
+	pythons
+	bench --workloads=calls,dicts --rounds=3 --target=0.02 --cpu=0 --json=r.json --table=r.txt --plot=r.svg \
+		deb="$PY_A" other="$PY_B" > out 2> err || { cat out err; fail "bench failed"; }
+	expect_contains out '^System check'
+	expect_contains out '^calls '
+	expect_contains out '^dicts '
+	expect_contains out '^geometric mean +[0-9.]+x \[[0-9.]+,[0-9.]+\] (faster|slower|noise)'
+	expect_contains out 'other vs deb: '
+	expect_contains r.txt '^geometric mean'
+	expect_contains r.txt 'System check'
+	expect_eq "$(json_get r.json mode)" time
+	expect_eq "$(json_get r.json rounds)" 3
+	expect_eq "$(json_get r.json cpu)" 0
+	expect_eq "$(json_get r.json interpreters.1.name)" other
+	expect_eq "$(json_get r.json workloads.0.name)" calls
+	expect_eq "$(json_get r.json workloads.1.results.0.verdict)" baseline
+	python3 -c 'import json,sys
+d=json.load(open("r.json"))
+for w in d["workloads"]:
+    assert w["loops"] >= 1, w
+    for r in w["results"]:
+        assert len(r["samples"]) == 3, r
+        lo, hi = r["speedup_interval"]
+        assert lo <= r["speedup"] <= hi, r
+g=[x for x in d["geometric_mean"] if x["interpreter"]=="other" and x["baseline"]=="deb"][0]
+assert g["verdict"] in ("faster","slower","noise"), g
+' || fail "inconsistent JSON"
+	if command -v gnuplot > /dev/null 2>&1; then
+		expect_contains r.svg '<svg'
+		[ -f r.dat ] && [ -f r.gp ] || fail "plot data and script are kept"
+	else
+		expect_contains err 'gnuplot not found'
+	fi
+}
+
+test_same_interpreter_twice_is_noise() {
+	pythons
+	bench --workloads=calls,vm --rounds=6 --target=0.02 --warmup=1 --json=r.json a="$PY_A" b="$PY_A" > out 2>&1 ||
+		{ cat out; fail "bench failed"; }
+	python3 -c 'import json
+d=json.load(open("r.json"))
+g=[x for x in d["geometric_mean"] if x["interpreter"]=="b" and x["baseline"]=="a"][0]
+lo, hi = g["interval"]
+print(g)
+assert lo <= 1.0 <= hi, "same interpreter twice: interval %r excludes 1" % g
+assert g["verdict"] in ("noise", "same"), g
+' || { cat out; fail "the same interpreter twice must be 1.0 within its interval"; }
+}
+
+test_missing_gnuplot_is_said_and_skipped() {
+	pythons
+	GNUPLOT=/nonexistent/gnuplot bench --workloads=dicts --rounds=2 --loops=2 --warmup=0 --plot=p.png \
+		a="$PY_A" b="$PY_A" > out 2> err || { cat out err; fail "bench failed without gnuplot"; }
+	expect_contains err 'gnuplot not found .*apt-get install gnuplot-nox.*no plot'
+	[ ! -f p.png ] || fail "a plot without gnuplot?"
+	[ -f p.gp ] && [ -f p.dat ] || fail "data and script are still written"
+}
+
+test_failing_interpreter() {
+	pythons
+	fake_bin badpy 'echo "boom: cannot start" >&2; exit 3'
+	expect_status 1 "$PROFOPT" bench --suite="$SRCDIR/Tools/bench" --workloads=dicts a="$PY_A" b="$PWD/fakebin/badpy"
+	expect_contains out "profopt bench: error: b .*does not run: boom: cannot start"
+	expect_status 1 "$PROFOPT" bench --suite="$SRCDIR/Tools/bench" a=/nonexistent/python
+	expect_contains out "no executable"
+	# a workload that fails is named, with the interpreter and the error
+	mkdir suite && cp "$SRCDIR/Tools/bench/run.py" suite/ && printf 'def bench():\n    raise RuntimeError("broken on purpose")\n' > suite/bm_broken.py
+	expect_status 1 "$PROFOPT" bench --suite=suite --loops=1 --rounds=1 a="$PY_A"
+	expect_contains out "workload 'broken' failed on a .*RuntimeError: broken on purpose"
+}
+
+test_callgrind_counts_instructions() {
+	pythons
+	require valgrind
+	bench --callgrind --branch-sim --workloads=dicts --loops=1 --json=c.json a="$PY_A" b="$PY_A" > out 2>&1 ||
+		{ cat out; fail "bench --callgrind failed"; }
+	expect_contains out 'instructions per loop'
+	expect_eq "$(json_get c.json mode)" instructions
+	python3 -c 'import json
+d=json.load(open("c.json"))
+r=d["workloads"][0]["results"]
+assert r[0]["median"] > 1e5, r
+assert "Bcm" in r[0]["events"], r
+assert abs(r[1]["speedup"] - 1) < 0.01, r
+' || { cat out c.json; fail "callgrind counts"; }
+}

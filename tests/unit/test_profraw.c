@@ -1,0 +1,113 @@
+/* test_profraw.c - unit tests of the LLVM raw profile reader on real files (seed.c built with
+ * clang 14 -fprofile-generate and -fprofile-instr-generate) and on damaged copies. */
+#include "profraw.h"
+#include "test_corpus.h"
+#include "unit.h"
+
+TEST(profraw_read_real_ir)
+{
+	size_t len;
+	unsigned char *d = corpus_file("seed-ir.profraw", &len);
+	struct profraw_info in;
+	char err[300] = "", v[64];
+	if (!d) {
+		CHECK(d != NULL);
+		return;
+	}
+	CHECK_INT(profraw_parse(d, len, "ir", &in, err, sizeof err), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(in.version, 8);
+	CHECK(in.ptr64 && !in.swapped && in.layout_known);
+	CHECK_STR(profraw_variant_string(&in, v, sizeof v), "IR");
+	CHECK_INT(in.data_size, 3);
+	CHECK_INT(in.functions, 3);
+	CHECK_INT(in.executed, 2); /* never() was not */
+	CHECK_INT(in.counters_size, 7);
+	CHECK_INT(in.zero_counters, 3);
+	CHECK_INT(in.value_data_size, 0);
+	free(d);
+}
+
+TEST(profraw_read_real_frontend)
+{
+	size_t len;
+	unsigned char *d = corpus_file("seed-fe.profraw", &len);
+	struct profraw_info in;
+	char err[300] = "", v[64];
+	if (!d) {
+		CHECK(d != NULL);
+		return;
+	}
+	CHECK_INT(profraw_parse(d, len, "fe", &in, err, sizeof err), 0);
+	CHECK_STR(profraw_variant_string(&in, v, sizeof v), "FE");
+	CHECK_INT(in.functions, 3);
+	CHECK_INT(in.executed, 2);
+	free(d);
+}
+
+TEST(profraw_truncated)
+{
+	size_t len;
+	unsigned char *d = corpus_file("seed-ir.profraw", &len);
+	if (!d)
+		return;
+	for (size_t cut = 0; cut < len; cut++) {
+		unsigned char *copy = xmalloc(cut);
+		memcpy(copy, d, cut);
+		struct profraw_info in;
+		char err[300] = "";
+		if (profraw_parse(copy, cut, "t.profraw", &in, err, sizeof err) == 0)
+			unit_fail(__FILE__, __LINE__, "a cut at %zu of %zu bytes was accepted", cut, len);
+		else if (!strstr(err, "t.profraw: offset"))
+			unit_fail(__FILE__, __LINE__, "cut at %zu: message without offset: %s", cut, err);
+		free(copy);
+	}
+	free(d);
+}
+
+TEST(profraw_corrupt)
+{
+	size_t len;
+	unsigned char *d = corpus_file("seed-ir.profraw", &len);
+	struct profraw_info in;
+	char err[300];
+	if (!d)
+		return;
+	unsigned char *c = xmalloc(len);
+	memcpy(c, d, len);
+	c[0] ^= 0xff;
+	CHECK_INT(profraw_parse(c, len, "m", &in, err, sizeof err), -1);
+	CHECK(strstr(err, "bad magic") != NULL);
+	/* data_size (word 3) impossibly large */
+	memcpy(c, d, len);
+	memset(c + 24, 0xff, 8);
+	CHECK_INT(profraw_parse(c, len, "s", &in, err, sizeof err), -1);
+	CHECK(strstr(err, "offset 24") && strstr(err, "impossibly"));
+	/* counters_size (word 5) larger than the file */
+	memcpy(c, d, len);
+	c[40] = 0xff;
+	CHECK_INT(profraw_parse(c, len, "c", &in, err, sizeof err), -1);
+	CHECK(strstr(err, "truncated") != NULL);
+	/* the first record's counter pointer (record at 88 + binary ids, field at +16) */
+	memcpy(c, d, len);
+	size_t ids = (size_t)c[16] | (size_t)c[17] << 8;
+	c[88 + ids + 16] ^= 0x40;
+	CHECK_INT(profraw_parse(c, len, "p", &in, err, sizeof err), -1);
+	CHECK(strstr(err, "outside") != NULL);
+	free(c);
+	free(d);
+}
+
+TEST(profraw_other_versions_and_byte_order)
+{
+	/* a big-endian header of a newer version: recognized, its layout not checked */
+	unsigned char be[16] = {0xff, 0x6c, 0x70, 0x72, 0x6f, 0x66, 0x72, 0x81, 0x01, 0, 0, 0, 0, 0, 0, 10};
+	struct profraw_info in;
+	char err[300];
+	CHECK_INT(profraw_parse(be, sizeof be, "be", &in, err, sizeof err), 0);
+	CHECK(in.swapped && in.ptr64 && !in.layout_known);
+	CHECK_INT(in.version, 10);
+	be[15] = 0;
+	CHECK_INT(profraw_parse(be, sizeof be, "be", &in, err, sizeof err), -1);
+	CHECK(strstr(err, "bad version") != NULL);
+}
