@@ -46,7 +46,8 @@
 #
 #   GCC: -fprofile-generate (with -fprofile-update=atomic when accepted, since
 #   training runs threads), -fprofile-use -fprofile-correction.  Clang:
-#   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted),
+#   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
+#   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters),
 #   -fprofile-use=$(PGO_PROFDATA).  --with-pgo-profile-update=single|atomic|
 #   prefer-atomic overrides the update mode.
 #
@@ -97,6 +98,7 @@ AS_IF([test "x$ax_pgo_enabled" != xno], [
   AS_IF([test "x$ax_cv_pgo_cc_family" = xunknown],
     [AC_MSG_ERROR([--enable-optimizations needs GCC or Clang, but $CC predefines neither __GNUC__ nor __clang__])])
   AS_IF([test "x$ax_pgo_tool_error" != x], [AC_MSG_ERROR([$ax_pgo_tool_error])])
+  _AX_PGO_CHECK_RUNTIME
   PGO_ENABLED=yes
   $1
 ], [$2])
@@ -218,6 +220,23 @@ AS_VAR_IF([ax_pgo_cv], [yes], [$2])
 AS_VAR_POPDEF([ax_pgo_cv])
 ])
 
+# _AX_PGO_CHECK_RUNTIME: an instrumented program must link (clang's profile runtime is a
+# separate package on Debian), rather than fail in the middle of the instrumented build.
+AC_DEFUN([_AX_PGO_CHECK_RUNTIME], [
+AC_CACHE_CHECK([whether $CC links instrumented programs], [ax_cv_pgo_links], [
+  ax_pgo_save_CFLAGS=$CFLAGS ax_pgo_save_LDFLAGS=$LDFLAGS
+  CFLAGS="$CFLAGS $PGO_GEN_CFLAGS" LDFLAGS="$LDFLAGS $PGO_GEN_LDFLAGS"
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])], [ax_cv_pgo_links=yes], [ax_cv_pgo_links=no])
+  CFLAGS=$ax_pgo_save_CFLAGS LDFLAGS=$ax_pgo_save_LDFLAGS
+])
+AS_IF([test "$ax_cv_pgo_links" = no], [
+  AS_CASE([$ax_cv_pgo_cc_family],
+    [gcc], [ax_pgo_hint="libgcov comes with gcc: is gcc-$PGO_CC_MAJOR complete?"],
+    [ax_pgo_hint="clang's profile runtime is missing (Debian: apt-get install libclang-rt-$PGO_CC_MAJOR-dev)"])
+  AC_MSG_ERROR([$CC cannot link a program built with $PGO_GEN_CFLAGS: $ax_pgo_hint; see config.log])
+])
+])
+
 # _AX_PGO_FLAGS: the generate/use flags and the merge command for the family.
 AC_DEFUN([_AX_PGO_FLAGS], [
 ax_pgo_update_flag=
@@ -231,7 +250,12 @@ AS_CASE([$ax_cv_pgo_cc_family],
     PGO_USE_CFLAGS="-fprofile-use -fprofile-correction"
     PGO_MERGE='$(GCOV_TOOL) merge'],
   [clang|apple-clang], [
-    PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag"
+    dnl Value profiling (indirect calls) runs out of its static counters in a large program,
+    dnl and the runtime then writes a warning to stderr of every process, which fails tests
+    dnl that compare stderr: allocate 8 counters per site, as large PGO users do.
+    ax_pgo_vp=
+    _AX_PGO_CHECK_FLAG([-mllvm -vp-counters-per-site=8], [ax_pgo_vp="-mllvm -vp-counters-per-site=8"])
+    PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag $ax_pgo_vp"
     PGO_USE_CFLAGS='-fprofile-use=$(PGO_PROFDATA)'
     PGO_MERGE='$(LLVM_PROFDATA) merge -output=$(PGO_PROFDATA)'],
   [PGO_GEN_CFLAGS= PGO_USE_CFLAGS= PGO_MERGE=])

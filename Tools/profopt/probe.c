@@ -64,6 +64,7 @@ static void print_json(const struct toolchain *t, int ok)
 	json_kv_string(&j, "use", t->use_flags);
 	json_kv_string(&j, "merge", t->merge_cmd);
 	json_end_object(&j);
+	json_kv_bool(&j, "instrumented_program_links", t->runtime_links);
 	json_kv_bool(&j, "pgo_possible", ok);
 	json_kv_string(&j, "why", t->why);
 	json_end_object(&j);
@@ -86,6 +87,7 @@ static void print_text(const struct toolchain *t, int ok)
 			       t->candidates[i].version[0] ? t->candidates[i].version : "unknown", t->candidates[i].source);
 		printf("flags:\n  generate:    %s\n  use:         %s\n  merge:       %s\n", t->gen_flags, t->use_flags,
 		       t->merge_cmd);
+		printf("runtime:       %s\n", t->runtime_links ? "instrumented programs link" : "instrumented programs do NOT link");
 	}
 	printf("PGO possible:  %s\n", ok ? "yes" : "no");
 	if (t->why)
@@ -122,7 +124,7 @@ int cmd_probe(int argc, char **argv)
 		toolchain_free(&t);
 		toolchain_detect(&t, cc, tool);
 	}
-	int ok = identified && t.tool_matches;
+	int ok = identified && t.tool_matches && t.runtime_links;
 	if (json)
 		print_json(&t, ok);
 	else

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 const char *cc_family_name(enum cc_family f)
 {
@@ -232,10 +233,25 @@ static void choose_flags(struct toolchain *t)
 		t->use_flags = xstrdup("-fprofile-use -fprofile-correction");
 		t->merge_cmd = xasprintf("%s merge", t->tool_path ? t->tool_path : "gcov-tool");
 	} else {
-		t->gen_flags = xasprintf("-fprofile-generate%s", update);
+		/* Enough value-profile counters that the runtime never warns on stderr (which fails
+		 * tests comparing stderr), as the m4 macro does. */
+		const char *vp = accepts_flag(t->cc, "-mllvm -vp-counters-per-site=8") ? " -mllvm -vp-counters-per-site=8" : "";
+		t->gen_flags = xasprintf("-fprofile-generate%s%s", update, vp);
 		t->use_flags = xstrdup("-fprofile-use=@PROFDATA@");
 		t->merge_cmd = xasprintf("%s merge -output=@PROFDATA@", t->tool_path ? t->tool_path : "llvm-profdata");
 	}
+}
+
+/* Whether an instrumented program links: clang's profile runtime is a package of its own. */
+static int links_instrumented(const char *cc, const char *flags)
+{
+	char *out = xasprintf("%s/profopt-probe-%ld", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
+	char *cmd = xasprintf("echo 'int main(void) { return 0; }' | %s %s -x c - -o %s 2>&1", cc, flags, out);
+	int ok = sh_capture(cmd, NULL) == 0;
+	unlink(out);
+	free(cmd);
+	free(out);
+	return ok;
 }
 
 int toolchain_detect(struct toolchain *t, const char *cc, const char *tool_override)
@@ -282,6 +298,13 @@ int toolchain_detect(struct toolchain *t, const char *cc, const char *tool_overr
 	snprintf(t->version, sizeof t->version, "%d.%d.%d", t->major, t->minor, t->patch);
 	choose_tool(t, tool_override);
 	choose_flags(t);
+	t->runtime_links = links_instrumented(t->cc, t->gen_flags);
+	if (!t->runtime_links && !t->why)
+		t->why = t->family == CC_GCC
+				 ? xasprintf("%s cannot link a program built with %s (libgcov missing?)", t->cc, t->gen_flags)
+				 : xasprintf("%s cannot link a program built with %s: the profile runtime is missing "
+					     "(Debian: apt-get install libclang-rt-%d-dev)",
+					     t->cc, t->gen_flags, t->major);
 	return 0;
 }
 

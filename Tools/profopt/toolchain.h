@@ -32,6 +32,7 @@ struct toolchain {
 	struct tool_candidate candidates[MAX_CANDIDATES];
 	int ncandidates;
 
+	int runtime_links;  /* a program built with gen_flags links (the profile runtime is there) */
 	char *gen_flags;  /* compile+link flags for the instrumented build */
 	char *use_flags;  /* compile flags for the profile-use build ("@PROFDATA@" = merged file) */
 	char *merge_cmd;  /* how raw profiles are merged */
