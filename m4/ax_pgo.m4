@@ -247,6 +247,7 @@ AS_CASE([$ax_pgo_update],
 AS_CASE([$ax_cv_pgo_cc_family],
   [gcc], [
     PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag"
+    PGO_GEN_LDFLAGS=$PGO_GEN_CFLAGS
     PGO_USE_CFLAGS="-fprofile-use -fprofile-correction"
     PGO_MERGE='$(GCOV_TOOL) merge'],
   [clang|apple-clang], [
@@ -256,10 +257,12 @@ AS_CASE([$ax_cv_pgo_cc_family],
     ax_pgo_vp=
     _AX_PGO_CHECK_FLAG([-mllvm -vp-counters-per-site=8], [ax_pgo_vp="-mllvm -vp-counters-per-site=8"])
     PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag $ax_pgo_vp"
+    dnl The -mllvm option is for the compiler only: given twice (CFLAGS and LDFLAGS on one
+    dnl link line) clang refuses it.
+    PGO_GEN_LDFLAGS="-fprofile-generate $ax_pgo_update_flag"
     PGO_USE_CFLAGS='-fprofile-use=$(PGO_PROFDATA)'
     PGO_MERGE='$(LLVM_PROFDATA) merge -output=$(PGO_PROFDATA)'],
-  [PGO_GEN_CFLAGS= PGO_USE_CFLAGS= PGO_MERGE=])
-PGO_GEN_LDFLAGS=$PGO_GEN_CFLAGS
+  [PGO_GEN_CFLAGS= PGO_GEN_LDFLAGS= PGO_USE_CFLAGS= PGO_MERGE=])
 PGO_USE_LDFLAGS=$PGO_USE_CFLAGS
 AC_SUBST([PGO_GEN_CFLAGS])
 AC_SUBST([PGO_GEN_LDFLAGS])
