@@ -30,6 +30,8 @@
 #   PGO_MIN_RAN          share of training tasks that must run to the end (default 90%)
 #   PGO_VERIFY_REQUIRE   objects (relative to PGO_BUILD_DIR) that must get profile data
 #   PGO_HEARTBEAT        seconds between progress lines off a terminal (default 30)
+#   PGO_SOURCE_ROOT      source tree fingerprinted at training; the profile-use build stops if
+#                        more than PGO_MAX_CHANGED files (N or P%, default 0) changed since
 #   PGO_MANIFEST_CMD     command printing KEY=VALUE lines that identify what a profile fits
 #                        (sources, compiler, flags): recorded by profile-export, compared on import
 #   PGO_PROFILE          a bundle written by `make profile-export`: skip the instrumented build,
@@ -60,10 +62,14 @@ pgo_is_gcc = $(filter gcc,$(PGO_CC_FAMILY))
 pgo_llvm_profile_file = $(PGO_RAW_DIR)/profopt-%4m.profraw
 # What a profile is, for export and import: the merged file (clang) or the .gcda archive (gcc).
 pgo_profile_file = $(if $(pgo_is_gcc),$(pgo_stash),$(PGO_PROFDATA))
+pgo_report_input = $(if $(pgo_is_gcc),--family=gcc --profile-dir=$(PGO_BUILD_DIR),--family=clang --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA))
 pgo_manifest = $(pgo_abs_dir)/manifest.kv
 PGO_MANIFEST_CMD ?= echo compiler=$(PGO_CC_FAMILY) $(PGO_CC_VERSION); echo generate_flags=$(PGO_GEN_CFLAGS)
 PGO_PROFILE ?=
 PGO_PROFILE_FORCE ?=
+PGO_SOURCE_ROOT ?=
+PGO_MAX_CHANGED ?= 0
+pgo_fingerprint = $(pgo_abs_dir)/sources.fp
 
 .PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export
 
@@ -87,7 +93,8 @@ $(call pgo_stamp,instrument): $(call pgo_after,instrument,configure)
 $(call pgo_stamp,train): $(call pgo_after,train,instrument)
 	@rm -f $(call pgo_stamp,merge) $(call pgo_stamp,clean) $(call pgo_stamp,use) $(call pgo_stamp,verify) $(pgo_stash) $(PGO_PROFDATA)
 	@$(PROFOPT) run --label="list training tasks (the instrumented program must start)" --log=$(call pgo_log,train-list) -- sh -c '$(PGO_TRAIN_LIST)'
-	@rm -rf $(PGO_RAW_DIR) && mkdir -p $(PGO_RAW_DIR)
+	@rm -rf $(PGO_RAW_DIR) $(pgo_fingerprint) && mkdir -p $(PGO_RAW_DIR)
+	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_fingerprint) --root=$(PGO_SOURCE_ROOT))
 	@$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} +)
 	@echo "==> training" >&2
 	@$(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) \
@@ -100,6 +107,10 @@ $(call pgo_stamp,merge): $(call pgo_after,merge,train)
 	@echo "==> merge profiles" >&2
 	@$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge) \
 		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA))
+	@# What training covered, for people (report.txt) and machines (report.json): information only.
+	@$(PROFOPT) report $(pgo_report_input) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true
+	@$(PROFOPT) report $(pgo_report_input) > $(pgo_abs_dir)/report.txt 2>&1 && sed -n '2,3p' $(pgo_abs_dir)/report.txt >&2 || \
+		echo "report: coverage report unavailable (see $(pgo_abs_dir)/report.txt)" >&2
 else
 # A reused profile stands in for instrument, train and merge.
 $(call pgo_stamp,merge): $(call pgo_after,merge,configure)
@@ -129,10 +140,12 @@ $(call pgo_stamp,clean): $(call pgo_after,clean,merge)
 	@$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping)
 
 $(call pgo_stamp,use): $(call pgo_after,use,clean)
+	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
 	@$(call pgo_run,rebuild with profile,use) sh -c '$(PGO_BUILD_USE)'
 
 $(call pgo_stamp,verify): $(call pgo_after,verify,use)
 	@echo "==> verify" >&2
+	@$(PROFOPT) check --build-log=$(call pgo_log,use) --max-changed=100% | sed -n '1,6p' >&2
 	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --stamp=$(call pgo_stamp,verify) \
 		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
 		$(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))

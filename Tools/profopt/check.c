@@ -20,8 +20,8 @@ const char help_check[] =
 	"\n"
 	"Guards the profile-use build against a stale profile.\n"
 	"\n"
-	"  --record=FILE       at training time: write a fingerprint (FNV-1a 64 hash and size)\n"
-	"                      of every source file under --root to FILE\n"
+	"  --record=FILE       at training time: write a fingerprint (SHA-256 by sha256sum,\n"
+	"                      and size) of every source file under --root to FILE\n"
 	"  --root=DIR          the source tree (recording: required; checking: default the\n"
 	"                      root recorded in FILE)\n"
 	"  --suffix=SUF        source files to fingerprint (repeatable; default .c .h .cc .cpp\n"
@@ -33,9 +33,11 @@ const char help_check[] =
 	"  --build-log=FILE    scan a build log for the compilers' profile diagnostics:\n"
 	"                      stale (gcc -Wcoverage-mismatch, 'does not match its profile data';\n"
 	"                      clang 'profile data may be out of date', hash mismatch),\n"
-	"                      corrupted ('profile data may be corrupted', malformed or\n"
-	"                      unsupported profile), missing (-Wmissing-profile, 'no profile\n"
-	"                      data available', 'profile data may be incomplete')\n"
+	"                      corrupted or unreadable ('profile data may be corrupted', 'not a\n"
+	"                      gcov data file', another GCC's version, 'Could not read\n"
+	"                      profile', malformed or unsupported profile), missing\n"
+	"                      (-Wmissing-profile, 'no profile data available', 'profile data\n"
+	"                      may be incomplete')\n"
 	"  --max-changed=LIMIT how many stale sources are tolerated (with a warning): a count N\n"
 	"                      or a share of the fingerprinted files 'P%'.  Changed, added and\n"
 	"                      removed files and files the compiler called stale all count.\n"
@@ -66,6 +68,9 @@ static const struct {
 	{"malformed instrumentation profile", LOG_CORRUPTED},
 	{"unsupported instrumentation profile format", LOG_CORRUPTED},
 	{"error in reading profile", LOG_CORRUPTED},
+	{"could not read profile", LOG_CORRUPTED},
+	{"is not a gcov data file", LOG_CORRUPTED},
+	{"expected version", LOG_CORRUPTED},
 	{"-Wmissing-profile", LOG_MISSING},
 	{"no profile data available", LOG_MISSING},
 	{"profile data may be incomplete", LOG_MISSING},
@@ -137,7 +142,7 @@ static void compare(const struct manifest *old, const struct manifest *cur, stru
 		} else if (c > 0) {
 			d->added[d->nadded++] = cur->e[k++].path;
 		} else {
-			if (old->e[i].hash != cur->e[k].hash || old->e[i].size != cur->e[k].size)
+			if (strcmp(old->e[i].hash, cur->e[k].hash) != 0 || !cur->e[k].hash[0] || old->e[i].size != cur->e[k].size)
 				d->changed[d->nchanged++] = cur->e[k].path;
 			i++;
 			k++;
@@ -182,8 +187,9 @@ static void print_list(const char *what, const char **v, int n)
 static int record(const char *file, const char *root, const char *const *suffixes, const char *const *skip)
 {
 	struct manifest m;
-	if (manifest_scan(&m, root, suffixes, skip) < 0)
-		fatal("cannot read source tree %s: %s", root, strerror(errno));
+	char err[512];
+	if (manifest_scan(&m, root, suffixes, skip, err, sizeof err) < 0)
+		fatal("%s", err);
 	if (m.n == 0)
 		fatal("no source files under %s (suffixes: see --suffix)", root);
 	if (manifest_write(&m, file) < 0)
@@ -261,8 +267,8 @@ int cmd_check(int argc, char **argv)
 		const char *r = root ? root : old.root;
 		if (!r)
 			fatal("%s names no root; give --root=DIR", against);
-		if (manifest_scan(&cur, r, suf, skip) < 0)
-			fatal("cannot read source tree %s: %s", r, strerror(errno));
+		if (manifest_scan(&cur, r, suf, skip, err, sizeof err) < 0)
+			fatal("%s", err);
 		compare(&old, &cur, &d);
 	}
 	struct log_scan s = {0};

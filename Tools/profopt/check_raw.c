@@ -22,7 +22,8 @@ const char help_check_raw[] =
 	"  --cc=CC        clang command (default: $CC, else clang)\n"
 	"  --tool=PATH    llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)\n"
 	"  --json         machine-readable result per file: file, version, variant,\n"
-	"                 functions, executed, counters, names_bytes, tool_reads, error\n"
+	"                 layout_checked, functions, executed, counters, names_bytes,\n"
+	"                 bitmap_bytes, value_data_bytes, tool_reads, error\n"
 	"\n"
 	"Exit status: 0 when every raw profile is sound and readable by the tool, 1 otherwise\n"
 	"(the reason names the file and the offset of the damage), 2 on bad usage.\n";
@@ -44,6 +45,8 @@ static void show(struct json *j, const char *file, const struct profraw_info *in
 				json_kv_int(j, "executed", (long long)in->executed);
 				json_kv_int(j, "counters", (long long)in->counters_size);
 				json_kv_int(j, "names_bytes", (long long)in->names_size);
+				json_kv_int(j, "bitmap_bytes", (long long)in->bitmap_bytes);
+				json_kv_int(j, "value_data_bytes", (long long)in->value_data_size);
 			}
 		}
 		json_kv_bool(j, "tool_reads", tool_ok);

@@ -1,72 +1,31 @@
 /* fingerprint.c - source fingerprints (see fingerprint.h).
  *
- * Why a hand-written hash: profopt links no library with a hash function (no OpenSSL, no
- * zlib), and running a tool such as sha256sum would add a dependency and a process per batch
- * for a job that needs no cryptography: the question is only "did this file change since
- * training?", asked of files nobody crafts to collide.  FNV-1a with 64 bits is the smallest
- * well-known hash that answers it (an accidental collision between two versions of one file
- * has odds of 2^-64), and the file size is recorded too. */
+ * The hashes are SHA-256 computed by coreutils' sha256sum, which profopt already relies on
+ * (bundle.c checks profile bundles with it), rather than a hash written here: many files per
+ * process, in batches. */
 #include "fingerprint.h"
 #include "util.h"
 #include "walk.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/wait.h>
 
-#define FNV1A64_PRIME 0x100000001b3ull
+#define BATCH 256
 
 const char *const fingerprint_default_suffixes[] = {".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".inc", ".S", NULL};
 
-uint64_t fnv1a64(const void *data, size_t n, uint64_t h)
-{
-	const unsigned char *p = data;
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= FNV1A64_PRIME;
-	}
-	return h;
-}
-
-int hash_file(const char *path, uint64_t *hash, long long *size)
-{
-	unsigned char chunk[65536];
-	uint64_t h = FNV1A64_INIT;
-	long long total = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof chunk);
-		if (n == 0)
-			break;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		h = fnv1a64(chunk, (size_t)n, h);
-		total += n;
-	}
-	close(fd);
-	*hash = h;
-	*size = total;
-	return 0;
-}
-
-static void add_entry(struct manifest *m, char *path, uint64_t hash, long long size)
+static void add_entry(struct manifest *m, char *path, const char *hash, long long size)
 {
 	if (m->n == m->cap) {
 		m->cap = m->cap ? m->cap * 2 : 256;
 		m->e = xrealloc(m->e, (size_t)m->cap * sizeof *m->e);
 	}
-	m->e[m->n++] = (struct manifest_entry){path, hash, size};
+	struct manifest_entry *e = &m->e[m->n++];
+	e->path = path;
+	snprintf(e->hash, sizeof e->hash, "%s", hash);
+	e->size = size;
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -74,30 +33,77 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const struct manifest_entry *)a)->path, ((const struct manifest_entry *)b)->path);
 }
 
-int manifest_scan(struct manifest *m, const char *root, const char *const *suffixes, const char *const *skip)
+static int is_hash(const char *s)
 {
+	for (int i = 0; i < FINGERPRINT_HASH_LEN; i++)
+		if (!strchr("0123456789abcdef", s[i]) || !s[i])
+			return 0;
+	return 1;
+}
+
+/* Fills in the hashes of entries [from, to) (full paths in full[]) with one sha256sum run.
+ * Its lines are "HASH  NAME" in the order of the arguments; messages about unreadable files
+ * are not, and those files keep an empty hash. */
+static int hash_batch(struct manifest *m, char **full, int from, int to, char *err, size_t errlen)
+{
+	char **argv = xcalloc((size_t)(to - from) + 3, sizeof *argv), *out = NULL;
+	argv[0] = "sha256sum";
+	argv[1] = "--";
+	memcpy(argv + 2, full + from, (size_t)(to - from) * sizeof *argv);
+	int st = capture(argv, &out), k = from;
+	free(argv);
+	if (st < 0) {
+		snprintf(err, errlen, "cannot run sha256sum (coreutils)");
+		free(out);
+		return -1;
+	}
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strlen(line) < FINGERPRINT_HASH_LEN + 2 || !is_hash(line) || line[FINGERPRINT_HASH_LEN] != ' ')
+			continue;
+		const char *name = line + FINGERPRINT_HASH_LEN + 2;
+		for (int i = k; i < to; i++)
+			if (strcmp(full[i], name) == 0) {
+				memcpy(m->e[i].hash, line, FINGERPRINT_HASH_LEN);
+				m->e[i].hash[FINGERPRINT_HASH_LEN] = '\0';
+				k = i + 1;
+				break;
+			}
+	}
+	free(out);
+	return 0;
+}
+
+int manifest_scan(struct manifest *m, const char *root, const char *const *suffixes, const char *const *skip,
+		  char *err, size_t errlen)
+{
+	struct file_list l = {0};
 	memset(m, 0, sizeof *m);
 	m->root = resolve_path(root);
-	size_t rlen = strlen(root);
-	for (const char *const *s = suffixes; *s; s++) {
-		struct file_list l = {0};
+	for (const char *const *s = suffixes; *s; s++)
 		if (find_files(&l, root, *s, skip) < 0) {
-			int e = errno;
+			snprintf(err, errlen, "cannot read source tree %s: %s", root, strerror(errno));
 			file_list_free(&l);
-			errno = e;
 			return -1;
 		}
-		for (int i = 0; i < l.n; i++) {
-			uint64_t h;
-			long long size;
-			const char *rel = l.paths[i];
-			if (strncmp(rel, root, rlen) == 0 && rel[rlen] == '/')
-				rel += rlen + 1;
-			if (hash_file(l.paths[i], &h, &size) == 0)
-				add_entry(m, xstrdup(rel), h, size);
-		}
-		file_list_free(&l);
+	char **full = xcalloc((size_t)l.n + 1, sizeof *full);
+	size_t rlen = strlen(root);
+	for (int i = 0; i < l.n; i++) {
+		const char *rel = l.paths[i];
+		/* sha256sum escapes names with a backslash or newline: no source file has one */
+		if (strpbrk(rel, "\\\n"))
+			continue;
+		if (strncmp(rel, root, rlen) == 0 && rel[rlen] == '/')
+			rel += rlen + 1;
+		full[m->n] = l.paths[i];
+		add_entry(m, xstrdup(rel), "", l.sizes[i]);
 	}
+	int rc = 0;
+	for (int from = 0; from < m->n && rc == 0; from += BATCH)
+		rc = hash_batch(m, full, from, from + BATCH < m->n ? from + BATCH : m->n, err, errlen);
+	free(full);
+	file_list_free(&l);
+	if (rc < 0)
+		return -1;
 	qsort(m->e, (size_t)m->n, sizeof *m->e, cmp_entry);
 	/* overlapping suffixes (".h" and ".c.h") must not list a file twice */
 	int out = 0;
@@ -115,9 +121,9 @@ int manifest_scan(struct manifest *m, const char *root, const char *const *suffi
 int manifest_write(const struct manifest *m, const char *path)
 {
 	struct buf b = {0};
-	buf_printf(&b, "# profopt source fingerprints 1 (FNV-1a 64, size, path)\nroot %s\n", m->root ? m->root : ".");
+	buf_printf(&b, "# profopt source fingerprints 2 (sha256, size, path)\nroot %s\n", m->root ? m->root : ".");
 	for (int i = 0; i < m->n; i++)
-		buf_printf(&b, "%016" PRIx64 " %lld %s\n", m->e[i].hash, m->e[i].size, m->e[i].path);
+		buf_printf(&b, "%s %lld %s\n", m->e[i].hash[0] ? m->e[i].hash : "-", m->e[i].size, m->e[i].path);
 	int r = write_file_atomic(path, b.data, b.len);
 	buf_free(&b);
 	return r;
@@ -137,7 +143,7 @@ int manifest_read(struct manifest *m, const char *path, char *err, size_t errlen
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		lineno++;
 		if (lineno == 1) {
-			if (!starts_with(line, "# profopt source fingerprints 1")) {
+			if (!starts_with(line, "# profopt source fingerprints 2")) {
 				snprintf(err, errlen, "%s:1: not a profopt fingerprint manifest (made by profopt check --record)", path);
 				rc = -1;
 				break;
@@ -149,22 +155,23 @@ int manifest_read(struct manifest *m, const char *path, char *err, size_t errlen
 			m->root = xstrdup(line + 5);
 			continue;
 		}
-		char *end;
-		errno = 0;
-		uint64_t h = strtoull(line, &end, 16);
+		/* "HASH SIZE PATH", HASH 64 hex digits or "-" (the file was unreadable) */
+		size_t hl = strcspn(line, " ");
+		char *end = NULL;
 		long long size = 0;
-		if (end == line || *end != ' ' || errno) {
-			rc = -1;
-		} else {
-			size = strtoll(end + 1, &end, 10);
-			if (*end != ' ' || !end[1])
-				rc = -1;
+		if (line[hl] == ' ' && ((hl == FINGERPRINT_HASH_LEN && is_hash(line)) || (hl == 1 && line[0] == '-'))) {
+			errno = 0;
+			size = strtoll(line + hl + 1, &end, 10);
+			if (errno || end == line + hl + 1 || *end != ' ' || !end[1])
+				end = NULL;
 		}
-		if (rc < 0) {
-			snprintf(err, errlen, "%s:%d: expected \"HASH SIZE PATH\"", path, lineno);
+		if (!end) {
+			snprintf(err, errlen, "%s:%d: expected \"SHA256 SIZE PATH\"", path, lineno);
+			rc = -1;
 			break;
 		}
-		add_entry(m, xstrdup(end + 1), h, size);
+		line[hl] = '\0';
+		add_entry(m, xstrdup(end + 1), line[0] == '-' ? "" : line, size);
 	}
 	free(text);
 	if (rc < 0)

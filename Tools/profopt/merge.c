@@ -2,8 +2,9 @@
  * profile-use build reads.  Clang: all *.profraw merged by llvm-profdata into one .profdata,
  * written under a temporary name and renamed, so an interrupted merge leaves nothing usable
  * behind.  GCC: the runtime already merged counts into each .gcda; this checks that there are
- * some and that none is empty or lacks the gcda magic (a half-written file). */
+ * some and that the .gcda reader accepts every one of them (a half-written file is refused). */
 #include "commands.h"
+#include "gcov_io.h"
 #include "stamp.h"
 #include "util.h"
 #include "walk.h"
@@ -28,34 +29,25 @@ const char help_merge[] =
 	"  --skip=NAME         do not descend into directories called NAME (repeatable)\n"
 	"  --stamp=FILE        on success, write the stage record (JSON) to FILE\n";
 
-/* GCC writes the magic word 0x67636461 ("gcda") in host order: "adcg" on little-endian. */
-static int gcda_header_ok(const char *path, char *why, size_t n)
+/* A .gcda is usable when the reader accepts every record of it (magic, version, lengths). */
+static int gcda_ok(const char *path, char *why, size_t n)
 {
-	FILE *f = fopen(path, "rb");
-	unsigned char h[4];
-	if (!f) {
-		snprintf(why, n, "%s", strerror(errno));
+	struct gcov_file f;
+	if (gcov_read(path, &f, why, n) < 0)
 		return 0;
-	}
-	size_t got = fread(h, 1, 4, f);
-	fclose(f);
-	if (got < 4) {
-		snprintf(why, n, "truncated: %zu bytes, expected at least 12", got);
-		return 0;
-	}
-	if (memcmp(h, "adcg", 4) != 0 && memcmp(h, "gcda", 4) != 0) {
-		snprintf(why, n, "bad magic %02x%02x%02x%02x, expected 'gcda'", h[0], h[1], h[2], h[3]);
-		return 0;
-	}
-	return 1;
+	int ok = f.kind == GCOV_DATA;
+	if (!ok)
+		snprintf(why, n, "a .gcno notes file, not .gcda data");
+	gcov_file_free(&f);
+	return ok;
 }
 
 static int merge_gcc(struct file_list *files, const char *dir)
 {
 	int bad = 0;
-	char why[128];
+	char why[256];
 	for (int i = 0; i < files->n; i++)
-		if (!gcda_header_ok(files->paths[i], why, sizeof why)) {
+		if (!gcda_ok(files->paths[i], why, sizeof why)) {
 			warn("%s: %s", files->paths[i], why);
 			bad++;
 		}
@@ -163,7 +155,7 @@ int cmd_merge(int argc, char **argv)
 		format_bytes(outbytes, sizeof outbytes, outsize);
 		fprintf(stderr, "merge: %d raw profiles (%s) merged into %s (%s)\n", files.n, bytes, output, outbytes);
 	} else {
-		fprintf(stderr, "merge: %d .gcda files (%s) under %s, all with valid headers\n", files.n, bytes, dir);
+		fprintf(stderr, "merge: %d .gcda files (%s) under %s, all well-formed\n", files.n, bytes, dir);
 	}
 	if (stamp) {
 		char *out_json = xasprintf("\"raw_files\": %d, \"raw_bytes\": %lld, \"output_bytes\": %lld", files.n,

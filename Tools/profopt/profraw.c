@@ -1,31 +1,37 @@
 /* profraw.c - a bounds-checked reader of LLVM raw profiles, and the llvm-profdata
  * compatibility check (see profraw.h).
  *
- * Byte layout of a raw profile (profopt's own summary, checked against files clang 14 writes;
- * the format changes between LLVM releases, which is why the version matters).  Every field is
- * a 64-bit word in the byte order of the program that wrote the file.
+ * Byte layout of a raw profile (profopt's own summary, checked against the files clang 14 and
+ * clang 19 write; the format changes between LLVM releases, which is why the version matters).
+ * Every field is a 64-bit word in the byte order of the program that wrote the file.
  *
  *   word 0   magic: 0xff6c70726f667281 ("\xff" "lprofr" "\x81"); 'R' instead of 'r' for a
  *            program with 32-bit pointers.  Read byte-swapped, it is a foreign-endian file.
- *   word 1   version: low bits the format version (8 from clang 14 to 16; 9 and 10 later),
+ *   word 1   version: low bits the format version (8 from clang 14 to 16, 10 in clang 19),
  *            top byte flags: 1<<56 IR-level instrumentation (-fprofile-generate; without it,
  *            front-end -fprofile-instr-generate), 1<<57 context-sensitive, 1<<58 entry
  *            count first, 1<<59 debug-info correlation
- *   Version 8 then has nine more words (88 bytes of header in all):
+ *   Version 8, words 2-10 (88 bytes of header in all):
  *            binary_ids_size (bytes), data_size (records), padding_before_counters (bytes),
  *            counters_size (counters), padding_after_counters (bytes), names_size (bytes),
  *            counters_delta, names_delta (addresses in the writing program),
  *            value_kind_last
+ *   Version 10, words 2-15 (128 bytes): as version 8, with bitmap_bytes and
+ *            padding_after_bitmap after padding_after_counters, bitmap_delta after
+ *            counters_delta, and vtables (records) and vnames_size after names_delta
  *   Sections follow in this order, each size from the header:
  *            binary ids: (word length, bytes padded to 8) per id
- *            data: data_size records of 48 bytes (64-bit): name hash, function hash,
- *              counter pointer (relative: counters of record i start at
- *              pointer + 48*i - counters_delta bytes into the counters), function pointer,
- *              values pointer, 32-bit number of counters, two 16-bit value-site counts
- *            padding, counters (64-bit each), padding,
+ *            data: data_size records of 48 bytes (version 8) or 64 (version 10), 64-bit
+ *              programs: name hash, function hash, counter pointer (relative: the counters
+ *              of record i start at pointer + record_size*i - counters_delta bytes into the
+ *              counters), [v10: bitmap pointer], function pointer, values pointer, 32-bit
+ *              number of counters, 16-bit value-site counts (2; v10: 3), [v10: 32-bit
+ *              number of bitmap bytes], padding to 8
+ *            padding, counters (64-bit each), padding, [v10: bitmap bytes, padding],
  *            names (usually zlib-compressed; left to llvm-profdata), padded to 8,
- *            value-profile data to the end of the file.
- * Other versions are recognized by magic and version only; llvm-profdata is the judge. */
+ *            [v10: vtable records, vtable names], value-profile data to the end of the file.
+ * Other versions (and 32-bit programs) are recognized by magic and version only; llvm-profdata
+ * is the judge. */
 #include "profraw.h"
 #include "util.h"
 
@@ -36,8 +42,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define V8_HEADER_WORDS 11
-#define V8_DATA_RECORD 48
 #define VARIANT_MASK 0xff00000000000000ull
 
 struct reader {
@@ -108,16 +112,46 @@ static int check_binary_ids(struct reader *r, size_t start, uint64_t size)
 	return 0;
 }
 
-static int parse_v8(struct reader *r, struct profraw_info *in)
+/* Where each header field is (word index), per format version; -1: not in that version. */
+struct layout {
+	unsigned version;
+	int words; /* header words, magic and version included */
+	int binary_ids, data, pad_before, counters, pad_after, bitmap, pad_bitmap, names, counters_delta, names_delta,
+		vtables, vnames, value_kind_last;
+	int record;      /* bytes of a data record (64-bit) */
+	int num_counters; /* offset of its 32-bit counter count */
+};
+
+static const struct layout layouts[] = {
+	/* clang 14 to 16 */
+	{8, 11, 2, 3, 4, 5, 6, -1, -1, 7, 8, 9, -1, -1, 10, 48, 40},
+	/* clang 19: bitmap bytes (MC/DC) after the counters, vtable names after the names */
+	{10, 16, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 64, 48},
+};
+
+static uint64_t field(const struct reader *r, int word)
 {
-	size_t pos = V8_HEADER_WORDS * 8;
+	return word < 0 ? 0 : get(r, 8 * (size_t)word, 8);
+}
+
+static int parse_layout(struct reader *r, struct profraw_info *in, const struct layout *L)
+{
+	size_t pos = (size_t)L->words * 8;
 	if (r->len < pos)
 		return failf(r, r->len, "truncated header: %zu bytes, expected %zu (actual/expected)", r->len, pos);
-	uint64_t *fields[] = {&in->binary_ids_size, &in->data_size, &in->padding_before_counters, &in->counters_size,
-			      &in->padding_after_counters, &in->names_size, &in->counters_delta, &in->names_delta,
-			      &in->value_kind_last};
-	for (int i = 0; i < 9; i++)
-		*fields[i] = get(r, 16 + 8 * (size_t)i, 8);
+	in->binary_ids_size = field(r, L->binary_ids);
+	in->data_size = field(r, L->data);
+	in->padding_before_counters = field(r, L->pad_before);
+	in->counters_size = field(r, L->counters);
+	in->padding_after_counters = field(r, L->pad_after);
+	in->bitmap_bytes = field(r, L->bitmap);
+	uint64_t pad_bitmap = field(r, L->pad_bitmap);
+	in->names_size = field(r, L->names);
+	in->counters_delta = field(r, L->counters_delta);
+	in->names_delta = field(r, L->names_delta);
+	in->vtables = field(r, L->vtables);
+	in->vnames_size = field(r, L->vnames);
+	in->value_kind_last = field(r, L->value_kind_last);
 	if (in->binary_ids_size % 8)
 		return failf(r, 16, "binary ids size %llu is not a multiple of 8", (unsigned long long)in->binary_ids_size);
 	size_t ids = pos;
@@ -125,8 +159,8 @@ static int parse_v8(struct reader *r, struct profraw_info *in)
 	    check_binary_ids(r, ids, in->binary_ids_size) < 0)
 		return -1;
 	uint64_t data_bytes = 0, counter_bytes = 0;
-	if (bytes_of(r, 24, in->data_size, V8_DATA_RECORD, "data record", &data_bytes) < 0 ||
-	    bytes_of(r, 40, in->counters_size, 8, "counter", &counter_bytes) < 0)
+	if (bytes_of(r, 8 * (size_t)L->data, in->data_size, (uint64_t)L->record, "data record", &data_bytes) < 0 ||
+	    bytes_of(r, 8 * (size_t)L->counters, in->counters_size, 8, "counter", &counter_bytes) < 0)
 		return -1;
 	size_t data = pos;
 	if (section(r, &pos, data_bytes, "data section") < 0 ||
@@ -135,16 +169,19 @@ static int parse_v8(struct reader *r, struct profraw_info *in)
 	size_t counters = pos;
 	if (section(r, &pos, counter_bytes, "counters section") < 0 ||
 	    section(r, &pos, in->padding_after_counters, "padding after the counters") < 0 ||
+	    section(r, &pos, in->bitmap_bytes, "bitmap section") < 0 ||
+	    section(r, &pos, pad_bitmap, "padding after the bitmap") < 0 ||
 	    section(r, &pos, in->names_size, "names section") < 0 ||
 	    section(r, &pos, (8 - in->names_size % 8) % 8, "padding after the names") < 0)
 		return -1;
+	/* vtable records and names (C++ type profiling) and value-profile data: the rest */
 	in->value_data_size = r->len - pos;
 
 	for (uint64_t i = 0; i < in->data_size; i++) {
-		size_t rec = data + (size_t)i * V8_DATA_RECORD;
-		uint64_t ptr = get(r, rec + 16, 8), n = get(r, rec + 40, 4);
+		size_t rec = data + (size_t)i * (size_t)L->record;
+		uint64_t ptr = get(r, rec + 16, 8), n = get(r, rec + (size_t)L->num_counters, 4);
 		/* relative pointer: bytes from the counters' start, computed modulo 2^64 */
-		uint64_t off = ptr + i * V8_DATA_RECORD - in->counters_delta;
+		uint64_t off = ptr + i * (uint64_t)L->record - in->counters_delta;
 		if (off % 8 || off / 8 > in->counters_size || n > in->counters_size - off / 8)
 			return failf(r, rec + 16, "function record %llu: its %llu counters lie outside the %llu counters of the file",
 				     (unsigned long long)i, (unsigned long long)n, (unsigned long long)in->counters_size);
@@ -184,8 +221,9 @@ int profraw_parse(const unsigned char *data, size_t len, const char *name, struc
 	if (v == 0 || v > 1000)
 		return failf(&r, 8, "bad version %llu", (unsigned long long)v);
 	info->version = (unsigned)v;
-	if (info->version == 8 && info->ptr64)
-		return parse_v8(&r, info);
+	for (size_t i = 0; info->ptr64 && i < sizeof layouts / sizeof *layouts; i++)
+		if (layouts[i].version == info->version)
+			return parse_layout(&r, info, &layouts[i]);
 	return 0;
 }
 

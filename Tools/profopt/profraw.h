@@ -14,11 +14,12 @@ struct profraw_info {
 	int ptr64;            /* written by a 64-bit program */
 	int swapped;          /* the file's byte order is not the reader's */
 	uint64_t version_word;
-	unsigned version;     /* the format version (8 for clang 14 to 16) */
+	unsigned version;     /* the format version (8 for clang 14 to 16, 10 for clang 19) */
 	uint64_t variant;     /* the flag bits of the version word (top byte) */
-	int layout_known;     /* the sizes below were read and checked (version 8, 64-bit) */
+	int layout_known;     /* the sizes below were read and checked (versions 8 and 10, 64-bit) */
 	uint64_t binary_ids_size, data_size, padding_before_counters, counters_size,
 		padding_after_counters, names_size, counters_delta, names_delta, value_kind_last;
+	uint64_t bitmap_bytes, vtables, vnames_size; /* version 10; 0 in version 8 */
 	uint64_t value_data_size; /* bytes after the names: value-profile records */
 	/* from the data records, when layout_known */
 	uint64_t functions, executed; /* functions with a non-zero counter */

@@ -50,7 +50,8 @@ const char help_report[] =
 	"  --list-cold         also list every function never executed\n"
 	"  --skip=NAME         do not descend into directories called NAME (repeatable)\n"
 	"  --json              machine-readable output; keys: family, profile_files,\n"
-	"                      damaged_files, functions.{total,executed,never_executed,\n"
+	"                      damaged_files, objects_without_data (gcc without notes),\n"
+	"                      functions.{total,executed,never_executed,\n"
 	"                      never_executed_share}, counters.{total,never_taken,\n"
 	"                      never_taken_share}, lines (gcc with .gcno), files[], hottest[],\n"
 	"                      never_executed[]\n"
@@ -77,6 +78,7 @@ struct report {
 	struct fn_stat *fn;
 	int nfn, capfn;
 	int profile_files, damaged, notes_files, mismatched, unloaded, named_by_symbol;
+	int objects_without_data; /* no notes: objects beside which no .gcda was written */
 	uint32_t runs;
 	char version[16];
 	int have_lines, have_names;
@@ -355,6 +357,24 @@ static void name_globals(struct report *r, const char *objdir, const char *nm)
 	free(u);
 }
 
+/* Objects with no .gcda beside them: their code never ran in training (a module never
+ * imported, a program never started), so all of it is cold.  Counted when there are no
+ * notes to count their functions. */
+static int count_objects_without_data(const char *dir, const char *const *skip)
+{
+	struct file_list objs = {0};
+	int n = 0;
+	if (find_files(&objs, dir, ".o", skip) < 0)
+		return 0;
+	for (int i = 0; i < objs.n; i++) {
+		char *gcda = replace_suffix(objs.paths[i], ".o", ".gcda");
+		n += access(gcda, F_OK) != 0;
+		free(gcda);
+	}
+	file_list_free(&objs);
+	return n;
+}
+
 /* ---- clang ---- */
 
 /* "file.c:f" or "file.c;f" (local functions) -> file; others have no file in the profile. */
@@ -563,6 +583,7 @@ static void print_json(const struct report *r, const struct totals *all, struct 
 		json_kv_int(&j, "notes_files", r->notes_files);
 		json_kv_int(&j, "mismatched_files", r->mismatched);
 		json_kv_int(&j, "objects_never_loaded", r->unloaded);
+		json_kv_int(&j, "objects_without_data", r->objects_without_data);
 		json_kv_int(&j, "named_by_symbol", r->named_by_symbol);
 		json_kv_int(&j, "runs", r->runs);
 	}
@@ -640,6 +661,8 @@ static void print_text(const struct report *r, const struct totals *all, struct 
 		printf(", notes (.gcno) for %d", r->notes_files - r->unloaded);
 		if (r->unloaded)
 			printf(" (+%d objects never loaded)", r->unloaded);
+		if (r->objects_without_data)
+			printf(", %d objects without data (never loaded: all cold)", r->objects_without_data);
 	}
 	if (r->damaged)
 		printf(", %d DAMAGED", r->damaged);
@@ -783,6 +806,8 @@ int cmd_report(int argc, char **argv)
 		collect_gcc(&r, tmp ? tmp : dir, notes_dir, skip);
 		if (dir && r.notes_files - r.unloaded < r.profile_files)
 			name_globals(&r, dir, nm);
+		if (dir && r.notes_files == 0)
+			r.objects_without_data = count_objects_without_data(dir, skip);
 		if (tmp) {
 			remove_tree(tmp);
 			free(tmp);

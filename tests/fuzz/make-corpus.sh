@@ -1,7 +1,8 @@
 #!/bin/sh
 # make-corpus.sh - regenerates the seed corpus of the profile readers' fuzzer (and the real
 # files their unit tests read) from seed.c: GCC 12 .gcda/.gcno, clang 14 .profraw (IR and
-# front-end instrumentation).  Run it from anywhere; it writes tests/fuzz/corpus/.
+# front-end instrumentation, format version 8), clang 19 .profraw (version 10).  Run it from
+# anywhere; it writes tests/fuzz/corpus/.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
@@ -18,4 +19,10 @@ cp ir.profraw "$here/corpus/seed-ir.profraw"
 clang -O1 -fprofile-instr-generate -o seed-fe seed.c
 LLVM_PROFILE_FILE=fe.profraw ./seed-fe > /dev/null
 cp fe.profraw "$here/corpus/seed-fe.profraw"
+# format version 10, if clang 19 is there
+if command -v clang-19 > /dev/null; then
+	clang-19 -O1 -fprofile-generate -o seed-19 seed.c
+	LLVM_PROFILE_FILE=v10.profraw ./seed-19 > /dev/null
+	cp v10.profraw "$here/corpus/seed-v10.profraw"
+fi
 ls -l "$here/corpus"

@@ -71,6 +71,11 @@ test_report_gcc_without_notes() {
 	./prog > /dev/null
 	"$PROFOPT" report --profile-dir=. --json > r.json
 	expect_eq "$(json_get r.json named_by_symbol)" 3
+	expect_eq "$(json_get r.json objects_without_data)" 0
+	echo 'int unused_module(int x) { return x * 2; }' > mod.c
+	gcc -O1 -fprofile-generate -c mod.c
+	"$PROFOPT" report --profile-dir=. --json > r.json
+	expect_eq "$(json_get r.json objects_without_data)" 1
 	expect_eq "$(json_get r.json never_executed.0.name)" never_called
 	"$PROFOPT" report --profile-dir=. > out
 	expect_contains out 'static ones numbered'

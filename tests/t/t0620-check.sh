@@ -69,3 +69,14 @@ test_check_corrupted_profile_always_fails() {
 	expect_contains out '1 corrupted'
 	expect_contains out 'corrupted.*retrain'
 }
+
+test_check_unreadable_profiles_from_real_compilers() {
+	require gcc clang
+	printf 'int f(int x) { return x ? x + 1 : 2; }\n' > f.c
+	printf 'garbage' > f.gcda
+	gcc -O1 -fprofile-use -c f.c 2> build.log || true
+	clang -O1 -fprofile-use=missing.profdata -c f.c 2>> build.log || true
+	expect_status 1 "$PROFOPT" check --build-log=build.log --max-changed=100
+	expect_contains out '\[corrupted\].*not a gcov data file'
+	expect_contains out '\[corrupted\].*Could not read profile missing\.profdata'
+}

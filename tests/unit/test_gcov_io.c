@@ -179,6 +179,40 @@ TEST(gcov_corrupt_headers)
 	free(d);
 }
 
+TEST(gcov_read_foreign_byte_order)
+{
+	/* a .gcda is all 32-bit words: swapping each gives the file a big-endian host writes */
+	size_t len;
+	unsigned char *d = corpus_file("seed.gcda", &len);
+	struct gcov_file le, be;
+	char err[300] = "";
+	if (!d || len % 4) {
+		CHECK(d && len % 4 == 0);
+		free(d);
+		return;
+	}
+	unsigned char *s = xmalloc(len);
+	for (size_t i = 0; i < len; i += 4)
+		for (int k = 0; k < 4; k++)
+			s[i + (size_t)k] = d[i + 3 - (size_t)k];
+	CHECK_INT(gcov_parse(d, len, "le", &le, err, sizeof err), 0);
+	CHECK_INT(gcov_parse(s, len, "be", &be, err, sizeof err), 0);
+	CHECK_STR(err, "");
+	CHECK_INT(be.version, le.version);
+	CHECK_INT(be.stamp, le.stamp);
+	CHECK_INT(be.nfn, le.nfn);
+	for (int i = 0; i < be.nfn && i < le.nfn; i++) {
+		CHECK_INT(be.fn[i].ident, le.fn[i].ident);
+		CHECK_INT(be.fn[i].narc_counters, le.fn[i].narc_counters);
+		for (uint32_t k = 0; be.fn[i].arcs && le.fn[i].arcs && k < be.fn[i].narc_counters; k++)
+			CHECK_INT(be.fn[i].arcs[k], le.fn[i].arcs[k]);
+	}
+	gcov_file_free(&le);
+	gcov_file_free(&be);
+	free(s);
+	free(d);
+}
+
 TEST(gcov_read_missing_file)
 {
 	struct gcov_file f;
