@@ -86,6 +86,7 @@ $(call pgo_stamp,configure): | $(pgo_abs_dir)/.dir
 $(call pgo_stamp,instrument): $(call pgo_after,instrument,configure)
 	@rm -f $(call pgo_stamp,train) $(call pgo_stamp,merge) $(call pgo_stamp,clean) $(call pgo_stamp,use) $(call pgo_stamp,verify)
 	@$(PROFOPT) run --label="clean before the instrumented build" --log=$(call pgo_log,preclean) -- sh -c '$(PGO_CLEAN)'
+	@$(if $(pgo_is_gcc),,$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2)
 	@$(call pgo_run,instrumented build,instrument) sh -c '$(PGO_BUILD_GEN)'
 
 # Training starts from zero counts: whatever an earlier, interrupted run or the build itself

@@ -156,19 +156,30 @@ static void run_checked(char *const argv[], const char *what)
 	free(out);
 }
 
+static void remove_tree(const char *dir)
+{
+	char *argv[] = {"rm", "-rf", (char *)dir, NULL};
+	capture(argv, NULL);
+}
+
+/* The working directory of this run, removed at exit whatever the way out (fatal() too). */
+static char *work_dir;
+
+static void remove_work_dir(void)
+{
+	if (work_dir)
+		remove_tree(work_dir);
+}
+
 static char *make_tmpdir(void)
 {
 	const char *base = getenv("TMPDIR");
 	char *dir = xasprintf("%s/profopt-bundle-XXXXXX", base && *base ? base : "/tmp");
 	if (!mkdtemp(dir))
 		fatal("cannot create a temporary directory: %s", strerror(errno));
+	work_dir = dir;
+	atexit(remove_work_dir);
 	return dir;
-}
-
-static void remove_tree(const char *dir)
-{
-	char *argv[] = {"rm", "-rf", (char *)dir, NULL};
-	capture(argv, NULL);
 }
 
 int cmd_export(int argc, char **argv)
@@ -228,9 +239,8 @@ int cmd_export(int argc, char **argv)
 	run_checked(tar, "tar");
 	if (rename(out_tmp, output) < 0)
 		fatal("cannot rename %s: %s", out_tmp, strerror(errno));
-	remove_tree(tmp);
 	fprintf(stderr, "export: %s (%lld bytes of profile, sha256 %.12s...)\n", output, (long long)st.st_size, sum);
-	free(sum), free(copy), free(tmp), free(pdir), free(manifest), free(dest), free(out_tmp);
+	free(sum), free(copy), free(pdir), free(manifest), free(dest), free(out_tmp);
 	return 0;
 }
 
@@ -283,7 +293,6 @@ int cmd_import(int argc, char **argv)
 			want.value[i]);
 	}
 	if (differ && !force) {
-		remove_tree(tmp);
 		fatal("refusing a profile that does not match (%d difference%s); a mismatched profile optimizes "
 		      "the wrong code. To use it anyway: --force (make: PGO_PROFILE_FORCE=1)",
 		      differ, differ == 1 ? "" : "s");
@@ -313,7 +322,6 @@ int cmd_import(int argc, char **argv)
 		stamp_write(stamp, "import", now() - start, extra);
 		free(extra);
 	}
-	remove_tree(tmp);
-	free(tmp), free(manifest), free(path), free(actual), free(dest_tmp);
+	free(manifest), free(path), free(actual), free(dest_tmp);
 	return 0;
 }
