@@ -146,7 +146,7 @@ $(call pgo_stamp,use): $(call pgo_after,use,clean)
 
 $(call pgo_stamp,verify): $(call pgo_after,verify,use)
 	@echo "==> verify" >&2
-	@$(PROFOPT) check --build-log=$(call pgo_log,use) --max-changed=100% | sed -n '1,6p' >&2
+	@$(PROFOPT) check --build-log=$(call pgo_log,use) --max-changed=999999 | sed -n '1,6p' >&2
 	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --stamp=$(call pgo_stamp,verify) \
 		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
 		$(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
