@@ -57,3 +57,13 @@ test_run_shows_tail_and_status_on_failure() {
 	expect_status 0 "$PROFOPT" run --label=ok --log=ok.log --stamp=ok.stamp -- true
 	expect_contains ok.stamp '"stage": "ok"'
 }
+
+test_live_progress_line_on_a_terminal() {
+	require script
+	# script(1) gives profopt a pseudo-terminal: one line redrawn in place (\r, clear to end).
+	script -qec "$PROFOPT train -j 2 'sleep 1.2' 'sleep 1.2' true" /dev/null > tty.out
+	[ "$(grep -c 'training \[' tty.out)" -eq 1 ] || fail "progress printed as separate lines on a terminal"
+	[ "$(tr -cd '\r' < tty.out | wc -c)" -ge 3 ] || fail "the progress line was not redrawn"
+	grep -q "$(printf '\033\\[K')" tty.out || fail "no clear-to-end-of-line"
+	expect_contains tty.out 'training: 3 of 3 tasks ran'
+}
