@@ -30,7 +30,7 @@ const char help_bench[] =
 	"set, so every run does the same work.\n"
 	"\n"
 	"What it reports, per workload: the median time per loop and its MAD (median absolute\n"
-	"deviation, as a %% of the median), and the speedup median(first)/median(this) with a\n"
+	"deviation, as a % of the median), and the speedup median(first)/median(this) with a\n"
 	"bootstrap interval (rounds resampled in pairs); overall, the geometric mean of the\n"
 	"speedups with its interval.  An interval that contains 1.00 is labelled 'noise': that\n"
 	"difference is not a win.  'man profopt' (section BENCH) explains the method.\n"

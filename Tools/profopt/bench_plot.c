@@ -66,7 +66,7 @@ int bench_plot(const struct bench_result *r, const char *path)
 		ymin = 0;
 
 	struct buf gp = {0};
-	int width = 160 + 34 * (nw + 1) * ni;
+	int width = 120 + 24 * (nw + 1) * ni;
 	if (width < 640)
 		width = 640;
 	buf_printf(&gp, "# gnuplot script written by profopt bench; data in the .dat file next to it\n");

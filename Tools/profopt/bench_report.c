@@ -90,13 +90,19 @@ static void format_speedup(char *out, size_t n, struct interval iv, enum verdict
 		snprintf(out, n, "%.2fx [%.2f,%.2f] %s", iv.point, iv.lo, iv.hi, verdict_name(v));
 }
 
-/* "12.3 ms ±0.4%": the median and the MAD relative to it. */
-static void format_median(char *out, size_t n, const struct bench_cell *c, enum bench_mode mode)
+/* "12.3 ms ±0.4%": the median and the MAD relative to it; a single sample has no spread.
+ * Returns the bytes beyond the columns shown ("±" is two bytes, one column). */
+static int format_median(char *out, size_t n, const struct bench_cell *c, enum bench_mode mode)
 {
 	char v[32];
 	bench_format_value(v, sizeof v, c->median, mode);
+	if (c->n < 2) {
+		snprintf(out, n, "%9s", v);
+		return 0;
+	}
 	double rel = c->median != 0 ? 100 * c->mad / c->median : 0;
 	snprintf(out, n, "%9s ±%4.1f%%", v, rel);
+	return 1;
 }
 
 #define MEDIAN_W 17
@@ -109,8 +115,12 @@ void bench_print_table(const struct bench_result *r, FILE *out)
 		if ((int)strlen(r->works[w].name) > namew)
 			namew = (int)strlen(r->works[w].name);
 	const char *what = r->mode == BENCH_TIME ? "time per loop" : "instructions per loop";
-	fprintf(out, "%s: median of %d round%s ± MAD; speedup = %s of %s / this one, [%.0f%% interval]\n", what, r->rounds,
-		r->rounds == 1 ? "" : "s", r->mode == BENCH_TIME ? "median time" : "count", r->interps[0].name, r->conf * 100);
+	if (r->rounds > 1)
+		fprintf(out, "%s: median of %d rounds ± MAD; speedup = %s of %s / this one, [%.0f%% interval]\n", what,
+			r->rounds, r->mode == BENCH_TIME ? "median time" : "median count", r->interps[0].name, r->conf * 100);
+	else
+		fprintf(out, "%s: one %s each; speedup = %s of %s / this one\n", what, r->mode == BENCH_TIME ? "sample" : "count",
+			r->mode == BENCH_TIME ? "time" : "count", r->interps[0].name);
 	fprintf(out, "%-*s", namew, "workload");
 	for (int i = 0; i < ni; i++) {
 		char h[128];
@@ -123,8 +133,8 @@ void bench_print_table(const struct bench_result *r, FILE *out)
 		for (int i = 0; i < ni; i++) {
 			const struct bench_cell *c = bench_cell(r, w, i);
 			char m[64], s[96];
-			format_median(m, sizeof m, c, r->mode);
-			fprintf(out, "  %-*s", MEDIAN_W + 1, m); /* +1: "±" is two bytes, one column */
+			int extra = format_median(m, sizeof m, c, r->mode);
+			fprintf(out, "  %-*s", MEDIAN_W + extra, m);
 			if (i) {
 				format_speedup(s, sizeof s, c->speedup, c->verdict);
 				fprintf(out, " %-*s", SPEEDUP_W, s);

@@ -19,6 +19,7 @@ const struct command commands[] = {
 	{"summary", cmd_summary, "collect pipeline stage stamps into a JSON summary", help_summary},
 	{"export", cmd_export, "write the merged profile and its manifest as one reusable file", help_export},
 	{"import", cmd_import, "check a profile bundle against this build and install its profile", help_import},
+	{"diff", cmd_diff, "how alike two profiles are (edge-count overlap) and whether identical", help_diff},
 	{"bench", cmd_bench, "compare interpreters on a benchmark suite: medians, speedups, intervals", help_bench},
 	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", help_report},
 	{"check", cmd_check, "detect sources changed since training and stale-profile warnings", help_check},
