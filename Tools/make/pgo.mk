@@ -30,6 +30,9 @@
 #   PGO_MIN_RAN          share of training tasks that must run to the end (default 90%)
 #   PGO_VERIFY_REQUIRE   objects (relative to PGO_BUILD_DIR) that must get profile data
 #   PGO_HEARTBEAT        seconds between progress lines off a terminal (default 30)
+#   PGO_WORKLOADS        more training workloads, merged with weights: "NAME:WEIGHT ..."; the
+#                        tasks of workload NAME are PGO_TRAIN_ARGS_NAME (train arguments, like
+#                        PGO_TRAIN_ARGS, which is the workload "main" of weight PGO_MAIN_WEIGHT)
 #   PGO_SOURCE_ROOT      source tree fingerprinted at training; the profile-use build stops if
 #                        more than PGO_MAX_CHANGED files (N or P%, default 0) changed since
 #   PGO_MANIFEST_CMD     command printing KEY=VALUE lines that identify what a profile fits
@@ -62,7 +65,7 @@ pgo_is_gcc = $(filter gcc,$(PGO_CC_FAMILY))
 pgo_llvm_profile_file = $(PGO_RAW_DIR)/profopt-%4m.profraw
 # What a profile is, for export and import: the merged file (clang) or the .gcda archive (gcc).
 pgo_profile_file = $(if $(pgo_is_gcc),$(pgo_stash),$(PGO_PROFDATA))
-pgo_report_input = $(if $(pgo_is_gcc),--family=gcc --profile-dir=$(PGO_BUILD_DIR),--family=clang --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA))
+pgo_report_input = $(if $(pgo_is_gcc),--family=gcc --profile-dir=$(PGO_BUILD_DIR) $(pgo_skip),--family=clang --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA))
 pgo_manifest = $(pgo_abs_dir)/manifest.kv
 PGO_MANIFEST_CMD ?= echo compiler=$(PGO_CC_FAMILY) $(PGO_CC_VERSION); echo generate_flags=$(PGO_GEN_CFLAGS)
 PGO_PROFILE ?=
@@ -70,6 +73,20 @@ PGO_PROFILE_FORCE ?=
 PGO_SOURCE_ROOT ?=
 PGO_MAX_CHANGED ?= 0
 pgo_fingerprint = $(pgo_abs_dir)/sources.fp
+# The pipeline's own directory may sit inside the build directory: its raw profiles are not
+# the build's.
+pgo_skip = --skip=$(notdir $(pgo_abs_dir))
+PGO_WORKLOADS ?=
+PGO_MAIN_WEIGHT ?= 1
+PGO_TRAIN_ARGS_main = $(PGO_TRAIN_ARGS)
+pgo_workloads = $(if $(strip $(PGO_WORKLOADS)),main:$(PGO_MAIN_WEIGHT) $(PGO_WORKLOADS))
+pgo_wname = $(word 1,$(subst :, ,$(1)))
+pgo_wweight = $(word 2,$(subst :, ,$(1)))
+# Where workload NAME's raw profiles go.  GCC: GCOV_PREFIX puts the .gcda files under
+# RAW/NAME followed by the build directory's absolute path.
+pgo_wdir = $(PGO_RAW_DIR)/$(1)$(if $(pgo_is_gcc),$(abspath $(PGO_BUILD_DIR)))
+pgo_wenv = $(if $(pgo_is_gcc),--setenv=GCOV_PREFIX=$(PGO_RAW_DIR)/$(1),--setenv=LLVM_PROFILE_FILE=$(PGO_RAW_DIR)/$(1)/profopt-%4m.profraw)
+pgo_train_common = $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) --heartbeat=$(PGO_HEARTBEAT)
 
 .PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export
 
@@ -97,17 +114,27 @@ $(call pgo_stamp,train): $(call pgo_after,train,instrument)
 	@rm -rf $(PGO_RAW_DIR) $(pgo_fingerprint) && mkdir -p $(PGO_RAW_DIR)
 	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_fingerprint) --root=$(PGO_SOURCE_ROOT))
 	@$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} +)
+ifeq ($(strip $(PGO_WORKLOADS)),)
 	@echo "==> training" >&2
-	@$(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) \
-		--heartbeat=$(PGO_HEARTBEAT) --log-dir=$(pgo_abs_dir)/logs/train \
+	@$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/train \
 		--results=$(pgo_abs_dir)/train-results.json --stamp=$(call pgo_stamp,train) \
 		--setenv=LLVM_PROFILE_FILE=$(pgo_llvm_profile_file) $(PGO_TRAIN_ARGS)
+else
+	@$(foreach w,$(pgo_workloads),echo "==> training: workload $(call pgo_wname,$(w)), weight $(call pgo_wweight,$(w))" >&2 && \
+		$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/train-$(call pgo_wname,$(w)) \
+		--results=$(pgo_abs_dir)/train-results-$(call pgo_wname,$(w)).json \
+		--stamp=$(pgo_abs_dir)/train-$(call pgo_wname,$(w)).stamp \
+		$(call pgo_wenv,$(call pgo_wname,$(w))) $(PGO_TRAIN_ARGS_$(call pgo_wname,$(w))) && ) \
+	printf '{"stage": "train", "status": "ok", "workloads": "%s"}\n' "$(pgo_workloads)" > $(call pgo_stamp,train).tmp && \
+	mv $(call pgo_stamp,train).tmp $(call pgo_stamp,train)
+endif
 
 ifeq ($(strip $(PGO_PROFILE)),)
 $(call pgo_stamp,merge): $(call pgo_after,merge,train)
 	@echo "==> merge profiles" >&2
-	@$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge) \
-		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA))
+	@$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge) $(pgo_skip) \
+		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR) $(if $(pgo_workloads),--tool=$(GCOV_TOOL)),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA)) \
+		$(foreach w,$(pgo_workloads),--weighted=$(call pgo_wdir,$(call pgo_wname,$(w))):$(call pgo_wweight,$(w)))
 	@# What training covered, for people (report.txt) and machines (report.json): information only.
 	@$(PROFOPT) report $(pgo_report_input) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true
 	@$(PROFOPT) report $(pgo_report_input) > $(pgo_abs_dir)/report.txt 2>&1 && sed -n '2,3p' $(pgo_abs_dir)/report.txt >&2 || \
@@ -132,7 +159,7 @@ profile-export: $(call pgo_stamp,verify)
 # GCC keeps its profiles next to the objects: they are archived before the clean (once: an
 # interrupted clean finds the archive and does not archive the cleaned tree) and put back in
 # the same step, so the stamp says "clean and profiles in place".
-pgo_stash_save = $(if $(pgo_is_gcc),test -f $(pgo_stash) || $(PROFOPT) stash save --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash),true)
+pgo_stash_save = $(if $(pgo_is_gcc),test -f $(pgo_stash) || $(PROFOPT) stash save $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash),true)
 pgo_clean_keeping = sh -c '$(PGO_CLEAN) $(if $(pgo_is_gcc),&& $(PROFOPT) stash restore --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash))'
 
 $(call pgo_stamp,clean): $(call pgo_after,clean,merge)

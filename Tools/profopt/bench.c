@@ -417,9 +417,11 @@ int cmd_bench(int argc, char **argv)
 	bench_catch_signals();
 	for (int i = 0; i < r.ninterp; i++) {
 		char *why = NULL;
-		r.interps[i].version = bench_python_version(r.interps[i].python, &why);
+		char *exe = NULL;
+		r.interps[i].version = bench_python_version(r.interps[i].python, &why, &exe);
 		if (!r.interps[i].version)
 			fatal("%s (%s) does not run: %s", r.interps[i].name, r.interps[i].python, why);
+		r.interps[i].executable = exe ? exe : xstrdup(r.interps[i].python);
 	}
 
 	r.nwork = nwork;

@@ -14,7 +14,8 @@ enum bench_mode { BENCH_TIME, BENCH_INSTRUCTIONS };
 
 struct bench_interp {
 	char *name;          /* as given: NAME=PYTHON */
-	char *python;
+	char *python;        /* as given, found in PATH */
+	char *executable;    /* what runs: its sys.executable (a wrapper script resolved) */
 	char *version;       /* platform.python_version() */
 };
 
@@ -87,8 +88,9 @@ double bench_time_once(const struct bench_runner *br, const struct bench_interp 
 /* One callgrind run: fills names/values with the event totals; returns the number of events. */
 int bench_count_once(const struct bench_runner *br, const struct bench_interp *in, const char *work, long loops,
 		     char **names, double *values, int max);
-/* The interpreter's version, or NULL (and *why) when it does not run. */
-char *bench_python_version(const char *python, char **why);
+/* The interpreter's version, or NULL (and *why) when it does not run; *executable gets
+ * its sys.executable when that is a usable path (else NULL). */
+char *bench_python_version(const char *python, char **why, char **executable);
 /* Set by SIGINT/SIGTERM while measuring: the run stops, the child is killed. */
 void bench_catch_signals(void);
 int bench_interrupted(void);

@@ -143,7 +143,7 @@ double bench_time_once(const struct bench_runner *br, const struct bench_interp 
 {
 	char nloops[32];
 	snprintf(nloops, sizeof nloops, "%ld", loops);
-	char *argv[] = {in->python, (char *)br->runpy, (char *)work, nloops, NULL};
+	char *argv[] = {in->executable, (char *)br->runpy, (char *)work, nloops, NULL};
 	char *out = NULL;
 	int st = spawn(argv, br->timeout, &out);
 	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
@@ -201,7 +201,7 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 	argv[argc++] = outopt;
 	for (int i = 0; br->cg_extra && br->cg_extra[i] && argc < 24; i++)
 		argv[argc++] = br->cg_extra[i];
-	argv[argc++] = in->python;
+	argv[argc++] = in->executable;
 	argv[argc++] = (char *)br->runpy;
 	argv[argc++] = (char *)work;
 	argv[argc++] = nloops;
@@ -225,9 +225,9 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 	return n;
 }
 
-char *bench_python_version(const char *python, char **why)
+char *bench_python_version(const char *python, char **why, char **executable)
 {
-	char *argv[] = {(char *)python, "-c", "import platform; print(platform.python_version())", NULL};
+	char *argv[] = {(char *)python, "-c", "import platform, sys; print(sys.executable); print(platform.python_version())", NULL};
 	char *out = NULL;
 	int st = spawn(argv, 30, &out);
 	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
@@ -239,6 +239,16 @@ char *bench_python_version(const char *python, char **why)
 		return NULL;
 	}
 	char *v = xstrdup(last_line(out));
+	/* The line before: the real executable (a wrapper such as a pyenv shim execs it, and
+	 * callgrind does not follow exec). */
+	char *end = strrchr(out, '\n');
+	*executable = NULL;
+	if (end) {
+		*end = '\0';
+		char *prev = last_line(out);
+		if (*prev == '/' && access(prev, X_OK) == 0)
+			*executable = xstrdup(prev);
+	}
 	free(out);
 	return v;
 }

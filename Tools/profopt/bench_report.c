@@ -214,6 +214,7 @@ void bench_write_json(const struct bench_result *r, FILE *out)
 		json_begin_object(&j);
 		json_kv_string(&j, "name", r->interps[i].name);
 		json_kv_string(&j, "python", r->interps[i].python);
+		json_kv_string(&j, "executable", r->interps[i].executable);
 		json_kv_string(&j, "version", r->interps[i].version);
 		json_end_object(&j);
 	}

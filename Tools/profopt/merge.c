@@ -24,7 +24,12 @@ const char help_merge[] =
 	"Either way it fails when there is no profile data at all, and reports how many raw\n"
 	"files and bytes were merged.\n"
 	"\n"
-	"  --tool=PATH         llvm-profdata to use (default: llvm-profdata)\n"
+	"  --weighted=DIR:W    a training workload's raw profiles in DIR, counted W times\n"
+	"                      (repeatable; instead of --profile-dir).  clang: llvm-profdata\n"
+	"                      merge with weights; gcc: DIR holds the .gcda tree of one\n"
+	"                      workload (GCOV_PREFIX), merged by gcov-tool into --profile-dir\n"
+	"  --tool=PATH         llvm-profdata or gcov-tool to use (default: llvm-profdata,\n"
+	"                      gcov-tool)\n"
 	"  --output=FILE       merged profile (clang; default: DIR/merged.profdata)\n"
 	"  --skip=NAME         do not descend into directories called NAME (repeatable)\n"
 	"  --stamp=FILE        on success, write the stage record (JSON) to FILE\n";
@@ -58,15 +63,10 @@ static int merge_gcc(struct file_list *files, const char *dir)
 	return 0;
 }
 
-static int merge_clang(struct file_list *files, const char *tool, const char *output)
+/* Runs llvm-profdata merge on the inputs listed in `list` ("file" or "weight,file" lines). */
+static void merge_clang_list(const char *list, const char *tool, const char *output)
 {
-	char *list = xasprintf("%s.inputs", output), *tmp = xasprintf("%s.tmp", output);
-	struct buf b = {0};
-	for (int i = 0; i < files->n; i++)
-		buf_printf(&b, "%s\n", files->paths[i]);
-	if (write_file_atomic(list, b.data, b.len) < 0)
-		fatal("cannot write %s: %s", list, strerror(errno));
-	buf_free(&b);
+	char *tmp = xasprintf("%s.tmp", output);
 	char *out_opt = xasprintf("-output=%s", tmp), *list_opt = xasprintf("--input-files=%s", list);
 	char *argv[] = {(char *)tool, "merge", out_opt, list_opt, NULL};
 	char *out = NULL;
@@ -84,9 +84,105 @@ static int merge_clang(struct file_list *files, const char *tool, const char *ou
 	free(out);
 	free(out_opt);
 	free(list_opt);
-	free(list);
 	free(tmp);
-	return 0;
+}
+
+static void merge_clang(struct file_list *files, const char *tool, const char *output)
+{
+	char *list = xasprintf("%s.inputs", output);
+	struct buf b = {0};
+	for (int i = 0; i < files->n; i++)
+		buf_printf(&b, "%s\n", files->paths[i]);
+	if (write_file_atomic(list, b.data, b.len) < 0)
+		fatal("cannot write %s: %s", list, strerror(errno));
+	buf_free(&b);
+	merge_clang_list(list, tool, output);
+	free(list);
+}
+
+#define MAX_WORKLOADS 16
+
+struct workload {
+	char *dir;
+	long weight;
+	struct file_list files;
+};
+
+static void parse_weighted(struct workload *w, const char *arg)
+{
+	const char *colon = strrchr(arg, ':');
+	long weight = colon ? parse_positive(colon + 1) : -1;
+	if (!colon || colon == arg || weight < 0)
+		usage_error("--weighted wants DIR:WEIGHT with a positive whole weight, not '%s'", arg);
+	w->dir = xasprintf("%.*s", (int)(colon - arg), arg);
+	w->weight = weight;
+}
+
+/* clang: one llvm-profdata merge over every workload's files, each line "weight,file". */
+static void merge_clang_weighted(struct workload *w, int n, const char *tool, const char *output)
+{
+	struct buf b = {0};
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < w[k].files.n; i++)
+			buf_printf(&b, "%ld,%s\n", w[k].weight, w[k].files.paths[i]);
+	char *list = xasprintf("%s.inputs", output);
+	if (write_file_atomic(list, b.data, b.len) < 0)
+		fatal("cannot write %s: %s", list, strerror(errno));
+	buf_free(&b);
+	merge_clang_list(list, tool, output);
+	free(list);
+}
+
+/* gcc: gcov-tool merges two trees at a time with weights; the result goes into dest. */
+static void merge_gcc_weighted(struct workload *w, int n, const char *tool, const char *dest_dir)
+{
+	char *acc = NULL, *dest = resolve_path(dest_dir);
+	const char *tmpbase = getenv("TMPDIR");
+	char *scratch = xasprintf("%s/profopt-merge-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");
+	if (!mkdtemp(scratch))
+		fatal("cannot create a temporary directory: %s", strerror(errno));
+	for (int k = 0; k < n; k++) {
+		if (w[k].files.n == 0)
+			continue;
+		if (!acc && n > 1 && k == n - 1 && w[k].weight == 1) {
+			acc = xstrdup(w[k].dir);
+			continue;
+		}
+		char *out = xasprintf("%s/step-%d", scratch, k);
+		char *wopt, *st_out = NULL;
+		int st;
+		if (!acc) {
+			/* The first tree, scaled by its weight. */
+			wopt = xasprintf("%ld", w[k].weight);
+			char *argv[] = {(char *)tool, "rewrite", "-s", wopt, "-o", out, w[k].dir, NULL};
+			st = capture(argv, &st_out);
+		} else {
+			wopt = xasprintf("1,%ld", w[k].weight);
+			char *argv[] = {(char *)tool, "merge", "-w", wopt, "-o", out, acc, w[k].dir, NULL};
+			st = capture(argv, &st_out);
+		}
+		if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			fatal("%s failed on %s: %s", tool, w[k].dir, st_out && *st_out ? st_out : "cannot run it");
+		free(st_out);
+		free(wopt);
+		free(acc);
+		acc = out;
+	}
+	if (!acc)
+		fatal("no .gcda files in any workload");
+	/* Into the build directory, where the profile-use compilation looks for them. */
+	char *cp = xasprintf("cd '%s' && find . -name '*.gcda' | tar -cf - -T - | tar -xf - -C '%s'", acc, dest);
+	char *argv[] = {"/bin/sh", "-c", cp, NULL}, *out = NULL;
+	int st = capture(argv, &out);
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		fatal("copying the merged .gcda files into %s failed: %s", dest, out ? out : "");
+	free(out);
+	free(cp);
+	free(acc);
+	char *rm[] = {"rm", "-rf", scratch, NULL};
+	capture(rm, NULL);
+	free(scratch);
+	free(dest);
 }
 
 int cmd_merge(int argc, char **argv)
@@ -98,9 +194,12 @@ int cmd_merge(int argc, char **argv)
 		{"output", required_argument, NULL, 'o'},
 		{"skip", required_argument, NULL, 's'},
 		{"stamp", required_argument, NULL, 'S'},
+		{"weighted", required_argument, NULL, 'w'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *family = NULL, *dir = NULL, *tool = "llvm-profdata", *output = NULL, *stamp = NULL;
+	const char *family = NULL, *dir = NULL, *tool = NULL, *output = NULL, *stamp = NULL;
+	struct workload work[MAX_WORKLOADS];
+	int nwork = 0;
 	const char *skip[16] = {0};
 	int nskip = 0, c;
 	opterr = 0;
@@ -116,6 +215,12 @@ int cmd_merge(int argc, char **argv)
 			skip[nskip++] = optarg;
 			break;
 		case 'S': stamp = optarg; break;
+		case 'w':
+			if (nwork == MAX_WORKLOADS)
+				usage_error("at most %d workloads", MAX_WORKLOADS);
+			memset(&work[nwork], 0, sizeof work[nwork]);
+			parse_weighted(&work[nwork++], optarg);
+			break;
 		default: usage_error("unknown option '%s' (see 'profopt merge --help')", argv[optind - 1]);
 		}
 	}
@@ -126,22 +231,43 @@ int cmd_merge(int argc, char **argv)
 	if (!dir)
 		usage_error("--profile-dir=DIR is required");
 	int gcc = strcmp(family, "gcc") == 0;
+	if (!tool)
+		tool = gcc ? "gcov-tool" : "llvm-profdata";
 	char *default_out = xasprintf("%s/merged.profdata", dir);
 	if (!output)
 		output = default_out;
 
 	double start = now();
 	struct file_list files = {0};
+	if (nwork > 0) {
+		/* Each workload's raw profiles, weighted; the merged result is then checked as usual. */
+		for (int k = 0; k < nwork; k++) {
+			find_files(&work[k].files, work[k].dir, gcc ? ".gcda" : ".profraw", skip);
+			file_list_sort(&work[k].files);
+			fprintf(stderr, "merge: workload %s: %d raw files, weight %ld\n", work[k].dir, work[k].files.n,
+				work[k].weight);
+			if (work[k].files.n == 0)
+				fatal("no profile data for the workload in %s: did its training run?", work[k].dir);
+		}
+		if (gcc)
+			merge_gcc_weighted(work, nwork, tool, dir);
+		else
+			merge_clang_weighted(work, nwork, tool, output);
+		for (int k = 0; k < nwork; k++) {
+			file_list_free(&work[k].files);
+			free(work[k].dir);
+		}
+	}
 	if (find_files(&files, dir, gcc ? ".gcda" : ".profraw", skip) < 0)
 		fatal("cannot read profile directory %s: %s", dir, strerror(errno));
 	file_list_sort(&files);
-	if (files.n == 0)
+	if (files.n == 0 && !(nwork > 0 && !gcc))
 		fatal("no profile data: no %s files under %s. Training produced nothing: was the program built "
 		      "with the profile-generate flags, did the training commands run it%s?",
 		      gcc ? ".gcda" : ".profraw", dir, gcc ? "" : ", and does LLVM_PROFILE_FILE point into this directory");
 	if (gcc)
 		merge_gcc(&files, dir);
-	else
+	else if (nwork == 0)
 		merge_clang(&files, tool, output);
 
 	char bytes[32], outbytes[32] = "";

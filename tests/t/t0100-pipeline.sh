@@ -136,3 +136,30 @@ test_clang_parallel_training_merges_all_processes() {
 	# Twelve processes ran main once each: none of their counts is lost in the pool files.
 	expect_contains show.out 'Block counts: \[.*\b12\b'
 }
+
+# Two training workloads merged with weights: counts are main + 2 x extra.
+weighted_fixture() {
+	fixture_for "$1"
+	printf 'x1\t./toy ppas 100\nx2\t./toy ppas 100\nx3\t./toy ppas 100\n' > extra.txt
+	make profile-opt PGO_WORKLOADS=extra:2 PGO_TRAIN_ARGS_extra=--tasks=extra.txt > make.out 2>&1 || { cat make.out; fail "make"; }
+	expect_contains make.out '==> training: workload main, weight 1'
+	expect_contains make.out '==> training: workload extra, weight 2'
+	expect_contains make.out 'verify: interp.o: used profile data'
+}
+
+test_weighted_workloads_gcc() {
+	weighted_fixture gcc
+	# main() ran 4 times in the main workload and 3 times in the extra one, weighted 2.
+	"$PROFOPT" report --family=gcc --archive=pgo/profiles.tar --json > report.json
+	python3 -c 'import json,sys
+r=json.load(open("report.json"))
+m=[h for h in r["hottest"] if h["file"].endswith("main.o")]
+sys.exit(0 if m and m[0]["max_count"] == 10 else "main counts: %r" % m)'
+}
+
+test_weighted_workloads_clang() {
+	weighted_fixture clang
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	"$llvm_profdata" show --function=main --counts pgo/merged.profdata > show.out
+	expect_contains show.out 'Block counts: \[.*\b10\b'
+}

@@ -142,3 +142,13 @@ assert "Bcm" in r[0]["events"], r
 assert abs(r[1]["speedup"] - 1) < 0.01, r
 ' || { cat out c.json; fail "callgrind counts"; }
 }
+
+test_wrapper_script_is_resolved() {
+	pythons
+	fake_bin wrapped "exec '$PY_A' \"\$@\""
+	bench --workloads=dicts --rounds=2 --loops=1 --warmup=0 --json=w.json w="$PWD/fakebin/wrapped" > out 2>&1 ||
+		{ cat out; fail "bench failed"; }
+	expect_eq "$(json_get w.json interpreters.0.python)" "$PWD/fakebin/wrapped"
+	real=$("$PY_A" -c 'import sys; print(sys.executable)')
+	expect_eq "$(json_get w.json interpreters.0.executable)" "$real"
+}

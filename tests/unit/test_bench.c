@@ -177,7 +177,8 @@ TEST(sysinfo_fake_root)
 /* A two-interpreter, two-workload result with known samples. */
 static void make_result(struct bench_result *r, double (*s)[2][4])
 {
-	static struct bench_interp in[2] = {{"plain", "/p/python", "3.11.2"}, {"pgo", "/q/python", "3.11.2"}};
+	static struct bench_interp in[2] = {{.name = "plain", .python = "/p/python", .executable = "/p/python", .version = "3.11.2"},
+					    {.name = "pgo", .python = "/q/python", .executable = "/q/python", .version = "3.11.2"}};
 	static struct bench_workload wk[2] = {{"calls", 10, 0.2}, {"dicts", 20, 0.2}};
 	memset(r, 0, sizeof *r);
 	r->mode = BENCH_TIME;
