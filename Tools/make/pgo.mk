@@ -191,7 +191,8 @@ clean-retain-profile:
 
 # Drops only the profiles (and the stages that depend on them).
 profile-removal:
-	rm -rf $(PGO_RAW_DIR) $(PGO_PROFDATA) $(pgo_stash) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/train-results.json
+	rm -rf $(PGO_RAW_DIR) $(PGO_PROFDATA) $(pgo_stash) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/logs/train-* \
+		$(pgo_abs_dir)/train-results*.json $(pgo_abs_dir)/train-*.stamp $(pgo_fingerprint) $(pgo_abs_dir)/report.*
 	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} + 2>/dev/null || true)
 	rm -f $(foreach s,instrument train merge clean use verify,$(call pgo_stamp,$(s)))
 
