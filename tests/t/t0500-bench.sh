@@ -93,16 +93,24 @@ assert g["verdict"] in ("faster","slower","noise"), g
 
 test_same_interpreter_twice_is_noise() {
 	pythons
-	bench --workloads=calls,vm --rounds=8 --target=0.02 --warmup=1 --json=r.json a="$PY_A" b="$PY_A" > out 2>&1 ||
-		{ cat out; fail "bench failed"; }
-	python3 -c 'import json
+	# A 95% interval misses the truth in about 1 run of 20 by design: one more independent run
+	# is allowed before the test fails (both missing: about 1 in 400).
+	local attempt
+	for attempt in 1 2; do
+		bench --workloads=calls,vm --rounds=8 --target=0.02 --warmup=1 --json=r.json a="$PY_A" b="$PY_A" > out 2>&1 ||
+			{ cat out; fail "bench failed"; }
+		python3 -c 'import json
 d=json.load(open("r.json"))
 g=[x for x in d["geometric_mean"] if x["interpreter"]=="b" and x["baseline"]=="a"][0]
 lo, hi = g["interval"]
 print(g)
 assert lo <= 1.0 <= hi, "same interpreter twice: interval %r excludes 1" % g
 assert g["verdict"] in ("noise", "same"), g
-' || { cat out; fail "the same interpreter twice must be 1.0 within its interval"; }
+' && return 0
+		echo "attempt $attempt: the interval excluded 1.0"
+	done
+	cat out
+	fail "the same interpreter twice must be 1.0 within its interval"
 }
 
 test_missing_gnuplot_is_said_and_skipped() {
