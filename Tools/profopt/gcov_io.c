@@ -63,13 +63,10 @@ struct cursor {
 static int failf(struct cursor *c, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int failf(struct cursor *c, size_t at, const char *fmt, ...)
 {
-	char msg[200];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	format_offset_error(c->err, c->errlen, c->name, at, fmt, ap);
 	va_end(ap);
-	if (c->err && c->errlen)
-		snprintf(c->err, c->errlen, "%s: offset %zu (0x%zx): %s", c->name, at, at, msg);
 	return -1;
 }
 

@@ -56,13 +56,10 @@ struct reader {
 static int failf(struct reader *r, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int failf(struct reader *r, size_t at, const char *fmt, ...)
 {
-	char msg[200];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	format_offset_error(r->err, r->errlen, r->name, at, fmt, ap);
 	va_end(ap);
-	if (r->err && r->errlen)
-		snprintf(r->err, r->errlen, "%s: offset %zu (0x%zx): %s", r->name, at, at, msg);
 	return -1;
 }
 

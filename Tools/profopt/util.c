@@ -258,6 +258,14 @@ char *resolve_path(const char *path)
 	return r ? r : xstrdup(path);
 }
 
+void format_offset_error(char *err, size_t errlen, const char *name, size_t at, const char *fmt, va_list ap)
+{
+	char msg[200];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (err && errlen)
+		snprintf(err, errlen, "%s: offset %zu (0x%zx): %s", name, at, at, msg);
+}
+
 double now(void)
 {
 	struct timespec ts;

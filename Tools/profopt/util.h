@@ -45,6 +45,9 @@ char *find_program(const char *name);
 /* realpath() that returns a malloc'd copy of path when resolution fails. */
 char *resolve_path(const char *path);
 
+/* The binary readers' error message: "NAME: offset N (0xN): MESSAGE" into err (if given). */
+void format_offset_error(char *err, size_t errlen, const char *name, size_t at, const char *fmt, va_list ap);
+
 /* Monotonic seconds. */
 double now(void);
 /* "1 min 23 s", "4.2 s" */
