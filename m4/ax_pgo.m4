@@ -51,6 +51,25 @@
 #   -fprofile-use=$(PGO_PROFDATA).  --with-pgo-profile-update=single|atomic|
 #   prefer-atomic overrides the update mode.
 #
+#   Options that stock PGO builds do not use, each off unless given (profopt's
+#   measurements of what they are worth are in its README):
+#
+#     --enable-pgo-partial-training  GCC: code the training never ran is compiled
+#         as without a profile (-fprofile-partial-training), not for size.
+#     --enable-pgo-cs  Clang: context-sensitive PGO.  After the first profile, a
+#         second instrumented build (-fprofile-use plus -fcs-profile-generate)
+#         is trained again and both profiles are merged.  Substitutes PGO_CS=yes,
+#         PGO_CSGEN_CFLAGS and PGO_CSGEN_LDFLAGS.
+#     --enable-bolt  a post-link stage with LLVM BOLT: llvm-bolt and merge-fdata
+#         of one LLVM version (--with-llvm-bolt=PATH or LLVM_BOLT=; merge-fdata
+#         next to it or merge-fdata-N).  With clang, the ones of clang's major
+#         version are looked for first (clang's own directory, llvm-bolt-N);
+#         otherwise the newest llvm-bolt-N in PATH.  A merge-fdata of another
+#         version than llvm-bolt is refused.  Substitutes PGO_BOLT=yes,
+#         LLVM_BOLT, MERGE_FDATA and PGO_BOLT_LDFLAGS (-Wl,--emit-relocs, which
+#         BOLT needs to move code; link the profile-use build with it) and, for
+#         GCC, PGO_BOLT_CFLAGS (-fno-reorder-blocks-and-partition).
+#
 #   ACTION-IF-ENABLED runs when --enable-optimizations was given and all
 #   checks passed; ACTION-IF-DISABLED otherwise.
 #
@@ -63,7 +82,7 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 1
+#serial 2
 
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
@@ -84,6 +103,23 @@ AC_ARG_WITH([pgo-profile-update],
   [AS_HELP_STRING([--with-pgo-profile-update=MODE],
     [counter updates in the instrumented build: atomic (clang's default), prefer-atomic or single (gcc's default)])],
   [ax_pgo_update=$withval], [ax_pgo_update=auto])
+AC_ARG_ENABLE([pgo-partial-training],
+  [AS_HELP_STRING([--enable-pgo-partial-training],
+    [GCC: compile code the training never ran as without a profile, not for size])],
+  [ax_pgo_partial=$enableval], [ax_pgo_partial=no])
+AC_ARG_ENABLE([pgo-cs],
+  [AS_HELP_STRING([--enable-pgo-cs],
+    [Clang: context-sensitive PGO (a second instrumented build and training)])],
+  [ax_pgo_cs=$enableval], [ax_pgo_cs=no])
+AC_ARG_ENABLE([bolt],
+  [AS_HELP_STRING([--enable-bolt],
+    [optimize the linked program's layout with LLVM BOLT after the PGO build])],
+  [ax_pgo_bolt=$enableval], [ax_pgo_bolt=no])
+AC_ARG_WITH([llvm-bolt],
+  [AS_HELP_STRING([--with-llvm-bolt=PATH], [llvm-bolt for --enable-bolt (merge-fdata is looked for beside it)])],
+  [LLVM_BOLT=$withval])
+AC_ARG_VAR([LLVM_BOLT], [llvm-bolt for --enable-bolt])
+AC_ARG_VAR([MERGE_FDATA], [merge-fdata of the same LLVM version as llvm-bolt])
 AC_ARG_VAR([LLVM_PROFDATA], [llvm-profdata of the same LLVM version as clang])
 AC_ARG_VAR([GCOV_TOOL], [gcov-tool of the same version as gcc])
 
@@ -93,16 +129,22 @@ AS_CASE([$ax_cv_pgo_cc_family],
   [clang|apple-clang], [_AX_PGO_FIND_TOOL([llvm-profdata], [LLVM_PROFDATA], [merge --version])])
 _AX_PGO_FLAGS
 
-PGO_ENABLED=no
+PGO_ENABLED=no PGO_BOLT=no PGO_BOLT_LDFLAGS= PGO_BOLT_CFLAGS=
 AS_IF([test "x$ax_pgo_enabled" != xno], [
   AS_IF([test "x$ax_cv_pgo_cc_family" = xunknown],
     [AC_MSG_ERROR([--enable-optimizations needs GCC or Clang, but $CC predefines neither __GNUC__ nor __clang__])])
   AS_IF([test "x$ax_pgo_tool_error" != x], [AC_MSG_ERROR([$ax_pgo_tool_error])])
   _AX_PGO_CHECK_RUNTIME
+  AS_IF([test "x$ax_pgo_bolt" != xno], [_AX_PGO_FIND_BOLT])
   PGO_ENABLED=yes
   $1
 ], [$2])
 AC_SUBST([PGO_ENABLED])
+AC_SUBST([PGO_BOLT])
+AC_SUBST([LLVM_BOLT])
+AC_SUBST([MERGE_FDATA])
+AC_SUBST([PGO_BOLT_LDFLAGS])
+AC_SUBST([PGO_BOLT_CFLAGS])
 ])
 
 # _AX_PGO_COMPILER_ID: sets ax_cv_pgo_cc_family, PGO_CC_VERSION, PGO_CC_MAJOR.
@@ -207,7 +249,7 @@ AC_SUBST([PGO_PROFILE_TOOL])
 AC_SUBST([PGO_PROFILE_TOOL_VERSION])
 ])
 
-# _AX_PGO_CHECK_FLAG(FLAG, ACTION-IF-OK): whether $CC accepts FLAG (with -Werror).
+# _AX_PGO_CHECK_FLAG(FLAG, ACTION-IF-OK, [ACTION-IF-NOT]): whether $CC accepts FLAG (-Werror).
 AC_DEFUN([_AX_PGO_CHECK_FLAG], [
 AS_VAR_PUSHDEF([ax_pgo_cv], [ax_cv_pgo_flag_$1])
 AC_CACHE_CHECK([whether $CC accepts $1], [ax_pgo_cv], [
@@ -216,7 +258,7 @@ AC_CACHE_CHECK([whether $CC accepts $1], [ax_pgo_cv], [
   AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])], [AS_VAR_SET([ax_pgo_cv], [yes])], [AS_VAR_SET([ax_pgo_cv], [no])])
   CFLAGS=$ax_pgo_save_CFLAGS
 ])
-AS_VAR_IF([ax_pgo_cv], [yes], [$2])
+AS_VAR_IF([ax_pgo_cv], [yes], [$2], [$3])
 AS_VAR_POPDEF([ax_pgo_cv])
 ])
 
@@ -270,10 +312,89 @@ AS_CASE([$ax_cv_pgo_cc_family],
     PGO_USE_CFLAGS='-fprofile-use=$(PGO_PROFDATA)'
     PGO_MERGE='$(LLVM_PROFDATA) merge -output=$(PGO_PROFDATA)'],
   [PGO_GEN_CFLAGS= PGO_GEN_LDFLAGS= PGO_USE_CFLAGS= PGO_MERGE=])
+dnl Partial training: GCC only (clang already compiles functions without counts normally).
+AS_IF([test "x$ax_pgo_partial" != xno], [
+  AS_IF([test "$ax_cv_pgo_cc_family" = gcc], [
+    _AX_PGO_CHECK_FLAG([-fprofile-partial-training],
+      [PGO_USE_CFLAGS="$PGO_USE_CFLAGS -fprofile-partial-training"],
+      [AC_MSG_ERROR([--enable-pgo-partial-training: $CC does not accept -fprofile-partial-training (GCC 10 or newer does)])])],
+    [AC_MSG_WARN([--enable-pgo-partial-training is a GCC option; ignored for $ax_cv_pgo_cc_family])])
+])
 PGO_USE_LDFLAGS=$PGO_USE_CFLAGS
+dnl Context-sensitive PGO: clang only; the second instrumented build uses the first profile.
+PGO_CS=no PGO_CSGEN_CFLAGS= PGO_CSGEN_LDFLAGS=
+AS_IF([test "x$ax_pgo_cs" != xno], [
+  AS_CASE([$ax_cv_pgo_cc_family],
+    [clang|apple-clang], [
+      _AX_PGO_CHECK_FLAG([-fcs-profile-generate], [PGO_CS=yes],
+        [AC_MSG_ERROR([--enable-pgo-cs: $CC does not accept -fcs-profile-generate (clang 11 or newer does)])])
+      PGO_CSGEN_CFLAGS="$PGO_USE_CFLAGS -fcs-profile-generate $ax_pgo_update_flag $ax_pgo_vp"
+      PGO_CSGEN_LDFLAGS="$PGO_USE_CFLAGS -fcs-profile-generate $ax_pgo_update_flag"],
+    [AC_MSG_WARN([--enable-pgo-cs is a Clang option; ignored for $ax_cv_pgo_cc_family])])
+])
+AC_SUBST([PGO_CS])
+AC_SUBST([PGO_CSGEN_CFLAGS])
+AC_SUBST([PGO_CSGEN_LDFLAGS])
 AC_SUBST([PGO_GEN_CFLAGS])
 AC_SUBST([PGO_GEN_LDFLAGS])
 AC_SUBST([PGO_USE_CFLAGS])
 AC_SUBST([PGO_USE_LDFLAGS])
 AC_SUBST([PGO_MERGE])
+])
+
+# _AX_PGO_FIND_BOLT: llvm-bolt and a merge-fdata of the same version, for --enable-bolt.
+# Sets PGO_BOLT=yes, LLVM_BOLT, MERGE_FDATA and PGO_BOLT_LDFLAGS, or stops configure.
+AC_DEFUN([_AX_PGO_FIND_BOLT], [
+AC_CACHE_CHECK([for llvm-bolt], [ax_cv_pgo_llvm_bolt], [
+  ax_cv_pgo_llvm_bolt=no
+  AS_IF([test -n "$LLVM_BOLT"], [ax_pgo_cands=$LLVM_BOLT], [
+    ax_pgo_cands=
+    AS_CASE([$ax_cv_pgo_cc_family], [clang|apple-clang], [
+      ax_pgo_real=`$CC -### -c -x c /dev/null -o /dev/null 2>&1 | $SED -n 's/^ *"\(@<:@^"@:>@*\)" "-cc1".*/\1/p' | head -n 1`
+      AS_IF([test -n "$ax_pgo_real"], [ax_pgo_cands="`dirname \`readlink -f "$ax_pgo_real"\``/llvm-bolt"])
+      ax_pgo_cands="$ax_pgo_cands llvm-bolt-$PGO_CC_MAJOR"])
+    dnl Otherwise the newest release in PATH: BOLT reads any compiler's ELF output.
+    ax_pgo_n=30
+    while test $ax_pgo_n -ge 14; do ax_pgo_cands="$ax_pgo_cands llvm-bolt-$ax_pgo_n"; ax_pgo_n=`expr $ax_pgo_n - 1`; done
+    ax_pgo_cands="$ax_pgo_cands llvm-bolt"
+  ])
+  for ax_pgo_cand in $ax_pgo_cands; do
+    AS_CASE([$ax_pgo_cand], [*/*], [ax_pgo_path=$ax_pgo_cand], [ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`])
+    AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [ax_cv_pgo_llvm_bolt=$ax_pgo_path; break])
+  done
+  dnl llvm-bolt finds its instrumentation runtime relative to where it really is (Debian's
+  dnl /usr/bin/llvm-bolt-19 is a link into /usr/lib/llvm-19/bin), so use the real path.
+  AS_IF([test "$ax_cv_pgo_llvm_bolt" != no],
+    [ax_cv_pgo_llvm_bolt=`readlink -f "$ax_cv_pgo_llvm_bolt" 2>/dev/null || echo "$ax_cv_pgo_llvm_bolt"`])
+])
+AS_IF([test "$ax_cv_pgo_llvm_bolt" = no],
+  [AC_MSG_ERROR([--enable-bolt: llvm-bolt not found${LLVM_BOLT:+ at $LLVM_BOLT} (Debian: apt-get install bolt-N, e.g. bolt-19; or pass --with-llvm-bolt=PATH)])])
+LLVM_BOLT=$ax_cv_pgo_llvm_bolt
+ax_pgo_bolt_rt="`dirname "$LLVM_BOLT"`/../lib/libbolt_rt_instr.a"
+AS_IF([test -f "$ax_pgo_bolt_rt"], [],
+  [AC_MSG_ERROR([--enable-bolt: $LLVM_BOLT has no instrumentation runtime ($ax_pgo_bolt_rt is missing; Debian: it is in bolt-N)])])
+ax_pgo_bolt_ver=_AX_PGO_TOOL_VERSION([$LLVM_BOLT], [--version])
+AC_CACHE_CHECK([for merge-fdata of LLVM $ax_pgo_bolt_ver], [ax_cv_pgo_merge_fdata], [
+  ax_cv_pgo_merge_fdata=no
+  ax_pgo_found=
+  AS_IF([test -n "$MERGE_FDATA"], [ax_pgo_cands=$MERGE_FDATA], [
+    ax_pgo_bolt_dir=`dirname "$LLVM_BOLT"`
+    ax_pgo_bolt_base=`basename "$LLVM_BOLT"`
+    ax_pgo_cands="$ax_pgo_bolt_dir/`echo $ax_pgo_bolt_base | $SED 's/llvm-bolt/merge-fdata/'` merge-fdata-${ax_pgo_bolt_ver%%.*} merge-fdata"])
+  for ax_pgo_cand in $ax_pgo_cands; do
+    AS_CASE([$ax_pgo_cand], [*/*], [ax_pgo_path=$ax_pgo_cand], [ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`])
+    AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [], [continue])
+    ax_pgo_ver=_AX_PGO_TOOL_VERSION([$ax_pgo_path], [--version])
+    ax_pgo_found="$ax_pgo_found${ax_pgo_found:+, }$ax_pgo_path (version ${ax_pgo_ver:-unknown})"
+    AS_IF([test "$ax_pgo_ver" = "$ax_pgo_bolt_ver"], [ax_cv_pgo_merge_fdata=$ax_pgo_path; break])
+  done
+  ax_cv_pgo_merge_fdata_found=$ax_pgo_found
+])
+AS_IF([test "$ax_cv_pgo_merge_fdata" = no],
+  [AC_MSG_ERROR([--enable-bolt: no merge-fdata of the version of $LLVM_BOLT ($ax_pgo_bolt_ver): found ${ax_cv_pgo_merge_fdata_found:-none}. BOLT's profile format changes between releases, so the pair must match (Debian: both come in bolt-${ax_pgo_bolt_ver%%.*}); pass MERGE_FDATA=PATH])])
+MERGE_FDATA=$ax_cv_pgo_merge_fdata
+PGO_BOLT=yes
+PGO_BOLT_LDFLAGS="-Wl,--emit-relocs"
+dnl GCC's hot/cold function splitting hides code from BOLT, which splits functions itself.
+AS_IF([test "$ax_cv_pgo_cc_family" = gcc], [PGO_BOLT_CFLAGS=-fno-reorder-blocks-and-partition])
 ])

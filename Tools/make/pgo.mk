@@ -5,6 +5,12 @@
 #
 #   instrument -> train -> merge -> clean keeping profiles -> use -> verify
 #
+# and, when enabled, context-sensitive PGO (clang; PGO_CS=yes) between merge and clean:
+#
+#   merge -> cs-instrument -> cs-train -> cs-merge -> clean
+#
+# and a post-link layout stage with LLVM BOLT (PGO_BOLT=yes) after verify.
+#
 # Every stage leaves a stamp in $(PGO_DIR) (a one-line JSON record written atomically by
 # profopt), so an interrupted pipeline resumes at the stage that did not finish, and a second
 # `make profile-opt` with nothing changed does nothing.  A stage only looks at its predecessor
@@ -40,6 +46,15 @@
 #   PGO_PROFILE          a bundle written by `make profile-export`: skip the instrumented build,
 #                        training and merge, and rebuild with it (refused if the manifest differs
 #                        from this build's, unless PGO_PROFILE_FORCE=1)
+#   PGO_MAIN_NAME        the name of the workload PGO_TRAIN_ARGS trains (default main)
+#   PGO_CS, PGO_BUILD_CSGEN   context-sensitive PGO (clang, from AX_PGO --enable-pgo-cs): the
+#                        command building with $(PGO_CSGEN_CFLAGS)/$(PGO_CSGEN_LDFLAGS)
+#   PGO_BOLT, LLVM_BOLT, MERGE_FDATA   BOLT (from AX_PGO --enable-bolt); the profile-use build
+#                        must link with $(PGO_BOLT_LDFLAGS).  PGO_BOLT_BINARY (relative to
+#                        PGO_BUILD_DIR) is instrumented, trained with PGO_BOLT_TRAIN_ARGS_NAME
+#                        for each workload NAME, and rewritten; PGO_BOLT_SKIP lists functions
+#                        BOLT must leave alone (comma-separated), PGO_BOLT_FLAGS its options,
+#                        PGO_BOLT_CHECK a command the rewritten binary ($(PGO_BOLT_NEW)) must pass
 
 PGO_DIR ?= pgo
 PGO_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -53,11 +68,22 @@ pgo_abs_dir := $(abspath $(PGO_DIR))
 PGO_PROFDATA ?= $(pgo_abs_dir)/merged.profdata
 PGO_RAW_DIR ?= $(pgo_abs_dir)/raw
 pgo_stash := $(pgo_abs_dir)/profiles.tar
-pgo_stages := configure $(if $(strip $(PGO_PROFILE)),,instrument train) merge clean use verify
+PGO_CS ?= no
+PGO_BOLT ?= no
+pgo_cs_on = $(and $(filter yes,$(PGO_CS)),$(if $(strip $(PGO_PROFILE)),,yes))
+pgo_bolt_on = $(filter yes,$(PGO_BOLT))
+pgo_all_stages := configure instrument train merge cs-instrument cs-train cs-merge clean use verify bolt
+pgo_stages := configure $(if $(strip $(PGO_PROFILE)),,instrument train) merge \
+	$(if $(pgo_cs_on),cs-instrument cs-train cs-merge) clean use verify $(if $(pgo_bolt_on),bolt)
 pgo_stamp = $(pgo_abs_dir)/$(1).stamp
 pgo_log = $(pgo_abs_dir)/logs/$(1).log
-# The predecessor of stage $(1) is $(2); it is a prerequisite only while $(1)'s stamp is missing.
-pgo_after = $(if $(wildcard $(call pgo_stamp,$(1))),,$(call pgo_stamp,$(2)))
+# The stages listed in $(2) before / after stage $(1).
+pgo_before = $(if $(2),$(if $(filter $(1),$(firstword $(2))),,$(firstword $(2)) $(call pgo_before,$(1),$(wordlist 2,$(words $(2)),$(2)))))
+pgo_rest = $(if $(2),$(if $(filter $(1),$(firstword $(2))),$(wordlist 2,$(words $(2)),$(2)),$(call pgo_rest,$(1),$(wordlist 2,$(words $(2)),$(2)))))
+# A stage's predecessor is a prerequisite only while the stage's own stamp is missing.
+pgo_after = $(if $(wildcard $(call pgo_stamp,$(1))),,$(call pgo_stamp,$(lastword $(call pgo_before,$(1),$(pgo_stages)))))
+# Starting a stage invalidates every later one.
+pgo_rm_later = rm -f $(foreach s,$(call pgo_rest,$(1),$(pgo_all_stages)),$(call pgo_stamp,$(s)))
 pgo_run = $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) --label="$(1)" --log=$(call pgo_log,$(2)) --stamp=$(call pgo_stamp,$(2)) --
 pgo_is_gcc = $(filter gcc,$(PGO_CC_FAMILY))
 # Clang's runtime writes raw profiles where LLVM_PROFILE_FILE says; %4m keeps a pool of four
@@ -78,19 +104,34 @@ pgo_fingerprint = $(pgo_abs_dir)/sources.fp
 pgo_skip = --skip=$(notdir $(pgo_abs_dir))
 PGO_WORKLOADS ?=
 PGO_MAIN_WEIGHT ?= 1
-PGO_TRAIN_ARGS_main = $(PGO_TRAIN_ARGS)
-pgo_workloads = $(if $(strip $(PGO_WORKLOADS)),main:$(PGO_MAIN_WEIGHT) $(PGO_WORKLOADS))
 pgo_wname = $(word 1,$(subst :, ,$(1)))
 pgo_wweight = $(word 2,$(subst :, ,$(1)))
-# Where workload NAME's raw profiles go.  GCC: GCOV_PREFIX puts the .gcda files under
-# RAW/NAME followed by the build directory's absolute path.
-pgo_wdir = $(PGO_RAW_DIR)/$(1)$(if $(pgo_is_gcc),$(abspath $(PGO_BUILD_DIR)))
-pgo_wenv = $(if $(pgo_is_gcc),--setenv=GCOV_PREFIX=$(PGO_RAW_DIR)/$(1),--setenv=LLVM_PROFILE_FILE=$(PGO_RAW_DIR)/$(1)/profopt-%4m.profraw)
+PGO_MAIN_NAME ?= main
+PGO_TRAIN_ARGS_$(PGO_MAIN_NAME) ?= $(PGO_TRAIN_ARGS)
+pgo_workloads = $(if $(strip $(PGO_WORKLOADS)),$(PGO_MAIN_NAME):$(PGO_MAIN_WEIGHT) $(PGO_WORKLOADS))
+# Where workload $(1)'s raw profiles go under raw directory $(2).  GCC: GCOV_PREFIX puts the
+# .gcda files under RAW/NAME followed by the build directory's absolute path.
+pgo_wdir = $(2)/$(1)$(if $(pgo_is_gcc),$(abspath $(PGO_BUILD_DIR)))
+pgo_wenv = $(if $(pgo_is_gcc),--setenv=GCOV_PREFIX=$(2)/$(1),--setenv=LLVM_PROFILE_FILE=$(2)/$(1)/profopt-%4m.profraw)
+pgo_weighted_inputs = $(foreach w,$(pgo_workloads),--weighted=$(call pgo_wdir,$(call pgo_wname,$(w)),$(1)):$(call pgo_wweight,$(w)))
 pgo_train_common = $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) --heartbeat=$(PGO_HEARTBEAT)
+# The training of stage $(1) (train or cs-train) into raw directory $(2): one run of
+# PGO_TRAIN_ARGS, or one run per workload, each into its own directory, for a weighted merge.
+pgo_train_one = echo "==> $(3)" >&2 && $(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/$(1) \
+	--results=$(pgo_abs_dir)/$(1)-results.json --stamp=$(call pgo_stamp,$(1)) \
+	--setenv=LLVM_PROFILE_FILE=$(2)/profopt-%4m.profraw $(PGO_TRAIN_ARGS)
+pgo_train_each = $(foreach w,$(pgo_workloads),echo "==> $(3): workload $(call pgo_wname,$(w)), weight $(call pgo_wweight,$(w))" >&2 && \
+	$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/$(1)-$(call pgo_wname,$(w)) \
+	--results=$(pgo_abs_dir)/$(1)-results-$(call pgo_wname,$(w)).json \
+	--stamp=$(pgo_abs_dir)/$(1)-$(call pgo_wname,$(w)).stamp \
+	$(call pgo_wenv,$(call pgo_wname,$(w)),$(2)) $(PGO_TRAIN_ARGS_$(call pgo_wname,$(w))) && ) \
+	printf '{"stage": "$(1)", "status": "ok", "workloads": "%s"}\n' "$(pgo_workloads)" > $(call pgo_stamp,$(1)).tmp && \
+	mv $(call pgo_stamp,$(1)).tmp $(call pgo_stamp,$(1))
+pgo_train_cmds = $(if $(pgo_workloads),$(pgo_train_each),$(pgo_train_one))
 
 .PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export
 
-profile-opt: $(call pgo_stamp,verify)
+profile-opt: $(call pgo_stamp,$(lastword $(pgo_stages)))
 	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) >&2
 
 $(pgo_abs_dir)/.dir:
@@ -100,54 +141,70 @@ $(pgo_abs_dir)/.dir:
 $(call pgo_stamp,configure): | $(pgo_abs_dir)/.dir
 	@$(call pgo_run,configure,configure) sh -c '$(PGO_CONFIGURE)'
 
-$(call pgo_stamp,instrument): $(call pgo_after,instrument,configure)
-	@rm -f $(call pgo_stamp,train) $(call pgo_stamp,merge) $(call pgo_stamp,clean) $(call pgo_stamp,use) $(call pgo_stamp,verify)
+$(call pgo_stamp,instrument): $(call pgo_after,instrument)
+	@$(call pgo_rm_later,instrument)
 	@$(PROFOPT) run --label="clean before the instrumented build" --log=$(call pgo_log,preclean) -- sh -c '$(PGO_CLEAN)'
 	@$(if $(pgo_is_gcc),,$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2)
 	@$(call pgo_run,instrumented build,instrument) sh -c '$(PGO_BUILD_GEN)'
 
 # Training starts from zero counts: whatever an earlier, interrupted run or the build itself
 # wrote is removed first, so a half-written profile is never used.
-$(call pgo_stamp,train): $(call pgo_after,train,instrument)
-	@rm -f $(call pgo_stamp,merge) $(call pgo_stamp,clean) $(call pgo_stamp,use) $(call pgo_stamp,verify) $(pgo_stash) $(PGO_PROFDATA)
+$(call pgo_stamp,train): $(call pgo_after,train)
+	@$(call pgo_rm_later,train)
+	@rm -f $(pgo_stash) $(PGO_PROFDATA) $(pgo_ir_profdata)
 	@$(PROFOPT) run --label="list training tasks (the instrumented program must start)" --log=$(call pgo_log,train-list) -- sh -c '$(PGO_TRAIN_LIST)'
 	@rm -rf $(PGO_RAW_DIR) $(pgo_fingerprint) && mkdir -p $(PGO_RAW_DIR)
 	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_fingerprint) --root=$(PGO_SOURCE_ROOT))
 	@$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} +)
-ifeq ($(strip $(PGO_WORKLOADS)),)
-	@echo "==> training" >&2
-	@$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/train \
-		--results=$(pgo_abs_dir)/train-results.json --stamp=$(call pgo_stamp,train) \
-		--setenv=LLVM_PROFILE_FILE=$(pgo_llvm_profile_file) $(PGO_TRAIN_ARGS)
-else
-	@$(foreach w,$(pgo_workloads),echo "==> training: workload $(call pgo_wname,$(w)), weight $(call pgo_wweight,$(w))" >&2 && \
-		$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/train-$(call pgo_wname,$(w)) \
-		--results=$(pgo_abs_dir)/train-results-$(call pgo_wname,$(w)).json \
-		--stamp=$(pgo_abs_dir)/train-$(call pgo_wname,$(w)).stamp \
-		$(call pgo_wenv,$(call pgo_wname,$(w))) $(PGO_TRAIN_ARGS_$(call pgo_wname,$(w))) && ) \
-	printf '{"stage": "train", "status": "ok", "workloads": "%s"}\n' "$(pgo_workloads)" > $(call pgo_stamp,train).tmp && \
-	mv $(call pgo_stamp,train).tmp $(call pgo_stamp,train)
-endif
+	@$(call pgo_train_cmds,train,$(PGO_RAW_DIR),training)
 
 ifeq ($(strip $(PGO_PROFILE)),)
-$(call pgo_stamp,merge): $(call pgo_after,merge,train)
+$(call pgo_stamp,merge): $(call pgo_after,merge)
 	@echo "==> merge profiles" >&2
+	@$(call pgo_rm_later,merge)
+	@rm -f $(pgo_ir_profdata)
 	@$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge) $(pgo_skip) \
 		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR) $(if $(pgo_workloads),--tool=$(GCOV_TOOL)),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA)) \
-		$(foreach w,$(pgo_workloads),--weighted=$(call pgo_wdir,$(call pgo_wname,$(w))):$(call pgo_wweight,$(w)))
+		$(call pgo_weighted_inputs,$(PGO_RAW_DIR))
 	@# What training covered, for people (report.txt) and machines (report.json): information only.
 	@$(PROFOPT) report $(pgo_report_input) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true
 	@$(PROFOPT) report $(pgo_report_input) > $(pgo_abs_dir)/report.txt 2>&1 && sed -n '2,3p' $(pgo_abs_dir)/report.txt >&2 || \
 		echo "report: coverage report unavailable (see $(pgo_abs_dir)/report.txt)" >&2
 else
 # A reused profile stands in for instrument, train and merge.
-$(call pgo_stamp,merge): $(call pgo_after,merge,configure)
+$(call pgo_stamp,merge): $(call pgo_after,merge)
 	@echo "==> import profile $(PGO_PROFILE)" >&2
-	@rm -f $(call pgo_stamp,clean) $(call pgo_stamp,use) $(call pgo_stamp,verify) $(pgo_stash)
+	@$(call pgo_rm_later,merge)
+	@rm -f $(pgo_stash)
 	@{ $(PGO_MANIFEST_CMD); } > $(pgo_manifest)
 	@$(PROFOPT) import --bundle=$(abspath $(PGO_PROFILE)) --dest=$(pgo_profile_file) --expect=$(pgo_manifest) \
 		--manifest-out=$(pgo_abs_dir)/profile-manifest.json --stamp=$(call pgo_stamp,merge) $(if $(PGO_PROFILE_FORCE),--force)
 endif
+
+# Context-sensitive PGO (clang): the program is built again with the first profile *and*
+# -fcs-profile-generate, which counts after inlining, per calling context; that build is
+# trained like the first, and both profiles are merged into PGO_PROFDATA.  The first profile
+# is kept as $(pgo_ir_profdata) so that an interrupted merge starts again from it.
+pgo_ir_profdata = $(pgo_abs_dir)/merged-ir.profdata
+PGO_CS_RAW_DIR ?= $(pgo_abs_dir)/raw-cs
+$(call pgo_stamp,cs-instrument): $(call pgo_after,cs-instrument)
+	@$(call pgo_rm_later,cs-instrument)
+	@$(PROFOPT) run --label="clean before the context-sensitive build" --log=$(call pgo_log,cs-preclean) -- sh -c '$(PGO_CLEAN)'
+	@$(call pgo_run,context-sensitive instrumented build,cs-instrument) sh -c '$(PGO_BUILD_CSGEN)'
+
+$(call pgo_stamp,cs-train): $(call pgo_after,cs-train)
+	@$(call pgo_rm_later,cs-train)
+	@rm -rf $(PGO_CS_RAW_DIR) && mkdir -p $(PGO_CS_RAW_DIR)
+	@$(call pgo_train_cmds,cs-train,$(PGO_CS_RAW_DIR),context-sensitive training)
+
+$(call pgo_stamp,cs-merge): $(call pgo_after,cs-merge)
+	@echo "==> merge context-sensitive profiles" >&2
+	@$(call pgo_rm_later,cs-merge)
+	@test -f $(pgo_ir_profdata) || cp -p $(PGO_PROFDATA) $(pgo_ir_profdata)
+	@$(PROFOPT) merge --family=clang --profile-dir=$(PGO_CS_RAW_DIR) --tool=$(LLVM_PROFDATA) \
+		--output=$(pgo_abs_dir)/merged-cs.profdata $(call pgo_weighted_inputs,$(PGO_CS_RAW_DIR))
+	@$(call pgo_run,combine the two profiles,cs-merge) $(LLVM_PROFDATA) merge \
+		--output=$(PGO_PROFDATA) $(pgo_ir_profdata) $(pgo_abs_dir)/merged-cs.profdata
 
 # One file with the merged profile and its manifest, for PGO_PROFILE= in another build.
 PGO_EXPORT ?= $(pgo_abs_dir)/profile-export.tar.gz
@@ -162,39 +219,75 @@ profile-export: $(call pgo_stamp,verify)
 pgo_stash_save = $(if $(pgo_is_gcc),test -f $(pgo_stash) || $(PROFOPT) stash save $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash),true)
 pgo_clean_keeping = sh -c '$(PGO_CLEAN) $(if $(pgo_is_gcc),&& $(PROFOPT) stash restore --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash))'
 
-$(call pgo_stamp,clean): $(call pgo_after,clean,merge)
-	@rm -f $(call pgo_stamp,use) $(call pgo_stamp,verify)
+$(call pgo_stamp,clean): $(call pgo_after,clean)
+	@$(call pgo_rm_later,clean)
 	@$(pgo_stash_save)
 	@$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping)
 
-$(call pgo_stamp,use): $(call pgo_after,use,clean)
+$(call pgo_stamp,use): $(call pgo_after,use)
+	@$(call pgo_rm_later,use)
+	@$(if $(pgo_bolt_on),rm -f $(pgo_bolt_bin).prebolt)
 	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
 	@$(call pgo_run,rebuild with profile,use) sh -c '$(PGO_BUILD_USE)'
 
-$(call pgo_stamp,verify): $(call pgo_after,verify,use)
+$(call pgo_stamp,verify): $(call pgo_after,verify)
 	@echo "==> verify" >&2
+	@$(call pgo_rm_later,verify)
 	@$(PROFOPT) check --build-log=$(call pgo_log,use) --max-changed=999999 | sed -n '1,6p' >&2
 	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --stamp=$(call pgo_stamp,verify) \
 		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
 		$(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
+
+# BOLT: the linked program is instrumented by llvm-bolt, trained (each workload, unweighted:
+# merge-fdata has no weights), and rewritten with the measured layout.  The program as the
+# profile-use build linked it is kept as BINARY.prebolt, so an interrupted stage starts again
+# from it, never from a half-rewritten one; the rewritten program must pass PGO_BOLT_CHECK
+# before it replaces the original.
+PGO_BOLT_BINARY ?=
+PGO_BOLT_SKIP ?=
+PGO_BOLT_CHECK ?= $(PGO_BOLT_NEW) --version
+PGO_BOLT_FLAGS ?= -update-debug-sections -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions -split-eh \
+	-icf=1 -inline-all -peepholes=none -jump-tables=none -frame-opt=hot \
+	-indirect-call-promotion=all -use-gnu-stack -hot-text -dyno-stats
+pgo_bolt_bin = $(abspath $(PGO_BUILD_DIR))/$(PGO_BOLT_BINARY)
+pgo_bolt_dir = $(pgo_abs_dir)/bolt
+PGO_BOLT_INST = $(pgo_bolt_bin).bolt_inst
+PGO_BOLT_NEW = $(pgo_bolt_bin).bolt
+pgo_bolt_trainings = $(or $(pgo_workloads),$(PGO_MAIN_NAME):1)
+$(call pgo_stamp,bolt): $(call pgo_after,bolt)
+	@test -n "$(PGO_BOLT_BINARY)" || { echo "pgo.mk: PGO_BOLT=yes needs PGO_BOLT_BINARY" >&2; exit 1; }
+	@rm -rf $(pgo_bolt_dir) && mkdir -p $(pgo_bolt_dir)
+	@test -f $(pgo_bolt_bin).prebolt || cp -p $(pgo_bolt_bin) $(pgo_bolt_bin).prebolt
+	@$(call pgo_run,BOLT: instrument $(PGO_BOLT_BINARY),bolt-instrument) $(LLVM_BOLT) $(pgo_bolt_bin).prebolt \
+		-instrument -instrumentation-file=$(pgo_bolt_dir)/prof -instrumentation-file-append-pid -o $(PGO_BOLT_INST)
+	@$(foreach w,$(pgo_bolt_trainings),echo "==> BOLT training: workload $(call pgo_wname,$(w))" >&2 && \
+		$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/bolt-train-$(call pgo_wname,$(w)) \
+		--results=$(pgo_abs_dir)/bolt-train-results-$(call pgo_wname,$(w)).json \
+		$(PGO_BOLT_TRAIN_ARGS_$(call pgo_wname,$(w))) && ) true
+	@$(call pgo_run,BOLT: optimize the layout,bolt) sh -c '$(MERGE_FDATA) $(pgo_bolt_dir)/prof.*.fdata > $(pgo_bolt_dir)/merged.fdata && \
+		$(LLVM_BOLT) $(pgo_bolt_bin).prebolt -o $(PGO_BOLT_NEW) -data=$(pgo_bolt_dir)/merged.fdata $(PGO_BOLT_FLAGS) \
+			$(if $(PGO_BOLT_SKIP),-skip-funcs=$(PGO_BOLT_SKIP)) && \
+		$(PGO_BOLT_CHECK) && mv -f $(PGO_BOLT_NEW) $(pgo_bolt_bin) && rm -f $(PGO_BOLT_INST) $(pgo_bolt_dir)/prof.*.fdata'
+	@sed -n 's/^BOLT-INFO: \(.*have non-empty execution profile\)/bolt: \1/p' $(call pgo_log,bolt) >&2
 
 # Drops the build but keeps the profile: the next profile-opt only rebuilds with it.
 clean-retain-profile:
 	@if test -f $(call pgo_stamp,merge); then \
 		$(pgo_stash_save) && \
 		$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping) && \
-		rm -f $(call pgo_stamp,use) $(call pgo_stamp,verify); \
+		$(call pgo_rm_later,clean); \
 	else \
 		$(PROFOPT) run --label="clean (no merged profile to keep)" --log=$(call pgo_log,clean) -- sh -c '$(PGO_CLEAN)' && \
-		rm -f $(foreach s,instrument train merge clean use verify,$(call pgo_stamp,$(s))); \
+		$(call pgo_rm_later,configure); \
 	fi
 
 # Drops only the profiles (and the stages that depend on them).
 profile-removal:
-	rm -rf $(PGO_RAW_DIR) $(PGO_PROFDATA) $(pgo_stash) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/logs/train-* \
-		$(pgo_abs_dir)/train-results*.json $(pgo_abs_dir)/train-*.stamp $(pgo_fingerprint) $(pgo_abs_dir)/report.*
+	rm -rf $(PGO_RAW_DIR) $(PGO_CS_RAW_DIR) $(PGO_PROFDATA) $(pgo_ir_profdata) $(pgo_abs_dir)/merged-cs.profdata $(pgo_bolt_dir) $(pgo_stash) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/logs/train-* \
+		$(pgo_abs_dir)/logs/cs-train* $(pgo_abs_dir)/logs/bolt-train-* $(pgo_abs_dir)/*train-results*.json \
+		$(pgo_abs_dir)/train-*.stamp $(pgo_abs_dir)/cs-train-*.stamp $(pgo_fingerprint) $(pgo_abs_dir)/report.*
 	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} + 2>/dev/null || true)
-	rm -f $(foreach s,instrument train merge clean use verify,$(call pgo_stamp,$(s)))
+	$(call pgo_rm_later,configure)
 
 pgo-clean:
 	rm -rf $(pgo_abs_dir)
