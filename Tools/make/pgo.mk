@@ -129,7 +129,7 @@ pgo_train_each = $(foreach w,$(pgo_workloads),echo "==> $(3): workload $(call pg
 	mv $(call pgo_stamp,$(1)).tmp $(call pgo_stamp,$(1))
 pgo_train_cmds = $(if $(pgo_workloads),$(pgo_train_each),$(pgo_train_one))
 
-.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export
+.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export pgo-repro-check
 
 profile-opt: $(call pgo_stamp,$(lastword $(pgo_stages)))
 	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) >&2
@@ -291,6 +291,25 @@ profile-removal:
 
 pgo-clean:
 	rm -rf $(pgo_abs_dir)
+
+# Reproducibility: trains the same instrumented build twice and compares the merged profiles
+# (profopt diff: similarity, and whether identical; exit 1 when they differ).  Needs the
+# instrumented build: once the pipeline has cleaned it, it is built again.  Leaves the
+# pipeline after merge, with the second profile, so `make profile-opt` goes on from there.
+pgo_repro_dir = $(pgo_abs_dir)/repro
+pgo_repro_save = $(if $(pgo_is_gcc),rm -f $(pgo_repro_dir)/$(1).tar && $(PROFOPT) stash save $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_repro_dir)/$(1).tar,cp $(PGO_PROFDATA) $(pgo_repro_dir)/$(1).profdata)
+pgo_repro_file = $(pgo_repro_dir)/$(1).$(if $(pgo_is_gcc),tar,profdata)
+pgo-repro-check:
+	@$(if $(strip $(PGO_PROFILE)),echo "pgo-repro-check trains: it cannot work on an imported profile (PGO_PROFILE)" >&2; exit 2)
+	@if test -f $(call pgo_stamp,clean); then echo "==> the instrumented build was cleaned: building it again" >&2; $(call pgo_rm_later,configure); fi
+	@mkdir -p $(pgo_repro_dir)
+	@$(call pgo_rm_later,instrument) && $(MAKE) --no-print-directory $(call pgo_stamp,merge)
+	@$(call pgo_repro_save,first)
+	@$(call pgo_rm_later,instrument) && $(MAKE) --no-print-directory $(call pgo_stamp,merge)
+	@$(call pgo_repro_save,second)
+	@echo "==> two trainings compared" >&2
+	@$(PROFOPT) diff $(if $(pgo_is_gcc),,--tool=$(LLVM_PROFDATA)) $(call pgo_repro_file,first) $(call pgo_repro_file,second) \
+		> $(pgo_repro_dir)/diff.txt; rc=$$?; cat $(pgo_repro_dir)/diff.txt; exit $$rc
 
 pgo-status:
 	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) || true

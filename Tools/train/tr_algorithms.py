@@ -325,10 +325,10 @@ def main(scale):
     rng = Random(1234)
     words = ["".join(rng.choice("acgt") for _ in range(rng.randrange(8, 24))) for _ in range(160)]
     results = []
-    for rep in range(trainlib.reps(3, scale)):
-        results.append(graph_workout(rng, 2500 if rep % 2 else 300))
-        results.append(dynamic_programming_workout(rng, words[rep % 2::2]))
-        results.append(sorted_list_workout(rng, 4000))
+    for rep in range(trainlib.reps(60, scale)):
+        results.append(graph_workout(rng, 1200 if rep % 2 else 300))
+        results.append(dynamic_programming_workout(rng, words[rep % 4::4]))
+        results.append(sorted_list_workout(rng, 2000))
     trainlib.check_equal(count_queens(6 if scale < 0.5 else 8), 4 if scale < 0.5 else 92, "n-queens")
     trainlib.check_equal(solve_sudoku(SUDOKU), SUDOKU_SOLUTION, "sudoku")
     return trainlib.finish(NAME, results)

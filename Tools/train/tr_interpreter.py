@@ -610,8 +610,8 @@ def run_broken():
 
 def main(scale):
     results = []
-    for rep in range(3):
-        results.append(run_programs(14 + rep, trainlib.reps(1500, scale), trainlib.reps(70, scale ** 0.5)))
+    for rep in range(trainlib.reps(48, scale)):
+        results.append(run_programs(12 + rep % 4, 400, 50))
         results.append(run_broken())
     tree = Grammar(scan("let v = [1, 2 * 3, -x[0]](a, b);")).parse_script()
     results.append(repr(tree.body))

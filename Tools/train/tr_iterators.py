@@ -215,10 +215,10 @@ def closure_workout(rng, count):
 def main(scale):
     rng = Random(1234)
     results = []
-    for _ in range(trainlib.reps(4, scale)):
-        results.append(pipeline_workout(rng, trainlib.reps(6000, scale)))
-        results.append(combinatorics_workout(7))
-        results.append(closure_workout(rng, trainlib.reps(20000, scale)))
+    for _ in range(trainlib.reps(115, scale)):
+        results.append(pipeline_workout(rng, 2000))
+        results.append(combinatorics_workout(6))
+        results.append(closure_workout(rng, 5000))
     return trainlib.finish(NAME, results)
 
 

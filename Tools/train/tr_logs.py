@@ -179,7 +179,7 @@ def write_report(stats):
 
 def main(scale):
     rng = Random(1234)
-    lines, truth = generate_log(rng, trainlib.reps(9000, scale))
+    lines, truth = generate_log(rng, trainlib.reps(42000, scale))
     records = []
     rejected = 0
     for line in lines:

@@ -238,14 +238,14 @@ def stats_workout(rng, count):
 def main(scale):
     rng = Random(1234)
     results = []
-    for _ in range(trainlib.reps(2, scale)):
-        results.append(rsa_workout(rng, 256, trainlib.reps(100, scale)))
-        results.append(big_int_workout(trainlib.reps(1500, scale)))
-        results.append(float_workout(rng, trainlib.reps(8000, scale)))
-        results.append(decimal_workout(rng, trainlib.reps(6000, scale)))
-        results.append(fraction_workout(trainlib.reps(600, scale) + 2))
-        results.append(complex_workout(rng, 1024, trainlib.reps(60, scale) + 5))
-        results.append(stats_workout(rng, trainlib.reps(6000, scale)))
+    for _ in range(trainlib.reps(30, scale)):
+        results.append(rsa_workout(rng, 256, 25))
+        results.append(big_int_workout(400))
+        results.append(float_workout(rng, 2000))
+        results.append(decimal_workout(rng, 1500))
+        results.append(fraction_workout(150))
+        results.append(complex_workout(rng, 256, 24))
+        results.append(stats_workout(rng, 1500))
     return trainlib.finish(NAME, results)
 
 

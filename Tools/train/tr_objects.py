@@ -410,10 +410,10 @@ def audit_shop(rng, aisles):
 def main(scale):
     rng = Random(1234)
     results = []
-    for _ in range(trainlib.reps(3, scale)):
-        results.append(simulate_bank(rng, 180))
-        results.append(geometry_workout(rng, 2500))
-        results.append(audit_shop(rng, 60))
+    for _ in range(trainlib.reps(75, scale)):
+        results.append(simulate_bank(rng, 60))
+        results.append(geometry_workout(rng, 800))
+        results.append(audit_shop(rng, 20))
     return trainlib.finish(NAME, results)
 
 

@@ -42,7 +42,8 @@ PAGE = """<!DOCTYPE html>
 </body></html>
 """
 
-TAG_RE = re.compile(r"\{%\s*(for (\w+) in ([\w.]+)|if ([\w.]+))\s*%\}(.*?)\{%\s*end(?:for|if)\s*%\}", re.S)
+OPEN_RE = re.compile(r"\{%\s*(?:for (\w+) in ([\w.]+)|if ([\w.]+))\s*%\}")
+CLOSE_RE = re.compile(r"\{%\s*end(?:for|if)\s*%\}")
 VAR_RE = re.compile(r"\{\{\s*([\w.]+)\s*\}\}")
 
 
@@ -53,38 +54,16 @@ def resolve(context, dotted):
     return value
 
 
-def render(template, context):
-    """Expands innermost blocks first (the regex is non-greedy), then variables, escaping them."""
-    def expand_block(m):
-        _, loop_var, seq_name, cond_name, body = m.groups()
-        if cond_name:
-            return render(body, context) if resolve(context, cond_name) else ""
-        pieces = []
-        for item in resolve(context, seq_name):
-            pieces.append(render_outer(body, dict(context, **{loop_var: item})))
-        return "".join(pieces)
-
-    def render_outer(text, ctx):
-        return render(text, ctx)
-
-    previous = None
-    while previous != template:
-        previous = template
-        template = first_block(template, expand_block)
-    return VAR_RE.sub(lambda m: html.escape(str(resolve(context, m.group(1)))), template)
+def substitute_vars(text, context):
+    return VAR_RE.sub(lambda m: html.escape(str(resolve(context, m.group(1)))), text)
 
 
-def first_block(template, expand):
-    """Expands the outermost block: finds a matching {% end %} by counting nesting."""
-    opener = re.compile(r"\{%\s*(?:for|if)\b")
-    closer = re.compile(r"\{%\s*end(?:for|if)\s*%\}")
-    start = opener.search(template)
-    if not start:
-        return template
-    depth, pos = 0, start.start()
+def matching_end(template, pos):
+    """Where the block opened just before `pos` ends: counts nested {% for/if %} blocks."""
+    depth = 1
     while True:
-        o = opener.search(template, pos)
-        c = closer.search(template, pos)
+        o = OPEN_RE.search(template, pos)
+        c = CLOSE_RE.search(template, pos)
         if c is None:
             raise ValueError("unclosed block")
         if o is not None and o.start() < c.start():
@@ -92,25 +71,32 @@ def first_block(template, expand):
             pos = o.end()
         else:
             depth -= 1
-            pos = c.end()
             if depth == 0:
-                break
-    block = template[start.start():pos]
-    m = TAG_RE.fullmatch(block)
-    head_end = block.index("%}") + 2
-    body = block[head_end:block.rindex("{%")]
-    head = block[:head_end]
-    m = re.match(r"\{%\s*(for (\w+) in ([\w.]+)|if ([\w.]+))\s*%\}", head)
-    fake = _BlockMatch(m.groups() + (body,))
-    return template[:start.start()] + expand(fake) + template[pos:]
+                return c.start(), c.end()
+            pos = c.end()
 
 
-class _BlockMatch:
-    def __init__(self, groups):
-        self._groups = groups
-
-    def groups(self):
-        return self._groups
+def render(template, context):
+    """Renders the outermost blocks (recursively, with the loop variable bound) and the
+    {{ variables }} between them, HTML-escaped."""
+    out = []
+    pos = 0
+    while True:
+        m = OPEN_RE.search(template, pos)
+        if m is None:
+            break
+        out.append(substitute_vars(template[pos:m.start()], context))
+        body_end, pos = matching_end(template, m.end())
+        body = template[m.end():body_end]
+        loop_var, seq_name, cond_name = m.groups()
+        if cond_name:
+            if resolve(context, cond_name):
+                out.append(render(body, context))
+        else:
+            for item in resolve(context, seq_name):
+                out.append(render(body, dict(context, **{loop_var: item})))
+    out.append(substitute_vars(template[pos:], context))
+    return "".join(out)
 
 
 def slugify(text):
@@ -192,7 +178,7 @@ def csv_like_lines(regions):
 def main(scale):
     rng = Random(1234)
     results = []
-    for rep in range(trainlib.reps(60, scale)):
+    for rep in range(trainlib.reps(1000, scale)):
         regions = make_sales(rng)
         page, context = html_report(regions, "Sales <Q3> & \"friends\"")
         trainlib.check("<script>" not in page and "&lt;script&gt;" in page, "untrusted text is escaped")

@@ -1,0 +1,112 @@
+# The options stock PGO does not have, on the fixture project: GCC partial training,
+# Clang context-sensitive PGO, the BOLT stage, and the reproducibility check.
+
+fixture_with() { # CC CONFIGURE-ARGS...
+	local cc=$1; shift
+	require "$cc" autoconf
+	setup_fixture
+	./configure --enable-optimizations CC="$cc" PROFOPT="$PROFOPT" "$@" > configure.out 2>&1 ||
+		{ cat configure.out; fail "configure $*"; }
+}
+
+run_pipeline() {
+	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
+	expect_eq "$(./toy ppas 10)" 90 "the optimized program's answer"
+}
+
+llvm_bolt() { command -v llvm-bolt-19 || ls /usr/lib/llvm-*/bin/llvm-bolt 2>/dev/null | head -n 1; }
+
+test_partial_training_gcc() {
+	fixture_with gcc --enable-pgo-partial-training
+	expect_contains Makefile '^PGO_USE_CFLAGS = .*-fprofile-partial-training'
+	run_pipeline
+	expect_contains pgo/logs/use.log 'fprofile-partial-training'
+}
+
+test_partial_training_is_ignored_with_a_warning_for_clang() {
+	fixture_with clang --enable-pgo-partial-training
+	expect_contains configure.out 'WARNING: --enable-pgo-partial-training is a GCC option'
+	expect_not_contains Makefile 'fprofile-partial-training'
+}
+
+test_context_sensitive_pgo_clang() {
+	fixture_with clang --enable-pgo-cs
+	expect_contains Makefile '^PGO_CS = yes'
+	run_pipeline
+	for s in cs-instrument cs-train cs-merge; do test -f pgo/$s.stamp || fail "no $s stamp"; done
+	expect_contains pgo/logs/cs-instrument.log 'fcs-profile-generate'
+	expect_contains make.out 'cs-merge +done'
+	local tool; tool=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	# The final profile holds context-sensitive records, the first profile none.
+	"$tool" show --showcs pgo/merged.profdata > cs.txt
+	expect_contains cs.txt 'Total functions: [1-9]'
+	"$tool" show --showcs pgo/merged-ir.profdata > ir.txt
+	expect_contains ir.txt 'Total functions: 0'
+	expect_contains pgo/logs/use.log 'fprofile-use='
+	# Interrupted after the combined profile was written: the merge starts again from the
+	# first profile and gives the same result, not a profile counted twice.
+	cp pgo/merged.profdata once.profdata
+	rm pgo/cs-merge.stamp pgo/clean.stamp pgo/use.stamp pgo/verify.stamp
+	make profile-opt > again.out 2>&1 || { cat again.out; fail "resumed profile-opt"; }
+	cmp -s once.profdata pgo/merged.profdata || fail "re-running cs-merge changed the profile"
+}
+
+test_context_sensitive_pgo_is_ignored_for_gcc() {
+	fixture_with gcc --enable-pgo-cs
+	expect_contains configure.out 'WARNING: --enable-pgo-cs is a Clang option'
+	run_pipeline
+	test ! -f pgo/cs-instrument.stamp || fail "gcc ran a context-sensitive stage"
+}
+
+test_bolt_stage_gcc() {
+	[ -n "$(llvm_bolt)" ] || skip "llvm-bolt not installed (Debian: bolt-19)"
+	fixture_with gcc --enable-bolt
+	expect_contains configure.out 'checking for llvm-bolt\.\.\. /'
+	expect_contains configure.out 'checking for merge-fdata of LLVM [0-9.]+\.\.\. /'
+	expect_contains Makefile '^PGO_BOLT_LDFLAGS = -Wl,--emit-relocs'
+	run_pipeline
+	test -f pgo/bolt.stamp || fail "no bolt stamp"
+	readelf -S toy | grep -q '\.note\.bolt_info' || fail "toy was not rewritten by BOLT"
+	readelf -S toy.prebolt | grep -q '\.note\.bolt_info' && fail "the kept original is BOLTed"
+	expect_contains make.out 'bolt: .* have non-empty execution profile'
+	expect_eq "$(./toy ppmdxs 1000)" "$(./toy.prebolt ppmdxs 1000)" "BOLTed program's answer"
+	# Resumed after the rewrite: the stage starts from the kept original.
+	rm pgo/bolt.stamp  # as if interrupted: the stage runs again
+	make profile-opt > again.out 2>&1 || { cat again.out; fail "resumed bolt stage"; }
+	expect_contains pgo/logs/bolt-instrument.log 'toy.prebolt|Profile will be saved'
+}
+
+test_bolt_refuses_a_mismatched_merge_fdata() {
+	[ -n "$(llvm_bolt)" ] || skip "llvm-bolt not installed (Debian: bolt-19)"
+	require gcc autoconf
+	setup_fixture
+	fake_bin merge-fdata 'echo "  LLVM version 17.0.6"'
+	expect_status 1 ./configure --enable-optimizations --enable-bolt CC=gcc PROFOPT="$PROFOPT" \
+		MERGE_FDATA="$PWD/fakebin/merge-fdata"
+	expect_contains out 'no merge-fdata of the version of .*llvm-bolt \(19'
+	expect_contains out 'version 17\.0\.6'
+	expect_status 1 ./configure --enable-optimizations --enable-bolt CC=gcc PROFOPT="$PROFOPT" \
+		LLVM_BOLT=/nonexistent/llvm-bolt
+	expect_contains out 'llvm-bolt not found at /nonexistent/llvm-bolt'
+}
+
+test_two_trainings_give_identical_profiles() {
+	for cc in gcc clang; do
+		mkdir "$cc" && cd "$cc"
+		fixture_with "$cc"
+		make pgo-repro-check > repro.out 2>&1 || { cat repro.out; fail "$cc: pgo-repro-check"; }
+		expect_contains repro.out 'identical:  yes'
+		expect_contains repro.out 'similarity: 100\.000%'
+		# The pipeline goes on from the second profile.
+		run_pipeline
+		cd ..
+	done
+}
+
+test_repro_check_fails_when_trainings_differ() {
+	fixture_with clang
+	# A training task whose work depends on the time of day: the profiles differ.
+	printf 'clock\tsh -c "./toy ppas $(( $(date +%%N) %% 5000 + 100 ))"\n' > train.txt
+	expect_status 2 make pgo-repro-check  # make reports the failed recipe with 2
+	expect_contains out 'identical:  no'
+}
