@@ -46,6 +46,9 @@
 #   PGO_PROFILE          a bundle written by `make profile-export`: skip the instrumented build,
 #                        training and merge, and rebuild with it (refused if the manifest differs
 #                        from this build's, unless PGO_PROFILE_FORCE=1)
+#   PGO_RELOCATE_ROOT    an absolute directory (or shell text printing one) that appears inside object paths (GCC writes
+#                        .gcda files beside objects): recorded by profile-export, and on import
+#                        the profile's files under the exporter's directory move under this one
 #   PGO_MAIN_NAME        the name of the workload PGO_TRAIN_ARGS trains (default main)
 #   PGO_CS, PGO_BUILD_CSGEN   context-sensitive PGO (clang, from AX_PGO --enable-pgo-cs): the
 #                        command building with $(PGO_CSGEN_CFLAGS)/$(PGO_CSGEN_LDFLAGS)
@@ -178,7 +181,8 @@ $(call pgo_stamp,merge): $(call pgo_after,merge)
 	@rm -f $(pgo_stash)
 	@{ $(PGO_MANIFEST_CMD); } > $(pgo_manifest)
 	@$(PROFOPT) import --bundle=$(abspath $(PGO_PROFILE)) --dest=$(pgo_profile_file) --expect=$(pgo_manifest) \
-		--manifest-out=$(pgo_abs_dir)/profile-manifest.json --stamp=$(call pgo_stamp,merge) $(if $(PGO_PROFILE_FORCE),--force)
+		--manifest-out=$(pgo_abs_dir)/profile-manifest.json --stamp=$(call pgo_stamp,merge) $(if $(PGO_PROFILE_FORCE),--force) \
+		$(if $(PGO_RELOCATE_ROOT),--relocate-root=$(PGO_RELOCATE_ROOT))
 endif
 
 # Context-sensitive PGO (clang): the program is built again with the first profile *and*
@@ -209,7 +213,8 @@ $(call pgo_stamp,cs-merge): $(call pgo_after,cs-merge)
 # One file with the merged profile and its manifest, for PGO_PROFILE= in another build.
 PGO_EXPORT ?= $(pgo_abs_dir)/profile-export.tar.gz
 profile-export: $(call pgo_stamp,verify)
-	@{ $(PGO_MANIFEST_CMD); echo training_args=$(PGO_TRAIN_ARGS); } > $(pgo_manifest)
+	@{ $(PGO_MANIFEST_CMD); echo training_args=$(PGO_TRAIN_ARGS); \
+		$(if $(PGO_RELOCATE_ROOT),echo relocate_root=$(PGO_RELOCATE_ROOT);) } > $(pgo_manifest)
 	@$(PROFOPT) export --profile=$(pgo_profile_file) --manifest=$(pgo_manifest) --output=$(PGO_EXPORT) \
 		--record=$(pgo_abs_dir)/profile-manifest.json
 

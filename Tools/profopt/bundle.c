@@ -5,7 +5,13 @@
  * (merged.profdata) or the archive of GCC's .gcda files (profiles.tar, paths relative to the
  * build directory, so it can be restored into any build directory with the same layout).
  * Import compares the manifest with what the current build expects and refuses a profile made
- * from other sources or another compiler, saying what differs, unless --force is given. */
+ * from other sources or another compiler, saying what differs, unless --force is given.
+ *
+ * Relocation: some builds put an absolute path into object paths (CPython 3.11's setup.py
+ * compiles extension modules to build/temp.PLATFORM/ABSOLUTE/SOURCE/DIR/Modules/x.o), and GCC writes
+ * each .gcda beside its object.  The exporter records that directory as relocate_root; the
+ * importer, given this build's own (--relocate-root), renames the archive's members from the
+ * old directory to the new one. */
 #include "commands.h"
 #include "stamp.h"
 #include "util.h"
@@ -31,11 +37,15 @@ const char help_export[] =
 
 const char help_import[] =
 	"usage: profopt import --bundle=BUNDLE --dest=FILE [--expect=KV-FILE] [--force]\n"
-	"                      [--manifest-out=FILE] [--stamp=FILE] [KEY=VALUE...]\n"
+	"                      [--manifest-out=FILE] [--stamp=FILE] [--relocate-root=DIR]\n"
+	"                      [KEY=VALUE...]\n"
 	"\n"
 	"Checks BUNDLE's manifest against the expected KEY=VALUE facts (from KV-FILE and the\n"
 	"command line): any that differ are listed and the import is refused, unless --force.\n"
 	"Then checks the profile's SHA-256 and writes the profile to FILE.\n"
+	"--relocate-root=DIR: when the manifest records another relocate_root (an absolute\n"
+	"directory that appears inside the archive's member names), the .gcda archive's members\n"
+	"under it are renamed to DIR: a profile of objects named by absolute paths fits here.\n"
 	"Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n";
 
 #define MAX_FACTS 64
@@ -244,6 +254,46 @@ int cmd_export(int argc, char **argv)
 	return 0;
 }
 
+/* PATH with the characters special to a sed regular expression (BRE) or its replacement,
+ * and the '|' delimiter, escaped. */
+static char *sed_escape(const char *path)
+{
+	struct buf b = {0};
+	for (const char *p = path; *p; p++) {
+		if (strchr("\\.[]*^$|&", *p))
+			buf_add(&b, "\\", 1);
+		buf_add(&b, p, 1);
+	}
+	return b.data ? b.data : xstrdup("");
+}
+
+/* Renames the members of the tar ARCHIVE under directory FROM to TO (both absolute). */
+static int relocate_archive(const char *archive, const char *from, const char *to, const char *tmp)
+{
+	char *dir = xasprintf("%s/relocate", tmp), *efrom = sed_escape(from), *eto = sed_escape(to);
+	char *transform = xasprintf("--transform=s|%s/|%s/|", efrom, eto);
+	char *out = xasprintf("%s.relocated", archive), *list = NULL;
+	if (mkdir(dir, 0700) < 0)
+		fatal("cannot create %s: %s", dir, strerror(errno));
+	char *x[] = {"tar", "-xf", (char *)archive, "-C", dir, transform, NULL};
+	run_checked(x, "renaming the profile's paths");
+	/* The old directory's parents are left empty: not carried into the new archive. */
+	char *f[] = {"find", dir, "-mindepth", "1", "-depth", "-type", "d", "-empty", "-delete", NULL};
+	run_checked(f, "removing the emptied directories");
+	char *c[] = {"tar", "-cf", out, "-C", dir, ".", NULL};
+	run_checked(c, "archiving the relocated profile");
+	if (rename(out, archive) < 0)
+		fatal("cannot rename %s: %s", out, strerror(errno));
+	char *t[] = {"tar", "-tf", (char *)archive, NULL};
+	capture(t, &list);
+	int moved = 0; /* files (not directories) now under TO */
+	for (char *line = list ? strtok(list, "\n") : NULL; line; line = strtok(NULL, "\n"))
+		if (strstr(line, to) && line[strlen(line) - 1] != '/')
+			moved++;
+	free(dir), free(efrom), free(eto), free(transform), free(out), free(list);
+	return moved;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -253,9 +303,10 @@ int cmd_import(int argc, char **argv)
 		{"force", no_argument, NULL, 'f'},
 		{"manifest-out", required_argument, NULL, 'm'},
 		{"stamp", required_argument, NULL, 'S'},
+		{"relocate-root", required_argument, NULL, 'r'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *bundle = NULL, *dest = NULL, *manifest_out = NULL, *stamp = NULL;
+	const char *bundle = NULL, *dest = NULL, *manifest_out = NULL, *stamp = NULL, *root = NULL;
 	struct facts want = {0}, have = {0};
 	int force = 0, c;
 	opterr = 0;
@@ -267,6 +318,7 @@ int cmd_import(int argc, char **argv)
 		case 'f': force = 1; break;
 		case 'm': manifest_out = optarg; break;
 		case 'S': stamp = optarg; break;
+		case 'r': root = optarg; break;
 		default: usage_error("unknown option '%s' (see 'profopt import --help')", argv[optind - 1]);
 		}
 	}
@@ -309,6 +361,13 @@ int cmd_import(int argc, char **argv)
 	char *dest_tmp = xasprintf("%s.tmp", dest);
 	char *cp[] = {"cp", path, dest_tmp, NULL};
 	run_checked(cp, "copying the profile");
+	const char *old_root = facts_get(&have, "relocate_root");
+	if (root && *root != '/')
+		usage_error("--relocate-root wants an absolute directory, not '%s'", root);
+	if (root && old_root && strcmp(old_root, root) != 0 && strstr(file, ".tar")) {
+		int moved = relocate_archive(dest_tmp, old_root, root, tmp);
+		fprintf(stderr, "import: %d profile files moved from %s/ to %s/\n", moved, old_root, root);
+	}
 	if (rename(dest_tmp, dest) < 0)
 		fatal("cannot rename %s: %s", dest_tmp, strerror(errno));
 	if (manifest_out) {

@@ -325,7 +325,7 @@ def main(scale):
     rng = Random(1234)
     words = ["".join(rng.choice("acgt") for _ in range(rng.randrange(8, 24))) for _ in range(160)]
     results = []
-    for rep in range(trainlib.reps(60, scale)):
+    for rep in range(trainlib.reps(66, scale)):
         results.append(graph_workout(rng, 1200 if rep % 2 else 300))
         results.append(dynamic_programming_workout(rng, words[rep % 4::4]))
         results.append(sorted_list_workout(rng, 2000))

@@ -194,19 +194,19 @@ async def timeouts_and_cancellation(rounds):
 
 async def amain(scale):
     Connection.opened = Connection.peak = 0
-    crawler = Crawler(trainlib.reps(8500, scale), workers=8, concurrency=4)
+    crawler = Crawler(trainlib.reps(9800, scale), workers=8, concurrency=4)
     cancelled = await crawler.crawl(0)
     trainlib.check_equal(cancelled, 8, "workers cancelled")
     trainlib.check_equal(Connection.opened, 0, "connections closed")
     trainlib.check(Connection.peak <= 4, "semaphore bounds concurrency")
     trainlib.check_equal(len(crawler.pages) + len(crawler.failures), len(crawler.seen), "every page done once")
-    count = trainlib.reps(28000, scale)
+    count = trainlib.reps(32000, scale)
     handled, results, big = await pipeline(count, stages=6)
     trainlib.check_equal(sum(handled), count, "every job handled once")
     expected = {i: ((i * 37) % 101 + 1) * sum(range(1, ((i * 37) % 101 + 1) % 5 + 2)) for i in range(count)}
     trainlib.check(results == expected, "pipeline results")
-    cancel_info = await timeouts_and_cancellation(trainlib.reps(850, scale))
-    trainlib.check_equal(cancel_info[0], trainlib.reps(850, scale), "every slow task was cancelled")
+    cancel_info = await timeouts_and_cancellation(trainlib.reps(980, scale))
+    trainlib.check_equal(cancel_info[0], trainlib.reps(980, scale), "every slow task was cancelled")
     return (len(crawler.pages), sum(crawler.pages.values()), sorted(crawler.failures), len(big),
             sum(results.values()), cancel_info)
 

@@ -9,6 +9,7 @@ implementations (lookups, resizes, iteration), the C types of the collections mo
 and slice opcodes, comparisons of tuples.
 """
 import heapq
+import math
 import sys
 from array import array
 from collections import ChainMap, OrderedDict, defaultdict, deque, namedtuple
@@ -83,7 +84,7 @@ def index_workout(catalogue, parcels):
     trainlib.check_equal((child["zone"], child["carrier"], child["insure"], child["retries"]),
                          ("B1", "post", False, 5), "ChainMap lookups")
     trainlib.check_equal(sorted(child), ["carrier", "insure", "retries", "zone"], "ChainMap keys")
-    return summary, len(careful), len(odd), round(sum(weights.values()), 2), sorted(weights.items())[:5]
+    return summary, len(careful), len(odd), round(math.fsum(weights.values()), 2), sorted(weights.items())[:5]
 
 
 def cache_workout(rng, catalogue, n):
@@ -135,7 +136,7 @@ def queue_workout(rng, parcels):
     trainlib.check(merged == sorted(merged), "heapq.merge")
     updated = [p._replace(qty=p.qty * 2) for p in parcels[:100]]
     as_dicts = [p._asdict() for p in updated[:3]]
-    return (round(sum(averages), 3), sorted(assignment.values())[:3], len(shipped), first[:10],
+    return (round(math.fsum(averages), 3), sorted(assignment.values())[:3], len(shipped), first[:10],
             [p.pid for p in biggest], smallest, merged[-5:], as_dicts)
 
 
@@ -152,7 +153,7 @@ def column_workout(rng, n):
     back = array("d")
     back.frombytes(raw)
     trainlib.check(back == prices, "array bytes round trip")
-    return round(sum(revenue), 2), counts.count(0), max(counts), prices.itemsize
+    return round(math.fsum(revenue), 2), counts.count(0), max(counts), prices.itemsize
 
 
 def list_dict_workout(rng, n):

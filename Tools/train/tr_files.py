@@ -32,12 +32,12 @@ def create_tree(root, rng, n_files):
         folder = DIRS[i % len(DIRS)]
         if i % 4 == 0:
             name = "blob%03d.bin" % i
-            data = bytes(rng.randrange(256) for _ in range(rng.randrange(64, 2048)))
+            data = rng.randbytes(rng.randrange(64, 2048))
             with open(os.path.join(root, folder, name), "wb") as f:
                 f.write(data)
         else:
             name = ("note_%s_%03d.txt" % (WORDS[i % len(WORDS)], i))
-            lines = [" ".join(rng.choice(WORDS) for _ in range(rng.randrange(3, 14))) for _ in range(rng.randrange(5, 60))]
+            lines = [" ".join(rng.choices(WORDS, k=rng.randrange(3, 14))) for _ in range(rng.randrange(5, 60))]
             newline = "\r\n" if i % 3 == 0 else "\n"
             with open(os.path.join(root, folder, name), "w", encoding="utf-8", newline=newline) as f:
                 f.writelines(line + "\n" for line in lines)
@@ -205,7 +205,7 @@ def main(scale):
     rng = Random(1234)
     results = []
     with trainlib.scratch_directory("files") as root:
-        for _ in range(trainlib.reps(15, scale)):
+        for _ in range(trainlib.reps(11, scale)):
             results.append(one_round(root, rng, 120))
     return trainlib.finish(NAME, results)
 

@@ -610,7 +610,7 @@ def run_broken():
 
 def main(scale):
     results = []
-    for rep in range(trainlib.reps(48, scale)):
+    for rep in range(trainlib.reps(55, scale)):
         results.append(run_programs(12 + rep % 4, 400, 50))
         results.append(run_broken())
     tree = Grammar(scan("let v = [1, 2 * 3, -x[0]](a, b);")).parse_script()

@@ -10,6 +10,7 @@ forwarding in decorators, lambda calls.
 """
 import functools
 import itertools
+import math
 import operator
 import sys
 from random import Random
@@ -164,7 +165,7 @@ def pipeline_workout(rng, count):
     rises = sum(1 for a, b in zip(left, right) if b > a)
     chunks = list(batches_and_count(readings, 64))
     trainlib.check_equal(chunks[-1], ("done", len(readings)), "yield from return value")
-    return (sorted(by_station.items()), [round(x, 6) for x in last[1:]], round(sum(indices), 4), round(peaks[-1], 2),
+    return (sorted(by_station.items()), [round(x, 6) for x in last[1:]], round(math.fsum(indices), 4), round(peaks[-1], 2),
             len(hot), jumps, rises, len(chunks))
 
 
@@ -215,7 +216,7 @@ def closure_workout(rng, count):
 def main(scale):
     rng = Random(1234)
     results = []
-    for _ in range(trainlib.reps(115, scale)):
+    for _ in range(trainlib.reps(132, scale)):
         results.append(pipeline_workout(rng, 2000))
         results.append(combinatorics_workout(6))
         results.append(closure_workout(rng, 5000))

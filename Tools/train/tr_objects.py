@@ -9,6 +9,7 @@ isinstance/issubclass with ABCs, getattr/setattr with computed names.
 """
 import abc
 import enum
+import math
 import sys
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -301,9 +302,9 @@ class Matrix:
 
     def __matmul__(self, other):
         if isinstance(other, Vector3):
-            return Vector3.from_iterable(sum(a * b for a, b in zip(row, other)) for row in self.rows)
+            return Vector3.from_iterable(math.fsum(a * b for a, b in zip(row, other)) for row in self.rows)
         cols = list(zip(*other.rows))
-        return Matrix([[sum(a * b for a, b in zip(row, col)) for col in cols] for row in self.rows])
+        return Matrix([[math.fsum(a * b for a, b in zip(row, col)) for col in cols] for row in self.rows])
 
     def __add__(self, other):
         return Matrix([[a + b for a, b in zip(r, s)] for r, s in zip(self.rows, other.rows)])
@@ -410,7 +411,7 @@ def audit_shop(rng, aisles):
 def main(scale):
     rng = Random(1234)
     results = []
-    for _ in range(trainlib.reps(75, scale)):
+    for _ in range(trainlib.reps(86, scale)):
         results.append(simulate_bank(rng, 60))
         results.append(geometry_workout(rng, 800))
         results.append(audit_shop(rng, 20))

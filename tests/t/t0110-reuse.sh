@@ -59,3 +59,29 @@ test_damaged_bundle() {
 	echo "not a bundle" > junk.tar.gz
 	expect_status 1 "$PROFOPT" import --bundle=junk.tar.gz --dest=p.tar
 }
+
+# CPython 3.11 names extension objects by their absolute source path: the .gcda files of an
+# exported profile move from the exporter's directory to the importer's.
+test_import_relocates_absolute_object_paths() {
+	local old="$PWD/old.v1&[x]/src" new="$PWD/new/src"
+	mkdir -p "stage/build/temp.x$old/Modules"
+	echo data > "stage/build/temp.x$old/Modules/m.gcda"
+	echo other > stage/build/top.gcda
+	tar -cf profiles.tar -C stage .
+	printf 'compiler=gcc 12\nrelocate_root=%s\n' "$old" > m.kv
+	"$PROFOPT" export --profile=profiles.tar --manifest=m.kv --output=b.tar.gz 2> /dev/null
+	"$PROFOPT" import --bundle=b.tar.gz --dest=got.tar --relocate-root="$new" compiler="gcc 12" 2> err ||
+		{ cat err; fail "import"; }
+	grep -qF "import: 1 profile files moved from $old/ to $new/" err || { cat err; fail "no relocation message"; }
+	tar -tf got.tar > list
+	grep -qF "build/temp.x$new/Modules/m.gcda" list || { cat list; fail "m.gcda not moved"; }
+	! grep -qF "$old" list || fail "old paths left in the archive"
+	expect_contains list 'build/top\.gcda'
+	tar -xOf got.tar "./build/temp.x$new/Modules/m.gcda" > m.out
+	expect_eq "$(cat m.out)" data "relocated file's contents"
+	# The same directory: nothing to move.
+	"$PROFOPT" import --bundle=b.tar.gz --dest=same.tar --relocate-root="$old" 2> err2
+	expect_not_contains err2 'moved'
+	expect_status 2 "$PROFOPT" import --bundle=b.tar.gz --dest=x.tar --relocate-root=relative/dir
+	expect_contains out 'absolute directory'
+}
