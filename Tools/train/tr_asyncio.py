@@ -78,8 +78,7 @@ class Crawler:
             self.seen.add(page)
         await self.queue.put(page)
 
-    async def worker(self, wid):
-        done = 0
+    async def worker(self):
         while True:
             page = await self.queue.get()
             try:
@@ -89,7 +88,6 @@ class Crawler:
                 self.pages[page] = len(html)
                 for link in links:
                     await self.enqueue(link)
-                done += 1
             except ConnectionError as exc:
                 tries = self.retries.get(page, 0) + 1
                 self.retries[page] = tries
@@ -101,7 +99,7 @@ class Crawler:
                 self.queue.task_done()
 
     async def crawl(self, start):
-        tasks = [asyncio.create_task(self.worker(i), name="worker-%d" % i) for i in range(self.workers)]
+        tasks = [asyncio.create_task(self.worker(), name="worker-%d" % i) for i in range(self.workers)]
         await self.enqueue(start)
         await self.queue.join()
         for task in tasks:

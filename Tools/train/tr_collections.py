@@ -93,7 +93,7 @@ def cache_workout(rng, catalogue, n):
     # a skewed access pattern, as real caches see: a small hot set and a long tail
     hot = codes[:40]
     total = 0.0
-    for i in range(n):
+    for _ in range(n):
         key = rng.choice(hot) if rng.random() < 0.8 else rng.choice(codes)
         total += cache.fetch(key, lambda k: catalogue[k].weight * 2)
     trainlib.check(len(cache.data) <= 64, "LRU capacity")

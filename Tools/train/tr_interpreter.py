@@ -136,7 +136,7 @@ class Grammar:
         return tok
 
     def accept(self, text):
-        if self.tokens[self.at].text == text and self.tokens[self.at].kind not in ("string",):
+        if self.tokens[self.at].text == text and self.tokens[self.at].kind != "string":
             self.at += 1
             return True
         return False

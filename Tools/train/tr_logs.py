@@ -49,7 +49,7 @@ def generate_log(rng, count):
             lines.append(GARBAGE[i % len(GARBAGE)])
             truth["garbage"] += 1
             continue
-        moment += timedelta(seconds=rng.randrange(0, 9), microseconds=0)
+        moment += timedelta(seconds=rng.randrange(0, 9))
         ip = "%d.%d.%d.%d" % (rng.randrange(1, 224), rng.randrange(256), rng.randrange(256), rng.randrange(1, 255))
         path = rng.choice(PATHS)
         if "%d" in path:

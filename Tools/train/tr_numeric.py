@@ -137,7 +137,7 @@ def decimal_workout(rng, count):
     cent = Decimal("0.01")
     ledger = []
     balance = Decimal("0")
-    for i in range(count):
+    for _ in range(count):
         price = Decimal(rng.randrange(1, 100000)) / 100
         qty = rng.randrange(1, 12)
         vat = (price * qty * Decimal("0.19")).quantize(cent, rounding=ROUND_HALF_UP)

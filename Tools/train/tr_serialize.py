@@ -252,7 +252,7 @@ def binary_round_trip(orders):
 def main(scale):
     rng = Random(1234)
     results = []
-    for rep in range(trainlib.reps(58, scale)):
+    for _ in range(trainlib.reps(58, scale)):
         customers, orders = make_dataset(rng, 40, 120)
         results.append((json_round_trip(customers, orders), pickle_round_trip(customers, orders),
                         csv_round_trip(orders), binary_round_trip(orders)))

@@ -126,7 +126,7 @@ def search_workout(rng, corpus, queries):
 
 def layout_workout(texts, rng):
     lines = []
-    for i, text in enumerate(texts):
+    for text in texts:
         for word in text.split():
             w = word.strip(".,;:!?…“”‘’，。")
             if not w:
