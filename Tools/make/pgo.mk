@@ -132,7 +132,7 @@ pgo_train_each = $(foreach w,$(pgo_workloads),echo "==> $(3): workload $(call pg
 	mv $(call pgo_stamp,$(1)).tmp $(call pgo_stamp,$(1))
 pgo_train_cmds = $(if $(pgo_workloads),$(pgo_train_each),$(pgo_train_one))
 
-.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export pgo-repro-check
+.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads
 
 profile-opt: $(call pgo_stamp,$(lastword $(pgo_stages)))
 	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) >&2
@@ -296,6 +296,11 @@ profile-removal:
 
 pgo-clean:
 	rm -rf $(pgo_abs_dir)
+
+# What training will run: each workload, its weight and its `profopt train` arguments.
+pgo-workloads:
+	@$(foreach w,$(or $(pgo_workloads),$(PGO_MAIN_NAME):1),printf '%s weight %s: profopt train %s\n' \
+		'$(call pgo_wname,$(w))' '$(call pgo_wweight,$(w))' '$(subst ','\'',$(PGO_TRAIN_ARGS_$(call pgo_wname,$(w))))';)
 
 # Reproducibility: trains the same instrumented build twice and compares the merged profiles
 # (profopt diff: similarity, and whether identical; exit 1 when they differ).  Needs the

@@ -238,8 +238,8 @@ def stats_workout(rng, count):
 def main(scale):
     rng = Random(1234)
     results = []
-    for _ in range(trainlib.reps(30, scale)):
-        results.append(rsa_workout(rng, 256, 25))
+    for _ in range(trainlib.reps(37, scale)):
+        results.append(rsa_workout(rng, 256, 10))
         results.append(big_int_workout(400))
         results.append(float_workout(rng, 2000))
         results.append(decimal_workout(rng, 1500))

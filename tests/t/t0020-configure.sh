@@ -64,3 +64,22 @@ test_committed_configure_is_in_sync() {
 	autoconf -o configure.new configure.ac
 	diff -q configure.new "$SRCDIR/configure" > /dev/null || fail "configure is out of date: run autoconf and commit it"
 }
+
+# --with-training: workloads and weights, as the pipeline will run them.
+test_training_workloads_and_weights() {
+	require gcc
+	"$SRCDIR/configure" CC=gcc --with-training=profopt:2,regrtest,user > configure.out 2>&1 ||
+		{ cat configure.out; fail "configure --with-training"; }
+	make -s pgo-workloads PGO_TRAIN_COMMAND='$PYTHON -c "print(1)"' > out
+	expect_eq "$(sed -n 's/ weight \([0-9]*\):.*/=\1/p' out | tr '\n' ' ')" "profopt=2 regrtest=1 user=1 " "workloads"
+	expect_contains out "^profopt weight 2: .*--each=\"./python $SRCDIR/Tools/train/\{\}\.py 1\""
+	expect_contains out '^regrtest weight 1: .*--setenv=PYTHONHASHSEED=0 .*-m test --pgo \{\}'
+	expect_contains out "^user weight 1: .*--setenv=PYTHON=./python -- '\\\$PYTHON -c \"print\(1\)\"'"
+	"$SRCDIR/configure" CC=gcc > configure.out 2>&1
+	make -s pgo-workloads > out
+	expect_eq "$(wc -l < out)" 1 "default workloads"
+	for bad in nosuch profopt:0 regrtest:x ''; do
+		expect_status 1 "$SRCDIR/configure" CC=gcc --with-training="$bad"
+		expect_contains out 'error: --with-training'
+	done
+}
