@@ -205,7 +205,7 @@ def main(scale):
     rng = Random(1234)
     results = []
     with trainlib.scratch_directory("files") as root:
-        for _ in range(trainlib.reps(14, scale)):
+        for _ in range(trainlib.reps(24, scale)):
             results.append(one_round(root, rng, 120))
     return trainlib.finish(NAME, results)
 

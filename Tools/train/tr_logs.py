@@ -192,8 +192,7 @@ def main(scale):
     trainlib.check_equal(len(records), truth["good"], "lines parsed")
     good_lines = [line for line in lines if LINE_RE.match(line) and "[bad date]" not in line]
     for rec, line in zip(records, good_lines):
-        if rec.to_line() != line:
-            trainlib.check(False, "round trip of %r gave %r" % (line, rec.to_line()))
+        trainlib.check_equal(rec.to_line(), line, "a log line formatted back")
     stats = analyse(records)
     trainlib.check_equal(dict(stats["status"]), dict(truth["status"]), "status counts")
     trainlib.check_equal(stats["bytes"], truth["bytes"], "bytes sent")

@@ -100,7 +100,7 @@ def render(template, context):
     return "".join(out)
 
 
-def slugify(text):
+def anchor_id(text):
     kept = [ch.lower() if ch.isalnum() else "-" for ch in text]
     return re.sub("-+", "-", "".join(kept)).strip("-")
 
@@ -113,7 +113,7 @@ def make_sales(rng):
             units = rng.randrange(0, 5000)
             price = rng.randrange(150, 2500) / 100
             rows.append({"product": product, "units": units, "price": price, "revenue": units * price})
-        regions.append({"name": name, "slug": slugify(name), "rows": rows})
+        regions.append({"name": name, "slug": anchor_id(name), "rows": rows})
     return regions
 
 

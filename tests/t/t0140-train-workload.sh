@@ -50,7 +50,7 @@ test_every_task_runs_and_says_ok() {
 	train_python
 	local n=0 name
 	for name in $(tasks); do
-		run_task "$PY" "$name" > "sum.$name"
+		run_task "$PY" "$name" > /dev/null
 		n=$((n + 1))
 	done
 	[ "$n" -ge 12 ] || fail "only $n training tasks in $TRAIN"
@@ -69,6 +69,38 @@ test_checksums_do_not_depend_on_the_run_or_the_hash_seed() {
 		c=$(run_task "$PY" "$name" 4242)
 		expect_eq "$b" "$a" "$name: second run with PYTHONHASHSEED=0"
 		expect_eq "$c" "$a" "$name: run with PYTHONHASHSEED=4242"
+	done
+}
+
+# Two runs do the same work, not only compute the same result: the same Python and C
+# functions are called the same number of times (counted with sys.setprofile).
+test_two_runs_make_the_same_calls() {
+	train_python
+	cat > calls.py <<'EOF'
+import collections, hashlib, runpy, sys
+script = sys.argv[1]
+counts = collections.Counter()
+def count(frame, event, arg):
+    if event == "call":
+        counts[(frame.f_code.co_filename, frame.f_code.co_name, frame.f_code.co_firstlineno)] += 1
+    elif event == "c_call":
+        counts[("C", getattr(arg, "__module__", None) or "", getattr(arg, "__qualname__", ""))] += 1
+sys.argv = sys.argv[1:]
+sys.path.insert(0, script.rsplit("/", 1)[0])
+sys.setprofile(count)
+try:
+    runpy.run_path(script, run_name="__main__")
+finally:
+    sys.setprofile(None)
+    print(sum(counts.values()), hashlib.sha256(repr(sorted(counts.items())).encode()).hexdigest()[:16], file=sys.stderr)
+EOF
+	local name a b
+	for name in $(tasks); do
+		mkdir -p "run-$name"
+		a=$(cd "run-$name" && PYTHONHASHSEED=0 "$PY" ../calls.py "$TRAIN/$name.py" 0.02 2>&1 >/dev/null | tail -n 1)
+		b=$(cd "run-$name" && PYTHONHASHSEED=0 "$PY" ../calls.py "$TRAIN/$name.py" 0.02 2>&1 >/dev/null | tail -n 1)
+		expect_match "$a" '^[0-9]+ [0-9a-f]{16}$'
+		expect_eq "$b" "$a" "$name: calls made by two runs (count, digest)"
 	done
 }
 
