@@ -112,22 +112,29 @@ pgo_wweight = $(word 2,$(subst :, ,$(1)))
 PGO_MAIN_NAME ?= main
 PGO_TRAIN_ARGS_$(PGO_MAIN_NAME) ?= $(PGO_TRAIN_ARGS)
 pgo_workloads = $(if $(strip $(PGO_WORKLOADS)),$(PGO_MAIN_NAME):$(PGO_MAIN_WEIGHT) $(PGO_WORKLOADS))
-# Where workload $(1)'s raw profiles go under raw directory $(2).  GCC: GCOV_PREFIX puts the
-# .gcda files under RAW/NAME followed by the build directory's absolute path.
-pgo_wdir = $(2)/$(1)$(if $(pgo_is_gcc),$(abspath $(PGO_BUILD_DIR)))
-pgo_wenv = $(if $(pgo_is_gcc),--setenv=GCOV_PREFIX=$(2)/$(1),--setenv=LLVM_PROFILE_FILE=$(2)/$(1)/profopt-%4m.profraw)
-pgo_weighted_inputs = $(foreach w,$(pgo_workloads),--weighted=$(call pgo_wdir,$(call pgo_wname,$(w)),$(1)):$(call pgo_wweight,$(w)))
+# Weights.  Clang: each workload writes its raw profiles under RAW/NAME, merged by
+# llvm-profdata with the weights.  GCC: gcov-tool 12 cannot merge CPython's profiles (it dies
+# with "internal compiler error: in __gcov_topn_counter_op" on the indirect-call counters), so
+# a workload of weight W simply runs W times, and libgcov itself adds every run's counts into
+# the .gcda files beside the objects, as it does for parallel tasks.
+pgo_wdir = $(2)/$(1)
+pgo_wenv = $(if $(pgo_is_gcc),,--setenv=LLVM_PROFILE_FILE=$(2)/$(1)/profopt-%4m.profraw)
+pgo_weighted_inputs = $(if $(pgo_is_gcc),,$(foreach w,$(pgo_workloads),--weighted=$(call pgo_wdir,$(call pgo_wname,$(w)),$(1)):$(call pgo_wweight,$(w))))
+pgo_runs = $(if $(pgo_is_gcc),$(shell seq 1 $(1)),1)
 pgo_train_common = $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) --heartbeat=$(PGO_HEARTBEAT)
 # The training of stage $(1) (train or cs-train) into raw directory $(2): one run of
-# PGO_TRAIN_ARGS, or one run per workload, each into its own directory, for a weighted merge.
+# PGO_TRAIN_ARGS, or one run per workload (per unit of weight, for GCC).
 pgo_train_one = echo "==> $(3)" >&2 && $(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/$(1) \
 	--results=$(pgo_abs_dir)/$(1)-results.json --stamp=$(call pgo_stamp,$(1)) \
 	--setenv=LLVM_PROFILE_FILE=$(2)/profopt-%4m.profraw $(PGO_TRAIN_ARGS)
-pgo_train_each = $(foreach w,$(pgo_workloads),echo "==> $(3): workload $(call pgo_wname,$(w)), weight $(call pgo_wweight,$(w))" >&2 && \
-	$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/$(1)-$(call pgo_wname,$(w)) \
-	--results=$(pgo_abs_dir)/$(1)-results-$(call pgo_wname,$(w)).json \
-	--stamp=$(pgo_abs_dir)/$(1)-$(call pgo_wname,$(w)).stamp \
-	$(call pgo_wenv,$(call pgo_wname,$(w)),$(2)) $(PGO_TRAIN_ARGS_$(call pgo_wname,$(w))) && ) \
+# $(1) stage, $(2) raw directory, $(3) label, $(4) workload name, $(5) weight, $(6) run number
+pgo_train_run = echo "==> $(3): workload $(4), weight $(5)$(if $(pgo_is_gcc),$(if $(filter-out 1,$(5)), (run $(6) of $(5))))" >&2 && \
+	$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/$(1)-$(4)$(if $(filter-out 1,$(6)),-$(6)) \
+	--results=$(pgo_abs_dir)/$(1)-results-$(4)$(if $(filter-out 1,$(6)),-$(6)).json \
+	--stamp=$(pgo_abs_dir)/$(1)-$(4)$(if $(filter-out 1,$(6)),-$(6)).stamp \
+	$(call pgo_wenv,$(4),$(2)) $(PGO_TRAIN_ARGS_$(4)) &&
+pgo_train_each = $(foreach w,$(pgo_workloads),$(foreach r,$(call pgo_runs,$(call pgo_wweight,$(w))),\
+	$(call pgo_train_run,$(1),$(2),$(3),$(call pgo_wname,$(w)),$(call pgo_wweight,$(w)),$(r)))) \
 	printf '{"stage": "$(1)", "status": "ok", "workloads": "%s"}\n' "$(pgo_workloads)" > $(call pgo_stamp,$(1)).tmp && \
 	mv $(call pgo_stamp,$(1)).tmp $(call pgo_stamp,$(1))
 pgo_train_cmds = $(if $(pgo_workloads),$(pgo_train_each),$(pgo_train_one))
@@ -167,7 +174,7 @@ $(call pgo_stamp,merge): $(call pgo_after,merge)
 	@$(call pgo_rm_later,merge)
 	@rm -f $(pgo_ir_profdata)
 	@$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge) $(pgo_skip) \
-		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR) $(if $(pgo_workloads),--tool=$(GCOV_TOOL)),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA)) \
+		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA)) \
 		$(call pgo_weighted_inputs,$(PGO_RAW_DIR))
 	@# What training covered, for people (report.txt) and machines (report.json): information only.
 	@$(PROFOPT) report $(pgo_report_input) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true
