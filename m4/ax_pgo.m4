@@ -45,7 +45,9 @@
 #     PGO_MERGE                 merge command (clang: writes $(PGO_PROFDATA))
 #
 #   GCC: -fprofile-generate (single-threaded counter updates: atomic ones made
-#   CPython's training 2.5 times slower), -fprofile-use -fprofile-correction.  Clang:
+#   CPython's training 2.5 times slower), -fprofile-use -fprofile-correction, both with
+#   --param=profile-func-internal-id=1 (static functions found by number, not by an id
+#   made from their file's path, so that a profile fits objects built elsewhere).  Clang:
 #   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
 #   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters),
 #   -fprofile-use=$(PGO_PROFDATA).  --with-pgo-profile-update=single|atomic|
@@ -82,7 +84,7 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 2
+#serial 3
 
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
@@ -295,9 +297,14 @@ AS_CASE([$ax_pgo_update],
   [AC_MSG_ERROR([--with-pgo-profile-update wants atomic, prefer-atomic or single, not '$ax_pgo_update'])])
 AS_CASE([$ax_cv_pgo_cc_family],
   [gcc], [
-    PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag"
+    dnl GCC looks up a static function's counts by an id computed from its file's path
+    dnl unless told to use its number within the unit: a profile then still fits when the
+    dnl objects are compiled from another directory (an exported profile reused elsewhere).
+    ax_pgo_ids=
+    _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1], [ax_pgo_ids="--param=profile-func-internal-id=1"])
+    PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag $ax_pgo_ids"
     PGO_GEN_LDFLAGS=$PGO_GEN_CFLAGS
-    PGO_USE_CFLAGS="-fprofile-use -fprofile-correction"
+    PGO_USE_CFLAGS="-fprofile-use -fprofile-correction $ax_pgo_ids"
     PGO_MERGE='$(GCOV_TOOL) merge'],
   [clang|apple-clang], [
     dnl Value profiling (indirect calls) runs out of its static counters in a large program,
