@@ -33,6 +33,8 @@
 #                        proves that the instrumented program starts (default: none)
 #   PGO_JOBS             parallel training tasks (default: number of CPUs)
 #   PGO_TRAIN_TIMEOUT    seconds per training task (default 1200)
+#   PGO_TRAIN_WRAPPER    command prefix for `profopt train`, e.g. `setarch -R` (no address
+#                        randomization, inherited by every task: reproducible counts)
 #   PGO_MIN_RAN          share of training tasks that must run to the end (default 90%)
 #   PGO_VERIFY_REQUIRE   objects (relative to PGO_BUILD_DIR) that must get profile data
 #   PGO_HEARTBEAT        seconds between progress lines off a terminal (default 30)
@@ -121,7 +123,8 @@ pgo_wdir = $(2)/$(1)
 pgo_wenv = $(if $(pgo_is_gcc),,--setenv=LLVM_PROFILE_FILE=$(2)/$(1)/profopt-%4m.profraw)
 pgo_weighted_inputs = $(if $(pgo_is_gcc),,$(foreach w,$(pgo_workloads),--weighted=$(call pgo_wdir,$(call pgo_wname,$(w)),$(1)):$(call pgo_wweight,$(w))))
 pgo_runs = $(if $(pgo_is_gcc),$(shell seq 1 $(1)),1)
-pgo_train_common = $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) --heartbeat=$(PGO_HEARTBEAT)
+PGO_TRAIN_WRAPPER ?=
+pgo_train_common = $(PGO_TRAIN_WRAPPER) $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) --heartbeat=$(PGO_HEARTBEAT)
 # The training of stage $(1) (train or cs-train) into raw directory $(2): one run of
 # PGO_TRAIN_ARGS, or one run per workload (per unit of weight, for GCC).
 pgo_train_one = echo "==> $(3)" >&2 && $(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/$(1) \
