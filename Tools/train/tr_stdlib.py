@@ -211,7 +211,29 @@ def diff_workout(rounds):
     return ratios[:5], sum(diffs), close
 
 
+class FixedClock:
+    """Stands in for the time module inside logging: every LogRecord reads the clock, and
+    the work then depends on it (its milliseconds are a cached small int below 256 and a
+    newly allocated one above), so two trainings would not count the same work."""
+
+    @staticmethod
+    def time():
+        return 1700000000.125
+
+    @staticmethod
+    def time_ns():
+        return 1700000000125000000
+
+
 def logging_workout(records):
+    real_time, logging.time = logging.time, FixedClock
+    try:
+        return logging_records(records)
+    finally:
+        logging.time = real_time
+
+
+def logging_records(records):
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     handler.setFormatter(logging.Formatter("%(levelname)-7s %(name)s [%(component)s] %(message)s"))
