@@ -158,7 +158,7 @@ def email_workout(rounds, services):
         msg.set_content("Hello,\n\nrelease %d went out to %d replicas.\nRésumé attached.\n" % (i, i % 5 + 1))
         msg.add_attachment(("line %d\n" % i * 20).encode(), maintype="text", subtype="plain", filename="log.txt")
         # A fixed MIME boundary: the generator would draw one from the unseeded module-level
-        # random generator, and its digits would change the work from run to run.
+        # random generator, and its digits would make each run do different work.
         msg.set_boundary("=====profopt-train-%04d=====" % i)
         raw = msg.as_bytes()
         back = email.parser.BytesParser(policy=email.policy.default).parsebytes(raw)
