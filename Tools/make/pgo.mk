@@ -277,7 +277,8 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 	@rm -rf $(pgo_bolt_dir) && mkdir -p $(pgo_bolt_dir)
 	@test -f $(pgo_bolt_bin).prebolt || cp -p $(pgo_bolt_bin) $(pgo_bolt_bin).prebolt
 	@$(call pgo_run,BOLT: instrument $(PGO_BOLT_BINARY),bolt-instrument) $(LLVM_BOLT) $(pgo_bolt_bin).prebolt \
-		-instrument -instrumentation-file=$(pgo_bolt_dir)/prof -instrumentation-file-append-pid -o $(PGO_BOLT_INST)
+		-instrument -instrumentation-file=$(pgo_bolt_dir)/prof -instrumentation-file-append-pid -o $(PGO_BOLT_INST) \
+		$(if $(PGO_BOLT_SKIP),-skip-funcs=$(PGO_BOLT_SKIP))
 	@$(foreach w,$(pgo_bolt_trainings),echo "==> BOLT training: workload $(call pgo_wname,$(w))" >&2 && \
 		$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/bolt-train-$(call pgo_wname,$(w)) \
 		--results=$(pgo_abs_dir)/bolt-train-results-$(call pgo_wname,$(w)).json \
