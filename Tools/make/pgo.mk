@@ -265,7 +265,7 @@ PGO_BOLT_BINARY ?=
 PGO_BOLT_SKIP ?=
 PGO_BOLT_CHECK ?= $(PGO_BOLT_NEW) --version
 PGO_BOLT_FLAGS ?= -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions -split-eh \
-	-icf=1 -inline-all -peepholes=none -jump-tables=none -frame-opt=hot \
+	-icf=1 -inline-all -peepholes=none -frame-opt=hot \
 	-indirect-call-promotion=all -use-gnu-stack -hot-text -dyno-stats
 pgo_bolt_bin = $(abspath $(PGO_BUILD_DIR))/$(PGO_BOLT_BINARY)
 pgo_bolt_dir = $(pgo_abs_dir)/bolt
