@@ -123,7 +123,7 @@ pgo_workloads = $(if $(strip $(PGO_WORKLOADS)),$(PGO_MAIN_NAME):$(PGO_MAIN_WEIGH
 # a workload of weight W simply runs W times, and libgcov itself adds every run's counts into
 # the .gcda files beside the objects, as it does for parallel tasks.
 pgo_wdir = $(2)/$(1)
-pgo_wenv = $(if $(pgo_is_gcc),,--setenv=LLVM_PROFILE_FILE=$(2)/$(1)/$(PGO_LLVM_PROFILE_PATTERN))
+pgo_wenv = $(if $(pgo_is_gcc),,--setenv=LLVM_PROFILE_FILE=$(call pgo_wdir,$(1),$(2))/$(PGO_LLVM_PROFILE_PATTERN))
 pgo_weighted_inputs = $(if $(pgo_is_gcc),,$(foreach w,$(pgo_workloads),--weighted=$(call pgo_wdir,$(call pgo_wname,$(w)),$(1)):$(call pgo_wweight,$(w))))
 pgo_runs = $(if $(pgo_is_gcc),$(shell seq 1 $(1)),1)
 PGO_TRAIN_WRAPPER ?=
