@@ -105,8 +105,9 @@ test_two_trainings_give_identical_profiles() {
 
 test_repro_check_fails_when_trainings_differ() {
 	fixture_with clang
-	# A training task whose work depends on the time of day: the profiles differ.
-	printf 'clock\tsh -c "./toy ppas $(( $(date +%%N) %% 5000 + 100 ))"\n' > train.txt
+	# A training task whose work depends on the time of day: the profiles differ.  (The
+	# leading 1 keeps nanoseconds such as 08... from being read as an octal number.)
+	printf 'clock\tsh -c "./toy ppas $(( 1$(date +%%N) %% 5000 + 100 ))"\n' > train.txt
 	expect_status 2 make pgo-repro-check  # make reports the failed recipe with 2
 	expect_contains out 'identical:  no'
 }
