@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,6 +45,10 @@ static void start_job(struct pool *pool, struct job *job)
 	dprintf(fd, "$ %s\n", job->cmd);
 	job->start = now();
 	job->state = JOB_RUNNING;
+	/* profopt is single-threaded and sets these before every start: the child inherits
+	 * this job's values, and the next job overwrites them with its own. */
+	for (char **e = job->env; e && *e; e++)
+		putenv(*e);
 	int rc = job->argv ? proc_start_argv(&job->proc, job->argv, fd, pool->cwd)
 			   : proc_start(&job->proc, job->cmd, fd, pool->cwd);
 	if (rc < 0) {

@@ -13,6 +13,7 @@ struct job {
 	char *name;
 	char *cmd;           /* shell-style command line, or a label when argv is set */
 	char **argv;         /* when set, executed as is */
+	char **env;          /* NAME=VALUE set for this job only (NULL-terminated), or NULL */
 	char *log_path;
 	enum job_state state;
 	enum job_result result;

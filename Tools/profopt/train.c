@@ -32,7 +32,10 @@ const char help_train[] =
 	"                          failing (default 90%; '100%' or '1' = all)\n"
 	"  --preflight=COMMAND     must succeed before any task starts (e.g. the instrumented\n"
 	"                          interpreter printing its version)\n"
-	"  --setenv=NAME=VALUE     set for every task (repeatable), e.g. LLVM_PROFILE_FILE\n"
+	"  --setenv=NAME=VALUE     set for every task (repeatable), e.g. LLVM_PROFILE_FILE;\n"
+	"                          {} in VALUE becomes the task's name (as in its log's name),\n"
+	"                          e.g. LLVM_PROFILE_FILE=raw/{}-%m.profraw: a profile file per\n"
+	"                          task, the same from one training to the next\n"
 	"  --heartbeat=SECONDS     interval of plain progress lines off a terminal (default 30)\n"
 	"  --results=FILE          write per-task results as JSON\n"
 	"  --stamp=FILE            on success, write the stage record (JSON) to FILE\n"
@@ -47,6 +50,8 @@ struct train_opts {
 	const char *cwd, *log_dir, *tasks_file, *each, *preflight, *results, *stamp;
 	double min_ran;
 	double heartbeat;
+	char **task_env; /* --setenv values with {}, made per task */
+	int ntask_env;
 };
 
 struct train_state {
@@ -82,7 +87,7 @@ static char *safe_name(const char *s)
 	return n;
 }
 
-static void add_job(struct pool *pool, int *cap, const char *name, const char *cmd, const char *log_dir)
+static void add_job(struct pool *pool, int *cap, const char *name, const char *cmd, const struct train_opts *o)
 {
 	if (pool->njobs == *cap) {
 		*cap = *cap ? *cap * 2 : 64;
@@ -94,7 +99,12 @@ static void add_job(struct pool *pool, int *cap, const char *name, const char *c
 	j->cmd = xstrdup(cmd);
 	char *file = safe_name(name);
 	/* Two tasks with the same name get distinct logs. */
-	j->log_path = xasprintf("%s/%03d-%s.log", log_dir, pool->njobs + 1, file);
+	j->log_path = xasprintf("%s/%03d-%s.log", o->log_dir, pool->njobs + 1, file);
+	if (o->ntask_env) {
+		j->env = xcalloc((size_t)o->ntask_env + 1, sizeof *j->env);
+		for (int i = 0; i < o->ntask_env; i++)
+			j->env[i] = substitute(o->task_env[i], file);
+	}
 	free(file);
 	pool->njobs++;
 }
@@ -121,13 +131,13 @@ static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o)
 		char *tab = strchr(line, '\t');
 		if (o->each) {
 			char *cmd = substitute(o->each, line);
-			add_job(pool, cap, line, cmd, o->log_dir);
+			add_job(pool, cap, line, cmd, o);
 			free(cmd);
 		} else if (tab) {
 			*tab = '\0';
-			add_job(pool, cap, line, tab + 1, o->log_dir);
+			add_job(pool, cap, line, tab + 1, o);
 		} else {
-			add_job(pool, cap, line, line, o->log_dir);
+			add_job(pool, cap, line, line, o);
 		}
 	}
 	free(text);
@@ -222,7 +232,7 @@ static int run_preflight(const struct train_opts *o)
 	char *log = xasprintf("%s/preflight.log", o->log_dir);
 	struct pool pre = {0};
 	int cap = 0;
-	add_job(&pre, &cap, "preflight", o->preflight, o->log_dir);
+	add_job(&pre, &cap, "preflight", o->preflight, o);
 	free(pre.jobs[0].log_path);
 	pre.jobs[0].log_path = log;
 	pre.parallel = 1;
@@ -286,7 +296,12 @@ int cmd_train(int argc, char **argv)
 		case 's':
 			if (!strchr(optarg, '=') || optarg[0] == '=')
 				usage_error("--setenv wants NAME=VALUE, not '%s'", optarg);
-			putenv(optarg);
+			if (strstr(optarg, "{}")) {
+				o.task_env = xrealloc(o.task_env, (size_t)(o.ntask_env + 1) * sizeof *o.task_env);
+				o.task_env[o.ntask_env++] = optarg;
+			} else {
+				putenv(optarg);
+			}
 			break;
 		case 'h':
 			if ((o.heartbeat = atof(optarg)) <= 0)
@@ -307,7 +322,7 @@ int cmd_train(int argc, char **argv)
 	if (o.tasks_file)
 		load_tasks(&pool, &cap, &o);
 	for (int i = optind; i < argc; i++)
-		add_job(&pool, &cap, argv[i], argv[i], o.log_dir);
+		add_job(&pool, &cap, argv[i], argv[i], &o);
 	if (pool.njobs == 0)
 		usage_error("no training tasks (give --tasks=FILE or commands; see 'profopt train --help')");
 
