@@ -9,6 +9,12 @@ before the clock starts, so interpreter startup and setup are not measured.  LOO
 bench() are timed with time.perf_counter(); the elapsed seconds are printed on one line.
 LOOPS=0 only imports the workload (profopt bench uses that to subtract startup from
 instruction counts).  Only the standard library is used; CPython 3.8 or newer.
+
+PROFOPT_BENCH_PAD=N (bytes) holds a buffer of that size, allocated before the workload is
+imported, while the loops run.  It moves the C heap's layout: where malloc finds memory, and
+how much work that takes, depends on everything allocated before (the same interpreter,
+built in a directory with a longer name, ran the regex workload with 4% more instructions).
+profopt bench gives each round another pad, so no interpreter is judged on one layout.
 """
 import os
 import sys
@@ -33,6 +39,7 @@ def main(argv):
         sys.stderr.write("run.py: no workload %r (have: %s)\n" % (name, " ".join(workloads())))
         return 2
     sys.path.insert(0, HERE)
+    pad = bytearray(int(os.environ.get("PROFOPT_BENCH_PAD") or 0))  # noqa: F841 (held on purpose)
     module = __import__("bm_" + name)
     bench = module.bench
     clock = time.perf_counter

@@ -91,12 +91,14 @@ pgo_after = $(if $(wildcard $(call pgo_stamp,$(1))),,$(call pgo_stamp,$(lastword
 pgo_rm_later = rm -f $(foreach s,$(call pgo_rest,$(1),$(pgo_all_stages)),$(call pgo_stamp,$(s)))
 pgo_run = $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) --label="$(1)" --log=$(call pgo_log,$(2)) --stamp=$(call pgo_stamp,$(2)) --
 pgo_is_gcc = $(filter gcc,$(PGO_CC_FAMILY))
-# Clang's runtime writes raw profiles where LLVM_PROFILE_FILE says; %4m keeps a pool of four
-# files per binary that parallel processes merge into under a lock.  (Measured on CPython
-# 3.11 with profopt's workload: two trainings give identical edge counts; indirect-call
-# targets agree to 99.7%, and to 99.9% with profopt-%p.profraw, a file per process.)
-PGO_LLVM_PROFILE_PATTERN ?= profopt-%4m.profraw
-pgo_llvm_profile_file = $(PGO_RAW_DIR)/$(PGO_LLVM_PROFILE_PATTERN)
+# Clang's runtime writes raw profiles where LLVM_PROFILE_FILE says.  profopt train puts each
+# task's name in place of {}, so every task writes its own files (%m: one per instrumented
+# binary or library), named the same in every training.  Two trainings then give identical
+# profiles (measured: CPython 3.11 with profopt's workload).  A pool shared by all tasks
+# (profopt-%4m.profraw) merges processes in the order they end, and the runtime keeps only a
+# few indirect-call targets per call site, so which ones survive varied (99.7% alike; 99.9%
+# with a file per process, %p, whose expanded name differs from run to run).
+PGO_LLVM_PROFILE_PATTERN ?= {}-%m.profraw
 # What a profile is, for export and import: the merged file (clang) or the .gcda archive (gcc).
 pgo_profile_file = $(if $(pgo_is_gcc),$(pgo_stash),$(PGO_PROFDATA))
 pgo_report_input = $(if $(pgo_is_gcc),--family=gcc --profile-dir=$(PGO_BUILD_DIR) $(pgo_skip),--family=clang --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA))

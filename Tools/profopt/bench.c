@@ -52,6 +52,10 @@ const char help_bench[] =
 	"  --cpu=N               pin profopt and the interpreters to CPU N (sched_setaffinity)\n"
 	"  --no-aslr             run the interpreters without address space randomization\n"
 	"                        (personality(2) for profopt's children only)\n"
+	"  --layouts=N           heap layouts the rounds cycle through (default: one per round):\n"
+	"                        run.py holds a pad of PROFOPT_BENCH_PAD bytes (0, 1536, 3072,\n"
+	"                        ...) while it measures, which moves where malloc finds memory;\n"
+	"                        one layout can cost a workload 4%.  1 keeps the layout fixed\n"
 	"  --timeout=SECONDS     limit per process (default 300)\n"
 	"  --callgrind           count instructions with valgrind --tool=callgrind instead of\n"
 	"                        timing: deterministic, for when wall time is too noisy.  Startup\n"
@@ -76,7 +80,7 @@ const char help_bench[] =
 	"Exit status: 0 when it measured, 1 when a workload or interpreter failed, 2 bad usage.\n";
 
 struct bench_opts {
-	int rounds, warmup, cpu, no_aslr, callgrind, cache_sim, branch_sim, list, check_only, nboot;
+	int rounds, layouts, warmup, cpu, no_aslr, callgrind, cache_sim, branch_sim, list, check_only, nboot;
 	long loops;
 	double target, timeout, conf;
 	unsigned long long seed;
@@ -285,7 +289,7 @@ static void write_output(const char *path, const struct bench_result *r, void (*
 int cmd_bench(int argc, char **argv)
 {
 	enum { O_ROUNDS = 256, O_WARMUP, O_TARGET, O_LOOPS, O_WORKLOADS, O_SUITE, O_LIST, O_CPU, O_NOASLR, O_TIMEOUT, O_CG,
-	       O_CACHE, O_BRANCH, O_CHECK, O_CONF, O_BOOT, O_SEED, O_JSON, O_TABLE, O_PLOT };
+	       O_CACHE, O_BRANCH, O_CHECK, O_CONF, O_BOOT, O_SEED, O_JSON, O_TABLE, O_PLOT, O_LAYOUTS };
 	static const struct option lopts[] = {
 		{"rounds", required_argument, NULL, O_ROUNDS}, {"warmup", required_argument, NULL, O_WARMUP},
 		{"target", required_argument, NULL, O_TARGET}, {"loops", required_argument, NULL, O_LOOPS},
@@ -297,6 +301,7 @@ int cmd_bench(int argc, char **argv)
 		{"confidence", required_argument, NULL, O_CONF}, {"bootstrap", required_argument, NULL, O_BOOT},
 		{"seed", required_argument, NULL, O_SEED}, {"json", required_argument, NULL, O_JSON},
 		{"table", required_argument, NULL, O_TABLE}, {"plot", required_argument, NULL, O_PLOT},
+		{"layouts", required_argument, NULL, O_LAYOUTS},
 		{NULL, 0, NULL, 0},
 	};
 	struct bench_opts o = {.rounds = -1, .warmup = -1, .cpu = -1, .nboot = 2000, .target = -1, .timeout = 300, .conf = 0.95, .seed = 1};
@@ -305,6 +310,7 @@ int cmd_bench(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
 		case O_ROUNDS: o.rounds = (int)parse_count("--rounds", optarg, 1); break;
+		case O_LAYOUTS: o.layouts = (int)parse_count("--layouts", optarg, 1); break;
 		case O_WARMUP: o.warmup = (int)parse_count("--warmup", optarg, 0); break;
 		case O_TARGET: o.target = parse_seconds("--target", optarg); break;
 		case O_LOOPS: o.loops = parse_count("--loops", optarg, 1); break;
@@ -354,6 +360,7 @@ int cmd_bench(int argc, char **argv)
 	struct bench_result r = {.mode = o.callgrind ? BENCH_INSTRUCTIONS : BENCH_TIME, .nboot = o.nboot, .conf = o.conf,
 				 .seed = o.seed, .cpu = o.cpu, .no_aslr = o.no_aslr};
 	r.rounds = o.rounds > 0 ? o.rounds : o.callgrind ? 1 : 6;
+	r.layouts = o.layouts > 0 ? o.layouts : r.rounds;
 	r.warmup = o.warmup >= 0 ? o.warmup : o.callgrind ? 0 : 1;
 	r.target = o.target > 0 ? o.target : o.callgrind ? 0.05 : 0.2;
 	if (!o.callgrind && r.rounds < 2 && !o.check_only && !o.list)
@@ -474,6 +481,9 @@ int cmd_bench(int argc, char **argv)
 				else
 					snprintf(phase, sizeof phase, "round %d/%d", round + 1, r.rounds);
 				show(&st, phase, r.works[w].name, r.interps[i].name);
+				char pad[32];
+				snprintf(pad, sizeof pad, "%ld", bench_layout_pad(round, r.layouts));
+				setenv("PROFOPT_BENCH_PAD", pad, 1);
 				double v = sample(&br, &r, w, i);
 				if (round >= 0) {
 					struct bench_cell *cell = bench_cell(&r, w, i);

@@ -43,6 +43,7 @@ struct bench_cell {
 struct bench_result {
 	enum bench_mode mode;
 	int rounds, warmup, nboot, cpu, no_aslr;
+	int layouts;         /* heap layouts the rounds cycle through (1: always the same) */
 	double conf, target;
 	uint64_t seed;
 	const char *callgrind_args; /* extra callgrind options used, or NULL */
@@ -65,6 +66,13 @@ static inline struct bench_cell *bench_cell(const struct bench_result *r, int w,
 
 /* ---- bench_measure.c: running the workloads */
 
+/* The C heap's layout at the start of the loops decides how hard glibc's malloc works:
+ * the same interpreter ran one workload with 4% more instructions when its build directory's
+ * name was a few characters longer.  run.py holds a bytearray of PROFOPT_BENCH_PAD bytes
+ * while it measures; round r uses pad index r % layouts, so every interpreter meets the same
+ * mix of layouts, not one it was lucky or unlucky with. */
+#define BENCH_PAD_STEP 1536
+long bench_layout_pad(int round, int layouts);
 /* The order of the n interpreters in round `round` (0-based): forward in even rounds,
  * backward in odd ones, so each one runs as often early as late in a round. */
 void bench_order(int round, int n, int *order);

@@ -42,6 +42,11 @@ void bench_order(int round, int n, int *order)
 		order[i] = round % 2 ? n - 1 - i : i;
 }
 
+long bench_layout_pad(int round, int layouts)
+{
+	return layouts > 1 && round > 0 ? (long)(round % layouts) * BENCH_PAD_STEP : 0;
+}
+
 long bench_next_loops(long loops, double elapsed, double target)
 {
 	if (elapsed >= target / 2)

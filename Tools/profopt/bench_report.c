@@ -118,7 +118,12 @@ void bench_print_table(const struct bench_result *r, FILE *out)
 	if (r->rounds > 1)
 		fprintf(out, "%s: median of %d rounds ± MAD; speedup = %s of %s / this one, [%.0f%% interval]\n", what,
 			r->rounds, r->mode == BENCH_TIME ? "median time" : "median count", r->interps[0].name, r->conf * 100);
-	else
+	if (r->rounds > 1 && r->layouts > 1)
+		fprintf(out, "heap layouts: %d (round r holds a pad of (r mod %d) x %d bytes while it measures)\n",
+			r->layouts, r->layouts, BENCH_PAD_STEP);
+	else if (r->rounds > 1)
+		fprintf(out, "heap layout: the same in every round (--layouts=1)\n");
+	if (r->rounds <= 1)
 		fprintf(out, "%s: one %s each; speedup = %s of %s / this one\n", what, r->mode == BENCH_TIME ? "sample" : "count",
 			r->mode == BENCH_TIME ? "time" : "count", r->interps[0].name);
 	fprintf(out, "%-*s", namew, "workload");
@@ -191,6 +196,8 @@ void bench_write_json(const struct bench_result *r, FILE *out)
 	json_kv_number(&j, "seconds", r->seconds);
 	json_kv_int(&j, "rounds", r->rounds);
 	json_kv_int(&j, "warmup", r->warmup);
+	json_kv_int(&j, "layouts", r->layouts);
+	json_kv_int(&j, "layout_pad_step", BENCH_PAD_STEP);
 	json_kv_number(&j, "confidence", r->conf);
 	json_kv_int(&j, "bootstrap_resamples", r->nboot);
 	json_kv_int(&j, "seed", (long long)r->seed);

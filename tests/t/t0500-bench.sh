@@ -160,3 +160,22 @@ test_wrapper_script_is_resolved() {
 	real=$("$PY_A" -c 'import sys; print(sys.executable)')
 	expect_eq "$(json_get w.json interpreters.0.executable)" "$real"
 }
+
+test_rounds_cycle_through_heap_layouts() {
+	pythons
+	# A suite whose workload records the pad run.py holds: each round gets the next one.
+	mkdir suite && cp "$SRCDIR/Tools/bench/run.py" suite/
+	printf 'import os\nwith open("pads", "a") as f:\n    f.write(os.environ.get("PROFOPT_BENCH_PAD", "-") + "\\n")\ndef bench():\n    pass\n' \
+		> suite/bm_pad.py
+	"$PROFOPT" bench --suite=suite --loops=1 --warmup=0 --rounds=4 --layouts=2 --json=l.json a="$PY_A" > out 2>&1 ||
+		{ cat out; fail "bench failed"; }
+	expect_eq "$(tr '\n' ' ' < pads)" "0 1536 0 1536 "
+	expect_eq "$(json_get l.json layouts)" 2
+	expect_contains out 'heap layouts: 2 '
+	rm pads
+	"$PROFOPT" bench --suite=suite --loops=1 --warmup=0 --rounds=3 a="$PY_A" > out 2>&1 || { cat out; fail "bench failed"; }
+	expect_eq "$(tr '\n' ' ' < pads)" "0 1536 3072 "
+	# run.py really holds the pad: it fails on a pad it cannot allocate
+	PROFOPT_BENCH_PAD=x "$PY_A" suite/run.py pad 1 2> err && fail "run.py ignored a bad pad"
+	expect_contains err 'ValueError'
+}
