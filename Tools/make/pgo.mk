@@ -35,6 +35,8 @@
 #   PGO_TRAIN_TIMEOUT    seconds per training task (default 1200)
 #   PGO_TRAIN_WRAPPER    command prefix for `profopt train`, e.g. `setarch -R` (no address
 #                        randomization, inherited by every task: reproducible counts)
+#   PGO_LLVM_PROFILE_PATTERN  clang: raw profile file names in the raw directory; {} is the
+#                        task's name (default {}-%m.profraw: files per task, reproducible)
 #   PGO_MIN_RAN          share of training tasks that must run to the end (default 90%)
 #   PGO_VERIFY_REQUIRE   objects (relative to PGO_BUILD_DIR) that must get profile data
 #   PGO_HEARTBEAT        seconds between progress lines off a terminal (default 30)
