@@ -51,7 +51,9 @@
 #   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
 #   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters),
 #   -fprofile-use=$(PGO_PROFDATA).  --with-pgo-profile-update=single|atomic|
-#   prefer-atomic overrides the update mode.
+#   prefer-atomic overrides the update mode.  --with-pgo-instrumentation=frontend
+#   makes clang count in its front end instead (-fprofile-instr-generate,
+#   -fprofile-instr-use=$(PGO_PROFDATA)), as stock CPython does.
 #
 #   Options that stock PGO builds do not use, each off unless given (profopt's
 #   measurements of what they are worth are in its README):
@@ -84,7 +86,7 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 3
+#serial 4
 
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
@@ -105,6 +107,10 @@ AC_ARG_WITH([pgo-profile-update],
   [AS_HELP_STRING([--with-pgo-profile-update=MODE],
     [counter updates in the instrumented build: atomic (clang's default), prefer-atomic or single (gcc's default)])],
   [ax_pgo_update=$withval], [ax_pgo_update=auto])
+AC_ARG_WITH([pgo-instrumentation],
+  [AS_HELP_STRING([--with-pgo-instrumentation=KIND],
+    [Clang: ir (counts in LLVM IR, the default) or frontend (counts in clang's front end, as stock CPython does)])],
+  [ax_pgo_instr=$withval], [ax_pgo_instr=ir])
 AC_ARG_ENABLE([pgo-partial-training],
   [AS_HELP_STRING([--enable-pgo-partial-training],
     [GCC: compile code the training never ran as without a profile, not for size])],
@@ -300,6 +306,8 @@ AS_CASE([$ax_cv_pgo_cc_family],
     dnl GCC looks up a static function's counts by an id computed from its file's path
     dnl unless told to use its number within the unit: a profile then still fits when the
     dnl objects are compiled from another directory (an exported profile reused elsewhere).
+    AS_IF([test "x$ax_pgo_instr" != xir],
+      [AC_MSG_WARN([--with-pgo-instrumentation is a Clang option; ignored for gcc])])
     ax_pgo_ids=
     _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1], [ax_pgo_ids="--param=profile-func-internal-id=1"])
     PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag $ax_pgo_ids"
@@ -312,11 +320,17 @@ AS_CASE([$ax_cv_pgo_cc_family],
     dnl that compare stderr: allocate 8 counters per site, as large PGO users do.
     ax_pgo_vp=
     _AX_PGO_CHECK_FLAG([-mllvm -vp-counters-per-site=8], [ax_pgo_vp="-mllvm -vp-counters-per-site=8"])
-    PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag $ax_pgo_vp"
+    dnl IR instrumentation counts after clang's first optimizations, the front end's on the
+    dnl source's own branches; which gives the faster program depends on the program.
+    AS_CASE([$ax_pgo_instr],
+      [ir], [ax_pgo_gen=-fprofile-generate ax_pgo_use=-fprofile-use],
+      [frontend], [ax_pgo_gen=-fprofile-instr-generate ax_pgo_use=-fprofile-instr-use],
+      [AC_MSG_ERROR([--with-pgo-instrumentation wants ir or frontend, not '$ax_pgo_instr'])])
+    PGO_GEN_CFLAGS="$ax_pgo_gen $ax_pgo_update_flag $ax_pgo_vp"
     dnl The -mllvm option is for the compiler only: given twice (CFLAGS and LDFLAGS on one
     dnl link line) clang refuses it.
-    PGO_GEN_LDFLAGS="-fprofile-generate $ax_pgo_update_flag"
-    PGO_USE_CFLAGS='-fprofile-use=$(PGO_PROFDATA)'
+    PGO_GEN_LDFLAGS="$ax_pgo_gen $ax_pgo_update_flag"
+    PGO_USE_CFLAGS="$ax_pgo_use="'$(PGO_PROFDATA)'
     PGO_MERGE='$(LLVM_PROFDATA) merge -output=$(PGO_PROFDATA)'],
   [PGO_GEN_CFLAGS= PGO_GEN_LDFLAGS= PGO_USE_CFLAGS= PGO_MERGE=])
 dnl Partial training: GCC only (clang already compiles functions without counts normally).
@@ -333,6 +347,8 @@ PGO_CS=no PGO_CSGEN_CFLAGS= PGO_CSGEN_LDFLAGS=
 AS_IF([test "x$ax_pgo_cs" != xno], [
   AS_CASE([$ax_cv_pgo_cc_family],
     [clang|apple-clang], [
+      AS_IF([test "x$ax_pgo_instr" != xir],
+        [AC_MSG_ERROR([--enable-pgo-cs builds on IR instrumentation, not --with-pgo-instrumentation=$ax_pgo_instr])])
       _AX_PGO_CHECK_FLAG([-fcs-profile-generate], [PGO_CS=yes],
         [AC_MSG_ERROR([--enable-pgo-cs: $CC does not accept -fcs-profile-generate (clang 11 or newer does)])])
       PGO_CSGEN_CFLAGS="$PGO_USE_CFLAGS -fcs-profile-generate $ax_pgo_update_flag $ax_pgo_vp"

@@ -29,6 +29,29 @@ test_partial_training_is_ignored_with_a_warning_for_clang() {
 	expect_not_contains Makefile 'fprofile-partial-training'
 }
 
+test_frontend_instrumentation_clang() {
+	fixture_with clang --with-pgo-instrumentation=frontend
+	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-instr-generate '
+	expect_contains Makefile '^PGO_USE_CFLAGS = -fprofile-instr-use=\$\(PGO_PROFDATA\)'
+	run_pipeline
+	expect_contains pgo/logs/instrument.log 'fprofile-instr-generate'
+	expect_contains pgo/logs/use.log 'fprofile-instr-use='
+	# the profile is a front-end one
+	local tool; tool=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	"$tool" show pgo/merged.profdata | grep -q 'Instrumentation level: Front-end' ||
+		fail "the merged profile is not a front-end profile"
+	expect_status 1 ./configure --enable-optimizations CC=clang --with-pgo-instrumentation=frontend --enable-pgo-cs
+	expect_contains out 'enable-pgo-cs builds on IR instrumentation'
+	expect_status 1 ./configure --enable-optimizations CC=clang --with-pgo-instrumentation=source
+	expect_contains out "wants ir or frontend, not 'source'"
+}
+
+test_frontend_instrumentation_is_ignored_with_a_warning_for_gcc() {
+	fixture_with gcc --with-pgo-instrumentation=frontend
+	expect_contains configure.out 'WARNING: --with-pgo-instrumentation is a Clang option'
+	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-generate'
+}
+
 test_context_sensitive_pgo_clang() {
 	fixture_with clang --enable-pgo-cs
 	expect_contains Makefile '^PGO_CS = yes'
