@@ -54,6 +54,8 @@
 #   prefer-atomic overrides the update mode.  --with-pgo-instrumentation=frontend
 #   makes clang count in its front end instead (-fprofile-instr-generate,
 #   -fprofile-instr-use=$(PGO_PROFDATA)), as stock CPython does.
+#   A configure script may set ax_pgo_instr_default (ir or frontend) before
+#   AX_PGO to choose the default for its program.
 #
 #   Options that stock PGO builds do not use, each off unless given (profopt's
 #   measurements of what they are worth are in its README):
@@ -110,7 +112,7 @@ AC_ARG_WITH([pgo-profile-update],
 AC_ARG_WITH([pgo-instrumentation],
   [AS_HELP_STRING([--with-pgo-instrumentation=KIND],
     [Clang: ir (counts in LLVM IR, the default) or frontend (counts in clang's front end, as stock CPython does)])],
-  [ax_pgo_instr=$withval], [ax_pgo_instr=ir])
+  [ax_pgo_instr=$withval], [ax_pgo_instr=${ax_pgo_instr_default-ir}])
 AC_ARG_ENABLE([pgo-partial-training],
   [AS_HELP_STRING([--enable-pgo-partial-training],
     [GCC: compile code the training never ran as without a profile, not for size])],
@@ -119,6 +121,8 @@ AC_ARG_ENABLE([pgo-cs],
   [AS_HELP_STRING([--enable-pgo-cs],
     [Clang: context-sensitive PGO (a second instrumented build and training)])],
   [ax_pgo_cs=$enableval], [ax_pgo_cs=no])
+dnl Context-sensitive PGO builds on IR instrumentation: it wins over a default of frontend.
+AS_IF([test "x$ax_pgo_cs" != xno && test "x$with_pgo_instrumentation" = x], [ax_pgo_instr=ir])
 AC_ARG_ENABLE([bolt],
   [AS_HELP_STRING([--enable-bolt],
     [optimize the linked program's layout with LLVM BOLT after the PGO build])],
@@ -326,6 +330,8 @@ AS_CASE([$ax_cv_pgo_cc_family],
       [ir], [ax_pgo_gen=-fprofile-generate ax_pgo_use=-fprofile-use],
       [frontend], [ax_pgo_gen=-fprofile-instr-generate ax_pgo_use=-fprofile-instr-use],
       [AC_MSG_ERROR([--with-pgo-instrumentation wants ir or frontend, not '$ax_pgo_instr'])])
+    AC_MSG_CHECKING([where $CC counts for PGO])
+    AC_MSG_RESULT([$ax_pgo_instr ($ax_pgo_gen)])
     PGO_GEN_CFLAGS="$ax_pgo_gen $ax_pgo_update_flag $ax_pgo_vp"
     dnl The -mllvm option is for the compiler only: given twice (CFLAGS and LDFLAGS on one
     dnl link line) clang refuses it.

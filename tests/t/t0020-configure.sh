@@ -89,3 +89,28 @@ test_training_workloads_and_weights() {
 		expect_contains out 'error: --with-training'
 	done
 }
+
+# Clang's default instrumentation follows the CPython version of the source (measured: IR for
+# 3.11, the front end for 3.13), from a source tree or a tarball.
+test_clang_instrumentation_follows_the_cpython_version() {
+	require clang
+	for minor in 11 13; do
+		mkdir -p "py3$minor/Include" "py3$minor/Python"
+		touch "py3$minor/configure" "py3$minor/Python/ceval.c"
+		printf '#define PY_MAJOR_VERSION        3\n#define PY_MINOR_VERSION        %s\n' "$minor" > "py3$minor/Include/patchlevel.h"
+	done
+	tar -czf py313.tar.gz py313
+	for src in py311:ir:-fprofile-generate py313:frontend:-fprofile-instr-generate py313.tar.gz:frontend:-fprofile-instr-generate; do
+		IFS=: read -r dir kind flag <<< "$src"
+		"$SRCDIR/configure" --enable-optimizations CC=clang --with-python-source="$PWD/$dir" > configure.out 2>&1 ||
+			{ cat configure.out; fail "configure with $dir"; }
+		expect_contains configure.out "which CPython version the source is\.\.\. 3\.1"
+		expect_contains configure.out "where clang counts for PGO\.\.\. $kind"
+		expect_contains Makefile "^PGO_GEN_CFLAGS = $flag "
+	done
+	# an explicit choice wins, and context-sensitive PGO takes IR
+	"$SRCDIR/configure" --enable-optimizations CC=clang --with-python-source="$PWD/py311" --with-pgo-instrumentation=frontend > /dev/null 2>&1
+	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-instr-generate '
+	"$SRCDIR/configure" --enable-optimizations CC=clang --with-python-source="$PWD/py313" --enable-pgo-cs > /dev/null 2>&1
+	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-generate '
+}
