@@ -32,6 +32,7 @@ test_partial_training_is_ignored_with_a_warning_for_clang() {
 test_frontend_instrumentation_clang() {
 	fixture_with clang --with-pgo-instrumentation=frontend
 	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-instr-generate '
+	expect_not_contains Makefile '^PGO_GEN_CFLAGS = .*profile-update=atomic'  # single counters
 	expect_contains Makefile '^PGO_USE_CFLAGS = -fprofile-instr-use=\$\(PGO_PROFDATA\)'
 	run_pipeline
 	expect_contains pgo/logs/instrument.log 'fprofile-instr-generate'
