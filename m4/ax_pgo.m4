@@ -313,7 +313,7 @@ AS_CASE([$ax_cv_pgo_cc_family],
     dnl GCC looks up a static function's counts by an id computed from its file's path
     dnl unless told to use its number within the unit: a profile then still fits when the
     dnl objects are compiled from another directory (an exported profile reused elsewhere).
-    AS_IF([test "x$ax_pgo_instr" != xir],
+    AS_IF([test "x$with_pgo_instrumentation" != x],
       [AC_MSG_WARN([--with-pgo-instrumentation is a Clang option; ignored for gcc])])
     ax_pgo_ids=
     _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1], [ax_pgo_ids="--param=profile-func-internal-id=1"])
