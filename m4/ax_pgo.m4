@@ -112,7 +112,7 @@ AC_ARG_WITH([pgo-profile-update],
   [ax_pgo_update=$withval], [ax_pgo_update=auto])
 AC_ARG_WITH([pgo-instrumentation],
   [AS_HELP_STRING([--with-pgo-instrumentation=KIND],
-    [Clang: ir (counts in LLVM IR, the default) or frontend (counts in clang's front end, as stock CPython does)])],
+    [Clang: ir (counts in LLVM IR) or frontend (counts in clang's front end, as stock CPython does); default: ir, unless the configure script chooses (profopt's: by CPython version)])],
   [ax_pgo_instr=$withval], [ax_pgo_instr=${ax_pgo_instr_default-ir}])
 AC_ARG_ENABLE([pgo-partial-training],
   [AS_HELP_STRING([--enable-pgo-partial-training],
@@ -310,11 +310,11 @@ AS_CASE([$ax_pgo_update],
   [AC_MSG_ERROR([--with-pgo-profile-update wants atomic, prefer-atomic or single, not '$ax_pgo_update'])])
 AS_CASE([$ax_cv_pgo_cc_family],
   [gcc], [
+    AS_IF([test "x$with_pgo_instrumentation" != x],
+      [AC_MSG_WARN([--with-pgo-instrumentation is a Clang option; ignored for gcc])])
     dnl GCC looks up a static function's counts by an id computed from its file's path
     dnl unless told to use its number within the unit: a profile then still fits when the
     dnl objects are compiled from another directory (an exported profile reused elsewhere).
-    AS_IF([test "x$with_pgo_instrumentation" != x],
-      [AC_MSG_WARN([--with-pgo-instrumentation is a Clang option; ignored for gcc])])
     ax_pgo_ids=
     _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1], [ax_pgo_ids="--param=profile-func-internal-id=1"])
     PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag $ax_pgo_ids"

@@ -44,7 +44,8 @@ void bench_order(int round, int n, int *order)
 
 long bench_layout_pad(int round, int layouts)
 {
-	return layouts > 1 && round > 0 ? (long)(round % layouts) * BENCH_PAD_STEP : 0;
+	/* warm-up rounds (negative) use the first layout */
+	return round > 0 ? (long)(round % layouts) * BENCH_PAD_STEP : 0;
 }
 
 long bench_next_loops(long loops, double elapsed, double target)

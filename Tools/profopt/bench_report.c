@@ -115,15 +115,15 @@ void bench_print_table(const struct bench_result *r, FILE *out)
 		if ((int)strlen(r->works[w].name) > namew)
 			namew = (int)strlen(r->works[w].name);
 	const char *what = r->mode == BENCH_TIME ? "time per loop" : "instructions per loop";
-	if (r->rounds > 1)
+	if (r->rounds > 1) {
 		fprintf(out, "%s: median of %d rounds ± MAD; speedup = %s of %s / this one, [%.0f%% interval]\n", what,
 			r->rounds, r->mode == BENCH_TIME ? "median time" : "median count", r->interps[0].name, r->conf * 100);
-	if (r->rounds > 1 && r->layouts > 1)
-		fprintf(out, "heap layouts: %d (round r holds a pad of (r mod %d) x %d bytes while it measures)\n",
-			r->layouts, r->layouts, BENCH_PAD_STEP);
-	else if (r->rounds > 1)
-		fprintf(out, "heap layout: the same in every round (--layouts=1)\n");
-	if (r->rounds <= 1)
+		if (r->layouts > 1)
+			fprintf(out, "heap layouts: %d (round r holds a pad of (r mod %d) x %d bytes while it measures)\n",
+				r->layouts, r->layouts, BENCH_PAD_STEP);
+		else
+			fprintf(out, "heap layout: the same in every round (--layouts=1)\n");
+	} else
 		fprintf(out, "%s: one %s each; speedup = %s of %s / this one\n", what, r->mode == BENCH_TIME ? "sample" : "count",
 			r->mode == BENCH_TIME ? "time" : "count", r->interps[0].name);
 	fprintf(out, "%-*s", namew, "workload");
