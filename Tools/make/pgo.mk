@@ -135,13 +135,13 @@ pgo_train_common = $(PGO_TRAIN_WRAPPER) $(PROFOPT) train -j $(PGO_JOBS) --timeou
 # The training of stage $(1) (train or cs-train) into raw directory $(2): one run of
 # PGO_TRAIN_ARGS, or one run per workload (per unit of weight, for GCC).
 pgo_train_one = echo "==> $(3)" >&2 && $(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/$(1) \
-	--results=$(pgo_abs_dir)/$(1)-results.json --stamp=$(call pgo_stamp,$(1)) \
+	--results=$(pgo_abs_dir)/$(1)-results.json --stamp=$(call pgo_stamp,$(1)) --stage=$(1) \
 	--setenv=LLVM_PROFILE_FILE=$(2)/$(PGO_LLVM_PROFILE_PATTERN) $(PGO_TRAIN_ARGS)
 # $(1) stage, $(2) raw directory, $(3) label, $(4) workload name, $(5) weight, $(6) run number
 pgo_train_run = echo "==> $(3): workload $(4), weight $(5)$(if $(pgo_is_gcc),$(if $(filter-out 1,$(5)), (run $(6) of $(5))))" >&2 && \
 	$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/$(1)-$(4)$(if $(filter-out 1,$(6)),-$(6)) \
 	--results=$(pgo_abs_dir)/$(1)-results-$(4)$(if $(filter-out 1,$(6)),-$(6)).json \
-	--stamp=$(pgo_abs_dir)/$(1)-$(4)$(if $(filter-out 1,$(6)),-$(6)).stamp \
+	--stamp=$(pgo_abs_dir)/$(1)-$(4)$(if $(filter-out 1,$(6)),-$(6)).stamp --stage=$(1) \
 	$(call pgo_wenv,$(4),$(2)) $(PGO_TRAIN_ARGS_$(4)) &&
 pgo_train_each = $(foreach w,$(pgo_workloads),$(foreach r,$(call pgo_runs,$(call pgo_wweight,$(w))),\
 	$(call pgo_train_run,$(1),$(2),$(3),$(call pgo_wname,$(w)),$(call pgo_wweight,$(w)),$(r)))) \

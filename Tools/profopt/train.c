@@ -39,6 +39,7 @@ const char help_train[] =
 	"  --heartbeat=SECONDS     interval of plain progress lines off a terminal (default 30)\n"
 	"  --results=FILE          write per-task results as JSON\n"
 	"  --stamp=FILE            on success, write the stage record (JSON) to FILE\n"
+	"  --stage=NAME            the stage the record names (default train; e.g. cs-train)\n"
 	"\n"
 	"A task that fails (non-zero exit) still ran and its counts are in the profile.  A task\n"
 	"that crashed or timed out wrote no counts; the rest of the profile is intact.\n"
@@ -47,7 +48,7 @@ const char help_train[] =
 struct train_opts {
 	int jobs;
 	double timeout;
-	const char *cwd, *log_dir, *tasks_file, *each, *preflight, *results, *stamp;
+	const char *cwd, *log_dir, *tasks_file, *each, *preflight, *results, *stamp, *stage;
 	double min_ran;
 	double heartbeat;
 	char **task_env; /* --setenv values with {}, made per task */
@@ -265,11 +266,12 @@ int cmd_train(int argc, char **argv)
 		{"heartbeat", required_argument, NULL, 'h'},
 		{"results", required_argument, NULL, 'r'},
 		{"stamp", required_argument, NULL, 'S'},
+		{"stage", required_argument, NULL, 'g'},
 		{NULL, 0, NULL, 0},
 	};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct train_opts o = {.jobs = ncpu > 0 ? (int)ncpu : 1, .timeout = 1200, .log_dir = "train-logs",
-			       .min_ran = 0.9, .heartbeat = 30};
+			       .min_ran = 0.9, .heartbeat = 30, .stage = "train"};
 	int c;
 	long v;
 	opterr = 0;
@@ -309,6 +311,7 @@ int cmd_train(int argc, char **argv)
 			break;
 		case 'r': o.results = optarg; break;
 		case 'S': o.stamp = optarg; break;
+		case 'g': o.stage = optarg; break;
 		default: usage_error("unknown option '%s' (see 'profopt train --help')", argv[optind - 1]);
 		}
 	}
@@ -395,7 +398,7 @@ int cmd_train(int argc, char **argv)
 	if (o.stamp) {
 		char *extra = xasprintf("\"tasks\": %d, \"ran\": %d, \"failed\": %d, \"lost\": %d, \"jobs\": %d", pool.njobs,
 					ran, failed, lost, pool.parallel);
-		stamp_write(o.stamp, "train", seconds, extra);
+		stamp_write(o.stamp, o.stage, seconds, extra);
 		free(extra);
 	}
 	return 0;

@@ -58,6 +58,7 @@ test_context_sensitive_pgo_clang() {
 	expect_contains Makefile '^PGO_CS = yes'
 	run_pipeline
 	for s in cs-instrument cs-train cs-merge; do test -f pgo/$s.stamp || fail "no $s stamp"; done
+	expect_contains pgo/cs-train.stamp '"stage": "cs-train"'
 	expect_contains pgo/logs/cs-instrument.log 'fcs-profile-generate'
 	expect_contains make.out 'cs-merge +done'
 	local tool; tool=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
