@@ -92,13 +92,18 @@ test_training_workloads_and_weights() {
 
 # Clang's default instrumentation follows the CPython version of the source (measured: IR for
 # 3.11, the front end for 3.13), from a source tree or a tarball.
-test_clang_instrumentation_follows_the_cpython_version() {
-	require clang
+# py311/ and py313/: just enough of a CPython tree for configure to read its version.
+fake_cpython_trees() {
 	for minor in 11 13; do
 		mkdir -p "py3$minor/Include" "py3$minor/Python"
 		touch "py3$minor/configure" "py3$minor/Python/ceval.c"
 		printf '#define PY_MAJOR_VERSION        3\n#define PY_MINOR_VERSION        %s\n' "$minor" > "py3$minor/Include/patchlevel.h"
 	done
+}
+
+test_clang_instrumentation_follows_the_cpython_version() {
+	require clang
+	fake_cpython_trees
 	tar -czf py313.tar.gz py313
 	for src in py311:ir:-fprofile-generate py313:frontend:-fprofile-instr-generate py313.tar.gz:frontend:-fprofile-instr-generate; do
 		IFS=: read -r dir kind flag <<< "$src"
@@ -113,4 +118,24 @@ test_clang_instrumentation_follows_the_cpython_version() {
 	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-instr-generate '
 	"$SRCDIR/configure" --enable-optimizations CC=clang --with-python-source="$PWD/py313" --enable-pgo-cs > /dev/null 2>&1
 	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-generate '
+}
+
+test_lto_and_its_exclusions_follow_compiler_and_version() {
+	require gcc clang
+	fake_cpython_trees
+	for case in clang:py313:thin:Python/ceval.o clang:py311:no: gcc:py313:yes: gcc:py311:yes:; do
+		IFS=: read -r cc dir lto excluded <<< "$case"
+		"$SRCDIR/configure" --enable-optimizations CC=$cc --with-python-source="$PWD/$dir" > configure.out 2>&1 ||
+			{ cat configure.out; fail "configure $cc $dir"; }
+		expect_contains configure.out "whether CPython is link-time optimized\.\.\. $lto\$"
+		expect_eq "$(sed -n 's/^PY_LTO_EXCLUDE = //p' Makefile)" "$excluded" "$cc $dir: objects out of LTO"
+	done
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py313" \
+		--with-lto-exclude=Python/ceval.o,Objects/longobject.o > configure.out 2>&1
+	expect_contains configure.out 'stay out of LTO\.\.\. Python/ceval.o Objects/longobject.o$'
+	"$SRCDIR/configure" --enable-optimizations CC=clang --with-python-source="$PWD/py313" --with-lto-exclude=no > configure.out 2>&1
+	expect_contains configure.out 'stay out of LTO\.\.\. none$'
+	"$SRCDIR/configure" --enable-optimizations CC=clang --with-python-source="$PWD/py313" --with-lto=no > configure.out 2>&1
+	expect_contains configure.out 'link-time optimized\.\.\. no$'
+	expect_not_contains configure.out 'stay out of LTO'
 }
