@@ -123,7 +123,7 @@ test_clang_instrumentation_follows_the_cpython_version() {
 test_lto_and_its_exclusions_follow_compiler_and_version() {
 	require gcc clang
 	fake_cpython_trees
-	for case in clang:py313:thin:Python/ceval.o clang:py311:no: gcc:py313:yes: gcc:py311:yes:; do
+	for case in clang:py313:thin:Python/ceval.o clang:py311:thin:Python/ceval.o gcc:py313:yes: gcc:py311:yes:; do
 		IFS=: read -r cc dir lto excluded <<< "$case"
 		"$SRCDIR/configure" --enable-optimizations CC=$cc --with-python-source="$PWD/$dir" > configure.out 2>&1 ||
 			{ cat configure.out; fail "configure $cc $dir"; }
