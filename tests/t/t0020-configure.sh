@@ -120,15 +120,17 @@ test_clang_instrumentation_follows_the_cpython_version() {
 	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-generate '
 }
 
-test_lto_and_its_exclusions_follow_compiler_and_version() {
+test_lto_exclusions_and_training_follow_compiler_and_version() {
 	require gcc clang
 	fake_cpython_trees
-	for case in clang:py313:thin:Python/ceval.o clang:py311:thin:Python/ceval.o gcc:py313:yes: gcc:py311:yes:; do
-		IFS=: read -r cc dir lto excluded <<< "$case"
+	for case in clang:py313:thin:Python/ceval.o:profopt clang:py311:thin:Python/ceval.o:regrtest \
+		gcc:py313:yes::profopt gcc:py311:yes::profopt; do
+		IFS=: read -r cc dir lto excluded training <<< "$case"
 		"$SRCDIR/configure" --enable-optimizations CC=$cc --with-python-source="$PWD/$dir" > configure.out 2>&1 ||
 			{ cat configure.out; fail "configure $cc $dir"; }
 		expect_contains configure.out "whether CPython is link-time optimized\.\.\. $lto\$"
 		expect_eq "$(sed -n 's/^PY_LTO_EXCLUDE = //p' Makefile)" "$excluded" "$cc $dir: objects out of LTO"
+		expect_contains configure.out "what the PGO build trains on\.\.\. $training\$"
 	done
 	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py313" \
 		--with-lto-exclude=Python/ceval.o,Objects/longobject.o > configure.out 2>&1
