@@ -1,0 +1,123 @@
+# t0300-cpython-source: where CPython's source comes from (issue 14): a release X.Y.Z from a
+# URL (python.org's layout by default; here offline file:// and loopback-HTTP mirrors) accepted
+# only with its pinned SHA-256, never left half-downloaded or half-unpacked; the version read
+# from the source; versions newer than measured warned about, bad ones refused.
+
+fetch=$SRCDIR/Tools/scripts/fetch-cpython-source
+
+# mirror/Python-X.Y.Z.tar.xz: just enough of a CPython tree for configure and cpython-source.
+fake_release() {
+	local v=$1 minor
+	minor=$(echo "$v" | cut -d. -f2)
+	mkdir -p "Python-$v/Include" "Python-$v/Python" mirror
+	touch "Python-$v/configure" "Python-$v/Python/ceval.c"
+	printf '#define PY_MAJOR_VERSION        3\n#define PY_MINOR_VERSION        %s\n#define PY_VERSION "%s"\n' \
+		"$minor" "$v" > "Python-$v/Include/patchlevel.h"
+	tar -cJf "mirror/Python-$v.tar.xz" "Python-$v"
+	rm -rf "Python-$v"
+}
+sha_of() { sha256sum < "$1" | cut -c1-64; }
+
+test_release_from_a_file_mirror_with_its_pinned_sha256() {
+	fake_release 3.99.1
+	sha=$(sha_of mirror/Python-3.99.1.tar.xz)
+	path=$("$fetch" --cache="$PWD/cache" --url="file://$PWD/mirror/Python-{version}.tar.xz" --sha256="$sha" 3.99.1)
+	expect_eq "$path" "$PWD/cache/Python-3.99.1.tar.xz" "cached tarball"
+	expect_eq "$(sha_of "$path")" "$sha" "cached tarball's hash"
+	# the pin table is read by the tarball's file name
+	printf '# comment\nPython-3.99.1.tar.xz %s  test pin\n' "$sha" > pins
+	rm -rf cache
+	path=$("$fetch" --cache="$PWD/cache" --pins="$PWD/pins" --url="file://$PWD/mirror/Python-{version}.tar.xz" 3.99.1)
+	expect_eq "$(sha_of "$path")" "$sha" "tarball fetched with the pin table"
+}
+
+test_wrong_or_missing_sha256_is_refused_and_nothing_kept() {
+	fake_release 3.99.1
+	wrong=$(printf '0%.0s' $(seq 64))
+	expect_status 1 "$fetch" --cache="$PWD/cache" --url="file://$PWD/mirror/Python-{version}.tar.xz" --sha256="$wrong" 3.99.1
+	expect_contains out "has SHA-256 [0-9a-f]{64}, expected 0{64}: refused"
+	expect_eq "$(ls -A cache)" "" "files left in the cache"
+	: > pins
+	expect_status 1 "$fetch" --cache="$PWD/cache" --pins="$PWD/pins" --url="file://$PWD/mirror/Python-{version}.tar.xz" 3.99.1
+	expect_contains out "no SHA-256 is pinned for Python-3\.99\.1\.tar\.xz"
+	expect_contains out "--with-python-sha256=HEX"
+	expect_status 1 "$fetch" --cache="$PWD/cache" --sha256=xyz --url="file://$PWD/mirror/Python-{version}.tar.xz" 3.99.1
+	expect_contains out "not 64 lower-case hex digits"
+	expect_status 1 "$fetch" --cache="$PWD/cache" 3.14
+	expect_contains out "full number X\.Y\.Z"
+	# a cached file whose hash is wrong is not trusted: it is downloaded again and checked
+	mkdir -p cache && echo tampered > cache/Python-3.99.1.tar.xz
+	sha=$(sha_of mirror/Python-3.99.1.tar.xz)
+	path=$("$fetch" --cache="$PWD/cache" --url="file://$PWD/mirror/Python-{version}.tar.xz" --sha256="$sha" 3.99.1)
+	expect_eq "$(sha_of "$path")" "$sha" "tampered cache replaced"
+}
+
+test_release_from_a_loopback_http_mirror() {
+	require python3 curl
+	fake_release 3.99.2
+	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	python3 -m http.server --bind 127.0.0.1 --directory mirror "$port" > http.log 2>&1 &
+	server=$!
+	trap 'kill $server 2>/dev/null' EXIT
+	for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/" > /dev/null && break; sleep 0.1; done
+	sha=$(sha_of mirror/Python-3.99.2.tar.xz)
+	path=$("$fetch" --cache="$PWD/cache" --url="http://127.0.0.1:$port/Python-{version}.tar.xz" --sha256="$sha" 3.99.2)
+	expect_eq "$(sha_of "$path")" "$sha" "tarball over HTTP"
+	expect_status 1 "$fetch" --cache="$PWD/cache2" --url="http://127.0.0.1:$port/missing-{version}.tar.xz" --sha256="$sha" 3.99.2
+	expect_contains out "cannot download http://127\.0\.0\.1:$port/missing-3\.99\.2\.tar\.xz"
+	expect_eq "$(ls -A cache2)" "" "files left after a failed download"
+}
+
+test_configure_and_make_fetch_unpack_and_read_the_version() {
+	require gcc
+	fake_release 3.99.1
+	sha=$(sha_of mirror/Python-3.99.1.tar.xz)
+	export PROFOPT_CACHE=$PWD/cache
+	"$SRCDIR/configure" --with-python-version=3.99.1 --with-python-url="file://$PWD/mirror/Python-{version}.tar.xz" \
+		--with-python-sha256="$sha" > configure.out 2>&1 || { cat configure.out; fail configure; }
+	expect_contains configure.out "which CPython version the source is\.\.\. 3\.99$"
+	expect_contains configure.out "WARNING: CPython 3\.99 is newer than the versions profopt's defaults were measured on"
+	make cpython-source > make.out 2>&1 || { cat make.out; fail "make cpython-source"; }
+	expect_contains cpython/src/Include/patchlevel.h '"3\.99\.1"'
+	[ ! -e cpython/src.part ] || fail "cpython/src.part left behind"
+	# with a wrong pin nothing is unpacked and no stamp claims a source
+	rm -rf cpython cache
+	"$SRCDIR/configure" --with-python-version=3.99.1 --with-python-url="file://$PWD/mirror/Python-{version}.tar.xz" \
+		--with-python-sha256="$(printf 'a%.0s' $(seq 64))" > configure.out 2>&1 || { cat configure.out; fail configure; }
+	expect_status 2 make cpython-source
+	expect_contains out "refused"
+	[ ! -e cpython/src ] && [ ! -e cpython/src.part ] && [ ! -e cpython/source.stamp ] || fail "a refused tarball left a source tree or stamp"
+	# bad options are refused by configure itself
+	expect_status 1 "$SRCDIR/configure" --with-python-version=3.14
+	expect_contains out "needs its full number X\.Y\.Z"
+	expect_status 1 "$SRCDIR/configure" --with-python-version=3.99.1 --with-python-sha256=ABC
+	expect_contains out "not 64 lower-case hex digits"
+}
+
+test_a_damaged_tarball_leaves_no_half_source_tree() {
+	require gcc
+	fake_release 3.99.1
+	head -c 300 mirror/Python-3.99.1.tar.xz > broken.tar.xz
+	"$SRCDIR/configure" --with-python-source="$PWD/broken.tar.xz" > configure.out 2>&1 || { cat configure.out; fail configure; }
+	expect_status 2 make cpython-source
+	expect_contains out "cannot unpack"
+	[ ! -e cpython/src ] && [ ! -e cpython/src.part ] && [ ! -e cpython/source.stamp ] || fail "a damaged tarball left a half source tree or stamp"
+}
+
+test_versions_read_from_source_trees() {
+	require gcc
+	for v in 3.14.7 3.15.0; do
+		fake_release "$v"
+		tar -xJf "mirror/Python-$v.tar.xz"
+	done
+	"$SRCDIR/configure" --with-python-source="$PWD/Python-3.14.7" > configure.out 2>&1 || { cat configure.out; fail configure; }
+	expect_contains configure.out "which CPython version the source is\.\.\. 3\.14$"
+	expect_not_contains configure.out "is newer than"
+	"$SRCDIR/configure" --with-python-source="$PWD/Python-3.15.0" > configure.out 2>&1 || { cat configure.out; fail configure; }
+	expect_contains configure.out "which CPython version the source is\.\.\. 3\.15$"
+	expect_contains configure.out "WARNING: CPython 3\.15 is newer"
+	# what the user passes to CPython's configure reaches it untouched
+	"$SRCDIR/configure" --with-python-source="$PWD/Python-3.14.7" PYTHON_CONFIGURE_ARGS="--with-tail-call-interp --disable-gil" > /dev/null 2>&1
+	make -n cpython-configure > dry.out 2>&1
+	expect_contains dry.out "^[[:space:]]*--with-tail-call-interp --disable-gil$"
+}
