@@ -44,8 +44,8 @@
 #                               which the Makefile defines
 #     PGO_MERGE                 merge command (clang: writes $(PGO_PROFDATA))
 #
-#   GCC: -fprofile-generate (single-threaded counter updates: atomic ones made
-#   CPython's training 2.5 times slower), -fprofile-use -fprofile-correction, both with
+#   GCC: -fprofile-generate (single-threaded counter updates: atomic ones are a locked
+#   add on every counter), -fprofile-use -fprofile-correction, both with
 #   --param=profile-func-internal-id=1 (static functions found by number, not by an id
 #   made from their file's path, so that a profile fits objects built elsewhere).  Clang:
 #   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
@@ -54,12 +54,12 @@
 #   prefer-atomic overrides the update mode.  --with-pgo-instrumentation=frontend
 #   makes clang count in its front end instead (-fprofile-instr-generate,
 #   -fprofile-instr-use=$(PGO_PROFDATA)), as stock CPython does, with single
-#   counter updates (atomic ones made CPython's training 5 times slower).
+#   counter updates (its counters are not kept in registers: atomic ones cost much).
 #   A configure script may set ax_pgo_instr_default (ir or frontend) before
 #   AX_PGO to choose the default for its program.
 #
 #   Options that stock PGO builds do not use, each off unless given (profopt's
-#   measurements of what they are worth are in its README):
+#   measurements of what they are worth: Misc/MEASUREMENTS-2026-11-22.md):
 #
 #     --enable-pgo-partial-training  GCC: code the training never ran is compiled
 #         as without a profile (-fprofile-partial-training), not for size.
@@ -295,14 +295,13 @@ AS_IF([test "$ax_cv_pgo_links" = no], [
 # _AX_PGO_FLAGS: the generate/use flags and the merge command for the family.
 AC_DEFUN([_AX_PGO_FLAGS], [
 ax_pgo_update_flag=
-dnl Measured on CPython 3.11's training (44 tests, 2 jobs): GCC's atomic counters make it
-dnl 2.5 times slower (250 s against 100 s), since every counter update is a locked add; clang
-dnl promotes loop counters to registers and pays nearly nothing.  Processes never lose counts
-dnl either way (libgcov locks each .gcda file; clang's %m pool files are locked too); only
-dnl increments racing between threads of one process can be lost in single mode, which
-dnl -fprofile-correction absorbs, as stock CPython (single mode) relies on.  Clang's front-end
-dnl counters are not promoted either: with atomic updates CPython 3.13's training took 167 s
-dnl against 31 s with IR counters, so front-end instrumentation counts in single mode too.
+dnl GCC's atomic counters make every counter update a locked add and training much slower
+dnl (Misc/MEASUREMENTS-2026-11-22.md); clang promotes loop counters to registers and pays
+dnl nearly nothing.  Processes never lose counts either way (libgcov locks each .gcda file;
+dnl clang's %m pool files are locked too); only increments racing between threads of one
+dnl process can be lost in single mode, which -fprofile-correction absorbs, as stock CPython
+dnl (single mode) relies on.  Clang's front-end counters are not promoted either, so
+dnl front-end instrumentation counts in single mode too.
 AS_CASE([$ax_pgo_update],
   [auto], [AS_CASE([$ax_cv_pgo_cc_family/$ax_pgo_instr], [gcc/*|*/frontend], [],
     [_AX_PGO_CHECK_FLAG([-fprofile-update=atomic], [ax_pgo_update_flag=-fprofile-update=atomic])])],

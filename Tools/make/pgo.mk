@@ -95,11 +95,9 @@ pgo_run = $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) --label="$(1)" --log=$(cal
 pgo_is_gcc = $(filter gcc,$(PGO_CC_FAMILY))
 # Clang's runtime writes raw profiles where LLVM_PROFILE_FILE says.  profopt train puts each
 # task's name in place of {}, so every task writes its own files (%m: one per instrumented
-# binary or library), named the same in every training.  Two trainings then give identical
-# profiles (measured: CPython 3.11 with profopt's workload).  A pool shared by all tasks
-# (profopt-%4m.profraw) merges processes in the order they end, and the runtime keeps only a
-# few indirect-call targets per call site, so which ones survive varied (99.7% alike; 99.9%
-# with a file per process, %p, whose expanded name differs from run to run).
+# binary or library), named the same in every training, so two trainings give identical
+# profiles: a pool shared by all tasks merges processes in the order they end, and the runtime
+# keeps only a few indirect-call targets per call site (Misc/MEASUREMENTS-2026-11-22.md, 1.9).
 PGO_LLVM_PROFILE_PATTERN ?= {}-%m.profraw
 # What a profile is, for export and import: the merged file (clang) or the .gcda archive (gcc).
 pgo_profile_file = $(if $(pgo_is_gcc),$(pgo_stash),$(PGO_PROFDATA))
