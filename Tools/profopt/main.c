@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef PROFOPT_VERSION
@@ -54,6 +55,8 @@ int wants_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* A result that could not be written (a full disk, a closed pipe) is never a success. */
+	atexit(close_stdout);
 	if (argc < 2) {
 		print_help(stderr);
 		return 2;
