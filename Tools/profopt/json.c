@@ -126,6 +126,15 @@ void json_number(struct json *j, double v)
 		fputs("null", j->out);
 }
 
+void json_fixed(struct json *j, double v, int decimals)
+{
+	before_item(j);
+	if (isfinite(v))
+		fprintf(j->out, "%.*f", decimals, v);
+	else
+		fputs("null", j->out);
+}
+
 void json_int(struct json *j, long long v)
 {
 	before_item(j);
