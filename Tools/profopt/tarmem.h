@@ -21,6 +21,9 @@ struct member_list {
  * absolute or has a ".." component is refused: it could only point outside the tree.
  * Returns 0, or -1 with a reason naming the archive in err. */
 int tarmem_read(const char *path, const char *suffix, struct member_list *out, char *err, size_t errlen);
+/* The same for an archive held in memory (name: for messages). */
+int tarmem_parse(const void *data, size_t len, const char *name, const char *suffix, struct member_list *out, char *err,
+		 size_t errlen);
 /* The member called name, or NULL (binary search). */
 const struct member *tarmem_find(const struct member_list *l, const char *name);
 void tarmem_free(struct member_list *l);

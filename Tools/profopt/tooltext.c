@@ -75,9 +75,9 @@ int profdata_show_parse(const char *text, size_t len, struct shown_profile *p)
 		} else if (cur && line_starts(line, n, "    Block counts: [")) {
 			add_numbers(cur, line + 19, n - 19);
 		} else if (line_starts(line, n, "Instrumentation level: ")) {
-			size_t k = strcspn(line + 23, " \n");
-			if (k > n - 23)
-				k = n - 23;
+			size_t k = 0;
+			while (23 + k < n && line[23 + k] != ' ' && line[23 + k] != '\0')
+				k++;
 			snprintf(p->level, sizeof p->level, "%.*s", (int)k, line + 23);
 			cur = NULL;
 		}
