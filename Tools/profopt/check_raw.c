@@ -85,7 +85,7 @@ int cmd_check_raw(int argc, char **argv)
 		case 'c': cc = optarg; break;
 		case 't': tool = optarg; break;
 		case 'j': json = 1; break;
-		default: usage_error("unknown option '%s' (see 'profopt check-raw --help')", argv[optind - 1]);
+		default: usage_error("unknown option '%s' (see 'profopt check-raw --help')", printable(argv[optind - 1]));
 		}
 	}
 	if (!cc || !*cc)

@@ -244,7 +244,7 @@ int cmd_diff(int argc, char **argv)
 		switch (c) {
 		case 'j': json = 1; break;
 		case 't': tool = optarg; break;
-		default: usage_error("unknown option '%s' (see 'profopt diff --help')", argv[optind - 1]);
+		default: usage_error("unknown option '%s' (see 'profopt diff --help')", printable(argv[optind - 1]));
 		}
 	}
 	if (argc - optind != 2)

@@ -110,11 +110,11 @@ int cmd_probe(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'c': cc = optarg; break;
 		case 't': tool = optarg; break;
-		default: usage_error("unknown option '%s' (see 'profopt probe --help')", argv[optind - 1]);
+		default: usage_error("unknown option '%s' (see 'profopt probe --help')", printable(argv[optind - 1]));
 		}
 	}
 	if (optind < argc)
-		usage_error("unexpected argument '%s' (see 'profopt probe --help')", argv[optind]);
+		usage_error("unexpected argument '%s' (see 'profopt probe --help')", printable(argv[optind]));
 
 	struct toolchain t;
 	int identified = toolchain_detect(&t, cc, NULL) == 0;

@@ -727,7 +727,14 @@ static int has_files(const char *dir, const char *suffix, const char *const *ski
 	return n > 0;
 }
 
-int cmd_report(int argc, char **argv)
+struct report_opts {
+	const char *family, *dir, *archive, *profdata, *notes_dir, *tool, *nm, *skip[16];
+	int json, list_cold;
+	long top;
+};
+
+/* Options and their consistency; the family guessed from the files when not given. */
+static void parse_options(int argc, char **argv, struct report_opts *o)
 {
 	static const struct option opts[] = {
 		{"family", required_argument, NULL, 'f'},
@@ -743,80 +750,87 @@ int cmd_report(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *family = NULL, *dir = NULL, *archive = NULL, *profdata = NULL, *notes_dir = NULL;
-	const char *tool = getenv("LLVM_PROFDATA"), *nm = "nm", *skip[16] = {0};
-	int json = 0, list_cold = 0, nskip = 0, c;
-	long top = 10;
+	int nskip = 0, c;
+	*o = (struct report_opts){.tool = getenv("LLVM_PROFDATA"), .nm = "nm", .top = 10};
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'f': family = optarg; break;
-		case 'd': dir = optarg; break;
-		case 'a': archive = optarg; break;
-		case 'p': profdata = optarg; break;
-		case 'n': notes_dir = optarg; break;
-		case 't': tool = optarg; break;
-		case 'N': nm = optarg; break;
+		case 'f': o->family = optarg; break;
+		case 'd': o->dir = optarg; break;
+		case 'a': o->archive = optarg; break;
+		case 'p': o->profdata = optarg; break;
+		case 'n': o->notes_dir = optarg; break;
+		case 't': o->tool = optarg; break;
+		case 'N': o->nm = optarg; break;
 		case 'T':
-			if ((top = parse_positive(optarg)) < 0)
-				usage_error("--top wants a positive number, not '%s'", optarg);
+			if ((o->top = parse_positive(optarg)) < 0)
+				usage_error("--top wants a positive number, not '%s'", printable(optarg));
 			break;
-		case 'c': list_cold = 1; break;
+		case 'c': o->list_cold = 1; break;
 		case 's':
 			if (nskip == 15)
 				usage_error("too many --skip options");
-			skip[nskip++] = optarg;
+			o->skip[nskip++] = optarg;
 			break;
-		case 'j': json = 1; break;
-		default: usage_error("unknown option '%s' (see 'profopt report --help')", argv[optind - 1]);
+		case 'j': o->json = 1; break;
+		default: usage_error("unknown option '%s' (see 'profopt report --help')", printable(argv[optind - 1]));
 		}
 	}
 	if (optind < argc)
-		usage_error("unexpected argument '%s' (see 'profopt report --help')", argv[optind]);
-	if (!tool || !*tool)
-		tool = "llvm-profdata";
+		usage_error("unexpected argument '%s' (see 'profopt report --help')", printable(argv[optind]));
+	if (!o->tool || !*o->tool)
+		o->tool = "llvm-profdata";
+	const char *family = o->family;
 	if (family && strcmp(family, "gcc") && strcmp(family, "clang") && strcmp(family, "apple-clang"))
-		usage_error("--family must be gcc or clang, not '%s'", family);
-	if (!dir && !archive && !profdata)
+		usage_error("--family must be gcc or clang, not '%s'", printable(family));
+	if (!o->dir && !o->archive && !o->profdata)
 		usage_error("what to report on? --profile-dir=DIR, --archive=FILE or --profdata=FILE");
-	if (profdata && (archive || (family && !strcmp(family, "gcc"))))
+	if (o->profdata && (o->archive || (family && !strcmp(family, "gcc"))))
 		usage_error("--profdata is for clang profiles; gcc profiles are read with --profile-dir or --archive");
-	if (archive && family && strcmp(family, "gcc"))
+	if (o->archive && family && strcmp(family, "gcc"))
 		usage_error("--archive holds gcc profiles (.gcda)");
 	if (!family) {
-		if (archive)
-			family = "gcc";
-		else if (profdata)
-			family = "clang";
-		else if (has_files(dir, ".gcda", skip))
+		if (o->archive || (!o->profdata && has_files(o->dir, ".gcda", o->skip)))
 			family = "gcc";
 		else
-			family = has_files(dir, ".profraw", skip) ? "clang" : "gcc";
+			family = o->profdata || has_files(o->dir, ".profraw", o->skip) ? "clang" : "gcc";
 	}
-	struct report r = {.family = !strcmp(family, "gcc") ? "gcc" : "clang"};
+	o->family = !strcmp(family, "gcc") ? "gcc" : "clang";
+}
+
+static void collect(struct report *r, const struct report_opts *o)
+{
 	struct stat st;
-	if (dir && stat(dir, &st) < 0)
-		fatal("%s: %s", printable(dir), strerror(errno));
-	if (!strcmp(r.family, "gcc")) {
-		if (!notes_dir)
-			notes_dir = dir; /* beside the .gcda; with --archive, the build directory if given */
-		if (archive)
-			collect_gcc_stash(&r, archive, notes_dir, skip);
+	if (o->dir && stat(o->dir, &st) < 0)
+		fatal("%s: %s", printable(o->dir), strerror(errno));
+	if (!strcmp(r->family, "gcc")) {
+		/* notes beside the .gcda; with --archive, in the build directory if given */
+		const char *notes_dir = o->notes_dir ? o->notes_dir : o->dir;
+		if (o->archive)
+			collect_gcc_stash(r, o->archive, notes_dir, o->skip);
 		else
-			collect_gcc(&r, dir, notes_dir, skip);
-		if (dir && r.notes_files - r.unloaded < r.profile_files)
-			name_globals(&r, dir, nm);
-		if (dir && r.notes_files == 0)
-			r.objects_without_data = count_objects_without_data(dir, skip);
-		r.have_names = r.notes_files > 0;
-		r.have_lines = r.notes_files > 0;
+			collect_gcc(r, o->dir, notes_dir, o->skip);
+		if (o->dir && r->notes_files - r->unloaded < r->profile_files)
+			name_globals(r, o->dir, o->nm);
+		if (o->dir && r->notes_files == 0)
+			r->objects_without_data = count_objects_without_data(o->dir, o->skip);
+		r->have_names = r->notes_files > 0;
+		r->have_lines = r->notes_files > 0;
 	} else {
-		collect_clang(&r, tool, profdata, dir, skip);
-		r.have_names = 1;
+		collect_clang(r, o->tool, o->profdata, o->dir, o->skip);
+		r->have_names = 1;
 	}
-	if (r.profile_files == 0)
-		fatal("no profile data: no %s under %s", !strcmp(r.family, "gcc") ? ".gcda files" : ".profraw files",
-		      printable(archive ? archive : dir));
+	if (r->profile_files == 0)
+		fatal("no profile data: no %s under %s", !strcmp(r->family, "gcc") ? ".gcda files" : ".profraw files",
+		      printable(o->archive ? o->archive : o->dir));
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	parse_options(argc, argv, &o);
+	struct report r = {.family = o.family};
+	collect(&r, &o);
 	merge_copies(&r);
 	struct totals all = {0};
 	struct fn_stat **hot = xcalloc((size_t)r.nfn + 1, sizeof *hot);
@@ -825,10 +839,10 @@ int cmd_report(int argc, char **argv)
 		hot[i] = &r.fn[i];
 	}
 	qsort(hot, (size_t)r.nfn, sizeof *hot, cmp_heat);
-	if (json)
-		print_json(&r, &all, hot, (int)top);
+	if (o.json)
+		print_json(&r, &all, hot, (int)o.top);
 	else
-		print_text(&r, &all, hot, (int)top, list_cold);
+		print_text(&r, &all, hot, (int)o.top, o.list_cold);
 	for (int i = 0; i < r.nfn; i++) {
 		free(r.fn[i].name);
 		free(r.fn[i].file);
