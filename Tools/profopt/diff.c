@@ -32,7 +32,9 @@ const char help_diff[] =
 	"\n"
 	"  --tool=PATH   llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)\n"
 	"  --json        keys: similarity (0..1), identical, files, files_differing\n"
-	"Exit status: 0 identical, 1 different, 2 bad usage or unreadable input.\n";
+	"A stash is read in memory; nothing is extracted.\n"
+	"Exit status: 0 identical, 1 different, 2 bad usage or any error (a missing, damaged\n"
+	"or unreadable input, named in the message; output that could not be written).\n";
 
 /* The .gcda files of one side, read into memory and parsed once. */
 struct profile_tree {
