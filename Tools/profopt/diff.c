@@ -55,7 +55,9 @@ static void read_directory(struct profile_tree *t)
 	t->files.m = xcalloc((size_t)l.n + 1, sizeof *t->files.m);
 	for (int i = 0; i < l.n; i++) {
 		struct member *m = &t->files.m[t->files.n++];
-		const char *rel = l.paths[i] + prefix;
+		const char *rel = l.paths[i];
+		if (strncmp(rel, t->path, prefix) == 0 && rel[prefix] == '/') /* find_files gives "." no prefix */
+			rel += prefix + 1;
 		m->name = xstrdup(rel + strspn(rel, "/"));
 		m->data = (unsigned char *)read_file(l.paths[i], &m->len);
 		if (!m->data)

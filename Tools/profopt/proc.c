@@ -38,11 +38,14 @@ const char *describe_status(int st, char *out, int n)
 	return out;
 }
 
-static void child_setup(int log_fd, const char *cwd, int errpipe, char *const env[])
+static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd, int own_group);
+
+static void child_setup(int log_fd, const char *cwd, int errpipe, char *const env[], int own_group)
 {
 	for (int i = 0; env && env[i]; i++)
 		putenv(env[i]);
-	setpgid(0, 0);
+	if (own_group)
+		setpgid(0, 0);
 	/* The parent may have ignored or blocked signals; the child starts clean. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -74,6 +77,13 @@ int proc_start_argv(struct proc *p, char *const argv[], int log_fd, const char *
 
 int proc_start_env(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd)
 {
+	return start(p, argv, env, log_fd, cwd, 1);
+}
+
+/* own_group: the child leads a process group of its own (to be killed as a whole); else it
+ * stays in profopt's, and a Ctrl-C at the terminal reaches it too. */
+static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd, int own_group)
+{
 	int fds[2];
 	p->pid = -1;
 	p->exec_errno = 0;
@@ -85,14 +95,15 @@ int proc_start_env(struct proc *p, char *const argv[], char *const env[], int lo
 		fatal("fork: %s", strerror(errno));
 	if (pid == 0) {
 		close(fds[0]);
-		child_setup(log_fd, cwd, fds[1], env);
+		child_setup(log_fd, cwd, fds[1], env, own_group);
 		execvp(argv[0], argv);
 		int e = errno;
 		if (write(fds[1], &e, sizeof e) < 0) {}
 		_exit(127);
 	}
 	/* Both sides set the group, so signals to it work however the scheduler orders them. */
-	setpgid(pid, pid);
+	if (own_group)
+		setpgid(pid, pid);
 	close(fds[1]);
 	int e = 0;
 	ssize_t n;
@@ -192,7 +203,7 @@ int run_child(char *const argv[], const struct run_opts *o, char **out, size_t *
 	buf_add(&b, "", 0);
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		fatal("pipe: %s", strerror(errno));
-	if (proc_start_env(&p, argv, o->env, fds[1], o->cwd) < 0) {
+	if (start(&p, argv, o->env, fds[1], o->cwd, o->timeout > 0 || o->stop) < 0) {
 		close(fds[0]);
 		close(fds[1]);
 		buf_printf(&b, "cannot execute %s: %s", printable(argv[0]), strerror(p.exec_errno));

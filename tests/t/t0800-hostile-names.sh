@@ -97,6 +97,8 @@ for n in sys.argv[1:]:
 	(cd @d && tar -cf ../stash.tar -- ./*.gcda)
 	expect_status 0 "$PROFOPT" diff @d stash.tar
 	expect_contains out 'identical:  yes'
+	(cd @d && expect_status 0 "$PROFOPT" diff . ../stash.tar)
+	expect_contains @d/out 'identical:  yes'
 	expect_status 0 "$PROFOPT" report --archive=stash.tar --profile-dir=@d --json
 	cp out stash.json
 	expect_eq "$(report_figures stash.json)" "$(report_figures hostile.json)" "report of the stash vs the directory"
