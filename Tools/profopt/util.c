@@ -154,11 +154,19 @@ char *read_file(const char *path, size_t *len)
 
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* mkstemp: a name nobody could have planted (a symbolic link, say) before us */
+	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC);
 	const char *p = data;
-	if (fd < 0)
-		goto fail;
+	if (fd < 0) {
+		int e = errno;
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0644 & ~mask); /* as open(..., 0644) made it before */
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
 		if (n < 0 && errno == EINTR)
