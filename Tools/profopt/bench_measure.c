@@ -92,7 +92,7 @@ static _Noreturn void run_failed(const struct bench_interp *in, const char *work
 		snprintf(what, sizeof what, "could not start");
 	else
 		describe_status(status, what, sizeof what);
-	fatal("workload '%s' failed on %s (%s, %s): %s", work, in->name, in->python, what, *out ? last_line(out) : "(no output)");
+	fatal("workload '%s' failed on %s (%s, %s): %s", work, in->name, in->python, what, *out ? printable(last_line(out)) : "(no output)");
 }
 
 double bench_time_once(const struct bench_runner *br, const struct bench_interp *in, const char *work, long loops)
@@ -107,7 +107,7 @@ double bench_time_once(const struct bench_runner *br, const struct bench_interp 
 	char *line = last_line(out), *end;
 	double v = strtod(line, &end);
 	if (end == line || !(v >= 0))
-		fatal("workload '%s' on %s printed '%s', not elapsed seconds", work, in->name, line);
+		fatal("workload '%s' on %s printed '%s', not elapsed seconds", work, in->name, printable(line));
 	free(out);
 	return v;
 }
@@ -169,7 +169,7 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 		run_failed(in, work, st, out, br->timeout);
 	char *text = read_file(outfile, NULL);
 	if (!text)
-		fatal("callgrind wrote no %s for workload '%s' on %s: %s", outfile, work, in->name, last_line(out));
+		fatal("callgrind wrote no %s for workload '%s' on %s: %s", outfile, work, in->name, printable(last_line(out)));
 	int n = bench_parse_callgrind(text, names, values, max);
 	if (n == 0)
 		fatal("no event totals in %s (workload '%s' on %s)", outfile, work, in->name);
@@ -190,7 +190,7 @@ char *bench_python_version(const char *python, char **why, char **executable)
 		char what[96];
 		if (st >= 0)
 			describe_status(st, what, sizeof what);
-		*why = xasprintf("%s", st == -2 ? "did not answer within 30 s" : st == -1 ? out : *out ? last_line(out) : what);
+		*why = xasprintf("%s", st == -2 ? "did not answer within 30 s" : st == -1 ? out : *out ? printable(last_line(out)) : what);
 		free(out);
 		return NULL;
 	}
