@@ -55,20 +55,11 @@ struct cursor {
 	const unsigned char *p;
 	size_t len, pos;
 	int swap; /* the file's byte order is not little-endian */
-	const char *name;
-	char *err;
-	size_t errlen;
+	struct read_error e;
 };
 
-static int failf(struct cursor *c, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int failf(struct cursor *c, size_t at, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	format_offset_error(c->err, c->errlen, c->name, at, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* the first problem, with its offset and the file's name (util.c) */
+#define failf(c, ...) read_fail(&(c)->e, __VA_ARGS__)
 
 static uint32_t word_at(const struct cursor *c, size_t at)
 {
@@ -327,7 +318,7 @@ static void index_functions(struct gcov_file *f)
 int gcov_parse(const unsigned char *data, size_t len, const char *name, struct gcov_file *f, char *err,
 	       size_t errlen)
 {
-	struct cursor c = {.p = data, .len = len, .name = name, .err = err, .errlen = errlen};
+	struct cursor c = {.p = data, .len = len, .e = {name, err, errlen}};
 	memset(f, 0, sizeof *f);
 	if (parse(&c, f) == 0) {
 		index_functions(f);

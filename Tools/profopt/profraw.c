@@ -48,20 +48,11 @@ struct reader {
 	const unsigned char *p;
 	size_t len;
 	int swap;
-	const char *name;
-	char *err;
-	size_t errlen;
+	struct read_error e;
 };
 
-static int failf(struct reader *r, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int failf(struct reader *r, size_t at, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	format_offset_error(r->err, r->errlen, r->name, at, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* the first problem, with its offset and the file's name (util.c) */
+#define failf(r, ...) read_fail(&(r)->e, __VA_ARGS__)
 
 /* A little-endian (or, swapped, big-endian) word of `bytes` bytes at `at` (caller checked). */
 static uint64_t get(const struct reader *r, size_t at, int bytes)
@@ -203,7 +194,7 @@ static int parse_layout(struct reader *r, struct profraw_info *in, const struct 
 int profraw_parse(const unsigned char *data, size_t len, const char *name, struct profraw_info *info, char *err,
 		  size_t errlen)
 {
-	struct reader r = {.p = data, .len = len, .name = name, .err = err, .errlen = errlen};
+	struct reader r = {.p = data, .len = len, .e = {name, err, errlen}};
 	memset(info, 0, sizeof *info);
 	if (len < 16)
 		return failf(&r, 0, "truncated header: file has %zu bytes, expected at least 16 (actual/expected)", len);

@@ -225,12 +225,16 @@ char *resolve_path(const char *path)
 	return r ? r : xstrdup(path);
 }
 
-void format_offset_error(char *err, size_t errlen, const char *name, size_t at, const char *fmt, va_list ap)
+int read_fail(const struct read_error *e, size_t at, const char *fmt, ...)
 {
 	char msg[200];
+	va_list ap;
+	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	if (err && errlen)
-		snprintf(err, errlen, "%s: offset %zu (0x%zx): %s", printable(name), at, at, msg);
+	va_end(ap);
+	if (e->err && e->errlen)
+		snprintf(e->err, e->errlen, "%s: offset %zu (0x%zx): %s", printable(e->name), at, at, msg);
+	return -1;
 }
 
 double now(void)

@@ -65,8 +65,14 @@ char *find_program(const char *name);
 /* realpath() that returns a malloc'd copy of path when resolution fails. */
 char *resolve_path(const char *path);
 
-/* The binary readers' error message: "NAME: offset N (0xN): MESSAGE" into err (if given). */
-void format_offset_error(char *err, size_t errlen, const char *name, size_t at, const char *fmt, va_list ap);
+/* Where a binary reader reports its problem: "NAME: offset N (0xN): MESSAGE" into err (if
+ * given; NAME escaped with printable()).  read_fail() returns -1, for `return read_fail(...)`. */
+struct read_error {
+	const char *name;
+	char *err;
+	size_t errlen;
+};
+int read_fail(const struct read_error *e, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Monotonic seconds. */
 double now(void);
