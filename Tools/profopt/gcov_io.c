@@ -331,10 +331,9 @@ int gcov_parse(const unsigned char *data, size_t len, const char *name, struct g
 int gcov_read(const char *path, struct gcov_file *f, char *err, size_t errlen)
 {
 	size_t len;
-	unsigned char *data = (unsigned char *)read_file(path, &len);
+	unsigned char *data = read_input(path, &len, err, errlen);
 	if (!data) {
 		memset(f, 0, sizeof *f);
-		snprintf(err, errlen, "%s: %s", printable(path), strerror(errno));
 		return -1;
 	}
 	int r = gcov_parse(data, len, path, f, err, errlen);

@@ -222,10 +222,9 @@ int profraw_parse(const unsigned char *data, size_t len, const char *name, struc
 int profraw_read(const char *path, struct profraw_info *info, char *err, size_t errlen)
 {
 	size_t len;
-	unsigned char *data = (unsigned char *)read_file(path, &len);
+	unsigned char *data = read_input(path, &len, err, errlen);
 	if (!data) {
 		memset(info, 0, sizeof *info);
-		snprintf(err, errlen, "%s: %s", printable(path), strerror(errno));
 		return -1;
 	}
 	int r = profraw_parse(data, len, path, info, err, errlen);

@@ -152,6 +152,14 @@ char *read_file(const char *path, size_t *len)
 	return b.data;
 }
 
+unsigned char *read_input(const char *path, size_t *len, char *err, size_t errlen)
+{
+	unsigned char *data = (unsigned char *)read_file(path, len);
+	if (!data)
+		snprintf(err, errlen, "%s: %s", printable(path), strerror(errno));
+	return data;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
 	/* mkstemp: a name nobody could have planted (a symbolic link, say) before us */

@@ -34,6 +34,8 @@ void buf_free(struct buf *b);
 
 /* Reads a whole file; returns NULL (errno set) on failure. */
 char *read_file(const char *path, size_t *len);
+/* read_file() for a reader: on failure "PATH: reason" goes to err (path escaped). */
+unsigned char *read_input(const char *path, size_t *len, char *err, size_t errlen);
 /* Writes a whole file atomically (temporary file + rename). Returns 0 or -1 (errno set). */
 int write_file_atomic(const char *path, const void *data, size_t len);
 
