@@ -411,10 +411,7 @@ int cmd_bench(int argc, char **argv)
 				   : o.cache_sim			 ? "--cache-sim=yes"
 				   : o.branch_sim			 ? "--branch-sim=yes"
 										 : "";
-		const char *t = getenv("TMPDIR");
-		tmpdir = xasprintf("%s/profopt-bench.XXXXXX", t && *t ? t : "/tmp");
-		if (!mkdtemp(tmpdir))
-			fatal("cannot create a temporary directory %s: %s", tmpdir, strerror(errno));
+		tmpdir = make_temp_dir("bench");
 		br.tmpdir = tmpdir;
 	}
 
@@ -495,7 +492,7 @@ int cmd_bench(int argc, char **argv)
 	progress_clear(&st.prog);
 	r.seconds = now() - st.started;
 	if (tmpdir)
-		rmdir(tmpdir);
+		remove_dir_tree(tmpdir);
 
 	bench_analyze(&r);
 	bench_print_table(&r, stdout);

@@ -4,10 +4,7 @@
 #include "proc.h"
 #include "util.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,60 +64,13 @@ long bench_next_loops(long loops, double elapsed, double target)
  * status, -1 if it could not be started (*out: the reason), -2 on timeout. */
 static int spawn(char *const argv[], double timeout, char **out)
 {
-	int fds[2];
-	struct buf b = {0};
-	buf_add(&b, "", 0);
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		fatal("pipe: %s", strerror(errno));
-	struct proc p;
-	if (proc_start_argv(&p, argv, fds[1], NULL) < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		buf_printf(&b, "cannot execute %s: %s", argv[0], strerror(p.exec_errno));
-		*out = b.data;
-		return -1;
-	}
-	close(fds[1]);
-	double deadline = now() + timeout;
-	int timed_out = 0;
-	for (;;) {
-		if (got_signal) {
-			proc_kill(&p, SIGKILL);
-			break;
-		}
-		double left = deadline - now();
-		if (left <= 0) {
-			timed_out = 1;
-			proc_kill(&p, SIGKILL);
-			break;
-		}
-		struct pollfd pfd = {fds[0], POLLIN, 0};
-		int r = poll(&pfd, 1, (int)(left * 1000) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			continue;
-		char chunk[4096];
-		ssize_t n = read(fds[0], chunk, sizeof chunk);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		buf_add(&b, chunk, (size_t)n);
-	}
-	close(fds[0]);
-	int status = 0;
-	while (waitpid(p.pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			status = -1;
-			break;
-		}
-	if (got_signal) {
+	struct run_opts o = {.timeout = timeout, .stop = &got_signal};
+	int status = run_child(argv, &o, out, NULL);
+	if (status == RUN_STOPPED) {
 		fprintf(stderr, "\n%s: interrupted by signal %d; nothing was reported\n", progname, (int)got_signal);
 		exit(128 + got_signal);
 	}
-	*out = b.data;
-	return timed_out ? -2 : status;
+	return status == RUN_TIMED_OUT ? -2 : status;
 }
 
 /* The last non-empty line of text (in place). */
@@ -142,7 +92,7 @@ static _Noreturn void run_failed(const struct bench_interp *in, const char *work
 		snprintf(what, sizeof what, "could not start");
 	else
 		describe_status(status, what, sizeof what);
-	fatal("workload '%s' failed on %s (%s, %s): %s", work, in->name, in->python, what, *out ? last_line(out) : "(no output)");
+	fatal("workload '%s' failed on %s (%s, %s): %s", work, in->name, in->python, what, *out ? printable(last_line(out)) : "(no output)");
 }
 
 double bench_time_once(const struct bench_runner *br, const struct bench_interp *in, const char *work, long loops)
@@ -152,12 +102,12 @@ double bench_time_once(const struct bench_runner *br, const struct bench_interp 
 	char *argv[] = {in->executable, (char *)br->runpy, (char *)work, nloops, NULL};
 	char *out = NULL;
 	int st = spawn(argv, br->timeout, &out);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+	if (!proc_exit_ok(st))
 		run_failed(in, work, st, out, br->timeout);
 	char *line = last_line(out), *end;
 	double v = strtod(line, &end);
 	if (end == line || !(v >= 0))
-		fatal("workload '%s' on %s printed '%s', not elapsed seconds", work, in->name, line);
+		fatal("workload '%s' on %s printed '%s', not elapsed seconds", work, in->name, printable(line));
 	free(out);
 	return v;
 }
@@ -215,11 +165,11 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 	char *out = NULL;
 	unlink(outfile);
 	int st = spawn(argv, br->timeout, &out);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+	if (!proc_exit_ok(st))
 		run_failed(in, work, st, out, br->timeout);
 	char *text = read_file(outfile, NULL);
 	if (!text)
-		fatal("callgrind wrote no %s for workload '%s' on %s: %s", outfile, work, in->name, last_line(out));
+		fatal("callgrind wrote no %s for workload '%s' on %s: %s", outfile, work, in->name, printable(last_line(out)));
 	int n = bench_parse_callgrind(text, names, values, max);
 	if (n == 0)
 		fatal("no event totals in %s (workload '%s' on %s)", outfile, work, in->name);
@@ -236,11 +186,11 @@ char *bench_python_version(const char *python, char **why, char **executable)
 	char *argv[] = {(char *)python, "-c", "import platform, sys; print(sys.executable); print(platform.python_version())", NULL};
 	char *out = NULL;
 	int st = spawn(argv, 30, &out);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+	if (!proc_exit_ok(st)) {
 		char what[96];
 		if (st >= 0)
 			describe_status(st, what, sizeof what);
-		*why = xasprintf("%s", st == -2 ? "did not answer within 30 s" : st == -1 ? out : *out ? last_line(out) : what);
+		*why = xasprintf("%s", st == -2 ? "did not answer within 30 s" : st == -1 ? out : *out ? printable(last_line(out)) : what);
 		free(out);
 		return NULL;
 	}

@@ -17,12 +17,13 @@ static char *sibling(const char *path, const char *ext)
 	return xasprintf("%.*s%s", (int)n, path, ext);
 }
 
-/* Single quotes for a gnuplot string ('' stands for one quote). */
+/* Single quotes for a gnuplot string ('' stands for one quote; a control character, which
+ * could end the command, becomes a space). */
 static void gp_quote(struct buf *b, const char *s)
 {
 	buf_puts(b, "'");
 	for (; *s; s++)
-		buf_puts(b, *s == '\'' ? "''" : (char[]){*s, 0});
+		buf_puts(b, *s == '\'' ? "''" : (unsigned char)*s < 0x20 ? " " : (char[]){*s, 0});
 	buf_puts(b, "'");
 }
 
@@ -127,8 +128,10 @@ int bench_plot(const struct bench_result *r, const char *path)
 		     datpath, gppath);
 		goto out;
 	}
-	char *argv[] = {gnuplot, gppath, NULL}, *output = NULL;
+	char *script = safe_path_arg(gppath);
+	char *argv[] = {gnuplot, script, NULL}, *output = NULL;
 	int st = capture(argv, &output);
+	free(script);
 	if (st != 0 || (output && strstr(output, "rror"))) {
 		warn("gnuplot %s failed%s%s", gppath, output && *output ? ": " : "", output ? output : "");
 	} else {

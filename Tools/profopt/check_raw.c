@@ -19,7 +19,7 @@ const char help_check_raw[] =
 	"to read it - so that a raw profile version the tool does not know is an error before\n"
 	"training, not after.  With FILEs: checks those raw profiles the same way.\n"
 	"\n"
-	"  --cc=CC        clang command (default: $CC, else clang)\n"
+	"  --cc=CC        clang command (default: $CC, else clang), split as by probe\n"
 	"  --tool=PATH    llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)\n"
 	"  --json         machine-readable result per file: file, version, variant,\n"
 	"                 layout_checked, functions, executed, counters, names_bytes,\n"
@@ -55,7 +55,7 @@ static void show(struct json *j, const char *file, const struct profraw_info *in
 		return;
 	}
 	if (parsed) {
-		printf("%s: raw profile version %u (%s, %s-bit%s)", file, in->version, variant, in->ptr64 ? "64" : "32",
+		printf("%s: raw profile version %u (%s, %s-bit%s)", printable(file), in->version, variant, in->ptr64 ? "64" : "32",
 		       in->swapped ? ", foreign byte order" : "");
 		if (in->layout_known)
 			printf(", %llu functions (%llu executed), %llu counters, %llu bytes of names",
@@ -66,7 +66,7 @@ static void show(struct json *j, const char *file, const struct profraw_info *in
 		printf("\n");
 	}
 	if (!error || !*error)
-		printf("%s: readable by llvm-profdata\n", file);
+		printf("%s: readable by llvm-profdata\n", printable(file));
 }
 
 int cmd_check_raw(int argc, char **argv)
@@ -85,7 +85,7 @@ int cmd_check_raw(int argc, char **argv)
 		case 'c': cc = optarg; break;
 		case 't': tool = optarg; break;
 		case 'j': json = 1; break;
-		default: usage_error("unknown option '%s' (see 'profopt check-raw --help')", argv[optind - 1]);
+		default: usage_error("unknown option '%s' (see 'profopt check-raw --help')", printable(argv[optind - 1]));
 		}
 	}
 	if (!cc || !*cc)
@@ -114,8 +114,8 @@ int cmd_check_raw(int argc, char **argv)
 		show(json ? &j : NULL, argv[i], &in, parsed, tool_ok, tool_ok ? NULL : err);
 		if (!parsed || !tool_ok) {
 			if (parsed)
-				fprintf(stderr, "%s: error: %s: %s cannot read raw profile version %u: %s\n", progname, argv[i],
-					tool, in.version, err);
+				fprintf(stderr, "%s: error: %s: %s cannot read raw profile version %u: %s\n", progname,
+					printable(argv[i]), printable(tool), in.version, err);
 			else
 				fprintf(stderr, "%s: error: %s\n", progname, err);
 			bad++;

@@ -55,20 +55,11 @@ struct cursor {
 	const unsigned char *p;
 	size_t len, pos;
 	int swap; /* the file's byte order is not little-endian */
-	const char *name;
-	char *err;
-	size_t errlen;
+	struct read_error e;
 };
 
-static int failf(struct cursor *c, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int failf(struct cursor *c, size_t at, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	format_offset_error(c->err, c->errlen, c->name, at, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* the first problem, with its offset and the file's name (util.c) */
+#define failf(c, ...) read_fail(&(c)->e, __VA_ARGS__)
 
 static uint32_t word_at(const struct cursor *c, size_t at)
 {
@@ -305,13 +296,34 @@ static int parse(struct cursor *cp, struct gcov_file *f)
 	return 0;
 }
 
+static const struct gcov_file *sorting; /* qsort has no context argument */
+
+static int cmp_ident(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	uint32_t ix = sorting->fn[x].ident, iy = sorting->fn[y].ident;
+	return ix != iy ? (ix < iy ? -1 : 1) : (x > y) - (x < y);
+}
+
+static void index_functions(struct gcov_file *f)
+{
+	f->by_ident = xcalloc((size_t)f->nfn + 1, sizeof *f->by_ident);
+	for (int i = 0; i < f->nfn; i++)
+		f->by_ident[i] = i;
+	sorting = f;
+	qsort(f->by_ident, (size_t)f->nfn, sizeof *f->by_ident, cmp_ident);
+	sorting = NULL;
+}
+
 int gcov_parse(const unsigned char *data, size_t len, const char *name, struct gcov_file *f, char *err,
 	       size_t errlen)
 {
-	struct cursor c = {.p = data, .len = len, .name = name, .err = err, .errlen = errlen};
+	struct cursor c = {.p = data, .len = len, .e = {name, err, errlen}};
 	memset(f, 0, sizeof *f);
-	if (parse(&c, f) == 0)
+	if (parse(&c, f) == 0) {
+		index_functions(f);
 		return 0;
+	}
 	gcov_file_free(f);
 	return -1;
 }
@@ -319,10 +331,9 @@ int gcov_parse(const unsigned char *data, size_t len, const char *name, struct g
 int gcov_read(const char *path, struct gcov_file *f, char *err, size_t errlen)
 {
 	size_t len;
-	unsigned char *data = (unsigned char *)read_file(path, &len);
+	unsigned char *data = read_input(path, &len, err, errlen);
 	if (!data) {
 		memset(f, 0, sizeof *f);
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	int r = gcov_parse(data, len, path, f, err, errlen);
@@ -338,6 +349,7 @@ void gcov_file_free(struct gcov_file *f)
 		free(f->fn[i].arcs);
 	}
 	free(f->fn);
+	free(f->by_ident);
 	free(f->cwd);
 	memset(f, 0, sizeof *f);
 }
@@ -387,9 +399,16 @@ uint32_t gcov_global_ident(const char *name)
 
 const struct gcov_function *gcov_find_function(const struct gcov_file *notes, uint32_t ident)
 {
-	for (int i = 0; i < notes->nfn; i++)
-		if (notes->fn[i].ident == ident)
-			return &notes->fn[i];
+	int lo = 0, hi = notes->by_ident ? notes->nfn : 0;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (notes->fn[notes->by_ident[mid]].ident < ident)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < (notes->by_ident ? notes->nfn : 0) && notes->fn[notes->by_ident[lo]].ident == ident)
+		return &notes->fn[notes->by_ident[lo]];
 	return NULL;
 }
 
@@ -417,7 +436,7 @@ int gcov_check_pair(const struct gcov_file *notes, const struct gcov_file *data,
 		else if (d->has_arcs && d->narc_counters != n->ncounted)
 			why = "has another number of arc counters than the notes expect";
 		if (why && bad++ == 0)
-			snprintf(err, errlen, "function %s (ident %u) %s", n && n->name ? n->name : "?", d->ident, why);
+			snprintf(err, errlen, "function %s (ident %u) %s", n && n->name ? printable(n->name) : "?", d->ident, why);
 	}
 	return bad;
 }

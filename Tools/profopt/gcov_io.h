@@ -39,6 +39,7 @@ struct gcov_file {
 	uint64_t sum_max; /* data: sum over runs of the largest counter */
 	struct gcov_function *fn;
 	int nfn, capfn;
+	int *by_ident;    /* indices of fn sorted by ident (then position): lookups in log time */
 };
 
 /* Parses a whole file held in memory.  `name` is used in messages only.  Returns 0, or -1
@@ -63,7 +64,7 @@ uint32_t gcov_version_for(int major, int minor);
  * NUL.  Static functions mix in their file and line, so they cannot be found this way. */
 uint32_t gcov_global_ident(const char *name);
 
-/* The notes' function with this ident, or NULL. */
+/* The notes' function with this ident (the first in the file), or NULL.  Binary search. */
 const struct gcov_function *gcov_find_function(const struct gcov_file *notes, uint32_t ident);
 /* Checks that a .gcda belongs to a .gcno: same version and stamp; every data function is in
  * the notes with the same checksums and number of counted arcs.  Returns the number of

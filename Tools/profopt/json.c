@@ -1,5 +1,6 @@
 /* json.c - streaming JSON writer; output is pretty-printed with two-space indents. */
 #include "json.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,10 +59,29 @@ void json_end_object(struct json *j) { close(j, '}'); }
 void json_begin_array(struct json *j) { open(j, '['); }
 void json_end_array(struct json *j) { close(j, ']'); }
 
+/* A JSON string literal: quotes, backslashes and control characters (C0, DEL, C1) escaped,
+ * as \u00XX but for the short forms \n \r \t; each byte that is not part of valid UTF-8
+ * becomes U+FFFD, so the output is always valid UTF-8 and valid JSON.  Keys too. */
 static void quoted(FILE *out, const char *s)
 {
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		int n = utf8_length(p);
+		if (n == 0) {
+			fputs("\\ufffd", out);
+			p++;
+			continue;
+		}
+		if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) { /* C1 controls */
+			fprintf(out, "\\u%04x", p[1]);
+			p += 2;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(p, 1, (size_t)n, out);
+			p += n;
+			continue;
+		}
 		switch (*p) {
 		case '"': fputs("\\\"", out); break;
 		case '\\': fputs("\\\\", out); break;
@@ -69,11 +89,12 @@ static void quoted(FILE *out, const char *s)
 		case '\r': fputs("\\r", out); break;
 		case '\t': fputs("\\t", out); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20 || *p == 0x7f)
 				fprintf(out, "\\u%04x", *p);
 			else
 				fputc(*p, out);
 		}
+		p++;
 	}
 	fputc('"', out);
 }
@@ -101,6 +122,15 @@ void json_number(struct json *j, double v)
 	before_item(j);
 	if (isfinite(v))
 		fprintf(j->out, "%.6g", v);
+	else
+		fputs("null", j->out);
+}
+
+void json_fixed(struct json *j, double v, int decimals)
+{
+	before_item(j);
+	if (isfinite(v))
+		fprintf(j->out, "%.*f", decimals, v);
 	else
 		fputs("null", j->out);
 }

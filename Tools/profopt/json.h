@@ -19,6 +19,8 @@ void json_end_array(struct json *j);
 void json_key(struct json *j, const char *key);
 void json_string(struct json *j, const char *s); /* NULL writes null */
 void json_number(struct json *j, double v);
+/* A number with a fixed count of decimals (1.000000), for figures read by people too. */
+void json_fixed(struct json *j, double v, int decimals);
 void json_int(struct json *j, long long v);
 void json_bool(struct json *j, int v);
 void json_null(struct json *j);

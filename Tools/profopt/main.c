@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef PROFOPT_VERSION
@@ -54,6 +55,8 @@ int wants_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* A result that could not be written (a full disk, a closed pipe) is never a success. */
+	atexit(close_stdout);
 	if (argc < 2) {
 		print_help(stderr);
 		return 2;
@@ -65,7 +68,7 @@ int main(int argc, char **argv)
 					fputs(c->help, stdout);
 					return 0;
 				}
-			usage_error("no such command: '%s' (see 'profopt --help')", argv[2]);
+			usage_error("no such command: '%s' (see 'profopt --help')", printable(argv[2]));
 		}
 		print_help(stdout);
 		return 0;
@@ -75,7 +78,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argv[1][0] == '-')
-		usage_error("unknown option '%s' (see 'profopt --help')", argv[1]);
+		usage_error("unknown option '%s' (see 'profopt --help')", printable(argv[1]));
 	for (const struct command *c = commands; c->name; c++) {
 		if (strcmp(c->name, argv[1]) != 0)
 			continue;
@@ -86,5 +89,5 @@ int main(int argc, char **argv)
 		progname = xasprintf("profopt %s", c->name);
 		return c->run(argc - 1, argv + 1);
 	}
-	usage_error("unknown command '%s' (see 'profopt --help')", argv[1]);
+	usage_error("unknown command '%s' (see 'profopt --help')", printable(argv[1]));
 }

@@ -18,7 +18,9 @@ const char help_probe[] =
 	"  gcc:   --profile-tool or GCOV_TOOL; gcov-tool next to gcc; gcov-tool-N; gcov-tool\n"
 	"It prints the flags a PGO build would use, and why something is missing.\n"
 	"\n"
-	"  --cc=CC              compiler command (default: $CC, else cc)\n"
+	"  --cc=CC              compiler command (default: $CC, else cc); a path to an\n"
+	"                       executable is taken whole, otherwise it is split into words\n"
+	"                       ('...' and \"...\" quote) - never run by a shell\n"
 	"  --profile-tool=PATH  use this llvm-profdata / gcov-tool (overrides the search)\n"
 	"  --json               machine-readable output; keys include compiler.family,\n"
 	"                       compiler.version, profile_tool.path, profile_tool.version,\n"
@@ -73,25 +75,25 @@ static void print_json(const struct toolchain *t, int ok)
 
 static void print_text(const struct toolchain *t, int ok)
 {
-	printf("compiler:      %s\n", t->cc);
+	printf("compiler:      %s\n", printable(t->cc));
 	if (t->family != CC_UNKNOWN) {
 		printf("  family:      %s %s\n", cc_family_name(t->family), t->version);
-		printf("  path:        %s\n", t->cc_path ? t->cc_path : "(not in PATH)");
-		printf("  real binary: %s\n", t->real_path ? t->real_path : "(unknown)");
-		printf("profile tool:  %s\n", t->tool_path ? t->tool_path : "(none)");
+		printf("  path:        %s\n", t->cc_path ? printable(t->cc_path) : "(not in PATH)");
+		printf("  real binary: %s\n", t->real_path ? printable(t->real_path) : "(unknown)");
+		printf("profile tool:  %s\n", t->tool_path ? printable(t->tool_path) : "(none)");
 		if (t->tool_path)
 			printf("  version:     %s (%s)\n", t->tool_version[0] ? t->tool_version : "unknown",
 			       t->tool_matches ? "matches the compiler" : "does NOT match the compiler");
 		for (int i = 0; i < t->ncandidates; i++)
-			printf("  candidate:   %s (version %s, %s)\n", t->candidates[i].path,
+			printf("  candidate:   %s (version %s, %s)\n", printable(t->candidates[i].path),
 			       t->candidates[i].version[0] ? t->candidates[i].version : "unknown", t->candidates[i].source);
 		printf("flags:\n  generate:    %s\n  use:         %s\n  merge:       %s\n", t->gen_flags, t->use_flags,
-		       t->merge_cmd);
+		       printable(t->merge_cmd));
 		printf("runtime:       %s\n", t->runtime_links ? "instrumented programs link" : "instrumented programs do NOT link");
 	}
 	printf("PGO possible:  %s\n", ok ? "yes" : "no");
 	if (t->why)
-		printf("why:           %s\n", t->why);
+		printf("why:           %s\n", printable(t->why));
 }
 
 int cmd_probe(int argc, char **argv)
@@ -110,11 +112,11 @@ int cmd_probe(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'c': cc = optarg; break;
 		case 't': tool = optarg; break;
-		default: usage_error("unknown option '%s' (see 'profopt probe --help')", argv[optind - 1]);
+		default: usage_error("unknown option '%s' (see 'profopt probe --help')", printable(argv[optind - 1]));
 		}
 	}
 	if (optind < argc)
-		usage_error("unexpected argument '%s' (see 'profopt probe --help')", argv[optind]);
+		usage_error("unexpected argument '%s' (see 'profopt probe --help')", printable(argv[optind]));
 
 	struct toolchain t;
 	int identified = toolchain_detect(&t, cc, NULL) == 0;

@@ -4,6 +4,8 @@
 #ifndef PROFOPT_PROC_H
 #define PROFOPT_PROC_H
 
+#include <signal.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 struct proc {
@@ -31,5 +33,36 @@ int needs_shell(const char *cmd);
 
 /* Sends sig to the child's whole process group. */
 void proc_kill(const struct proc *p, int sig);
+
+/* Same as proc_start_argv, with "NAME=VALUE" strings (env, NULL-terminated, may be NULL)
+ * added to the child's environment only. */
+int proc_start_env(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd);
+
+/* Whether a wait status (or run_child's result) is a normal exit with status 0. */
+int proc_exit_ok(int wait_status);
+
+/* How run_child() runs a program; every field may be left zero. */
+struct run_opts {
+	const char *cwd;
+	char *const *env;            /* "NAME=VALUE" for the child only */
+	double timeout;              /* seconds; 0: none */
+	volatile sig_atomic_t *stop; /* becomes non-zero (a signal handler): the child is killed */
+};
+#define RUN_NOT_STARTED (-1)
+#define RUN_TIMED_OUT (-2)
+#define RUN_STOPPED (-3)
+
+/* The one way profopt runs a tool: argv exec'd directly (never a shell), stdin /dev/null,
+ * stdout and stderr captured into *out (NUL-terminated, *outlen bytes; both may be NULL),
+ * in its own process group.  Returns the wait status, or RUN_NOT_STARTED (*out then
+ * says why), RUN_TIMED_OUT or RUN_STOPPED (the child's process group was killed). */
+int run_child(char *const argv[], const struct run_opts *o, char **out, size_t *outlen);
+
+/* Splits a command line such as CC ("ccache gcc -m64") into a NULL-terminated argv without a
+ * shell: a string that names an executable file is one word (spaces, quotes and all);
+ * otherwise words are separated by blanks, with '...', "..." and \ quoting and no expansion
+ * of any kind.  Free with free_words(). */
+char **split_command(const char *cmd);
+void free_words(char **words);
 
 #endif

@@ -33,13 +33,13 @@
  * Other versions (and 32-bit programs) are recognized by magic and version only; llvm-profdata
  * is the judge. */
 #include "profraw.h"
+#include "proc.h"
 #include "util.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define VARIANT_MASK 0xff00000000000000ull
@@ -48,20 +48,11 @@ struct reader {
 	const unsigned char *p;
 	size_t len;
 	int swap;
-	const char *name;
-	char *err;
-	size_t errlen;
+	struct read_error e;
 };
 
-static int failf(struct reader *r, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int failf(struct reader *r, size_t at, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	format_offset_error(r->err, r->errlen, r->name, at, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* the first problem, with its offset and the file's name (util.c) */
+#define failf(r, ...) read_fail(&(r)->e, __VA_ARGS__)
 
 /* A little-endian (or, swapped, big-endian) word of `bytes` bytes at `at` (caller checked). */
 static uint64_t get(const struct reader *r, size_t at, int bytes)
@@ -174,24 +165,28 @@ static int parse_layout(struct reader *r, struct profraw_info *in, const struct 
 	/* vtable records and names (C++ type profiling) and value-profile data: the rest */
 	in->value_data_size = r->len - pos;
 
+	/* nonzero[k]: counters before k that are not zero; records may share counters, so each
+	 * record's counts come from two lookups, not a walk over its counters. */
+	size_t ncounters = (size_t)in->counters_size;
+	uint64_t *nonzero = xcalloc(ncounters + 1, sizeof *nonzero);
+	for (size_t k = 0; k < ncounters; k++)
+		nonzero[k + 1] = nonzero[k] + (get(r, counters + 8 * k, 8) != 0);
 	for (uint64_t i = 0; i < in->data_size; i++) {
 		size_t rec = data + (size_t)i * (size_t)L->record;
 		uint64_t ptr = get(r, rec + 16, 8), n = get(r, rec + (size_t)L->num_counters, 4);
 		/* relative pointer: bytes from the counters' start, computed modulo 2^64 */
 		uint64_t off = ptr + i * (uint64_t)L->record - in->counters_delta;
-		if (off % 8 || off / 8 > in->counters_size || n > in->counters_size - off / 8)
+		if (off % 8 || off / 8 > in->counters_size || n > in->counters_size - off / 8) {
+			free(nonzero);
 			return failf(r, rec + 16, "function record %llu: its %llu counters lie outside the %llu counters of the file",
 				     (unsigned long long)i, (unsigned long long)n, (unsigned long long)in->counters_size);
-		int hit = 0;
-		for (uint64_t k = 0; k < n; k++) {
-			if (get(r, counters + (size_t)(off + 8 * k), 8))
-				hit = 1;
-			else
-				in->zero_counters++;
 		}
+		uint64_t hits = nonzero[off / 8 + n] - nonzero[off / 8];
+		in->zero_counters += n - hits;
 		in->functions++;
-		in->executed += (uint64_t)hit;
+		in->executed += hits > 0;
 	}
+	free(nonzero);
 	in->layout_known = 1;
 	return 0;
 }
@@ -199,7 +194,7 @@ static int parse_layout(struct reader *r, struct profraw_info *in, const struct 
 int profraw_parse(const unsigned char *data, size_t len, const char *name, struct profraw_info *info, char *err,
 		  size_t errlen)
 {
-	struct reader r = {.p = data, .len = len, .name = name, .err = err, .errlen = errlen};
+	struct reader r = {.p = data, .len = len, .e = {name, err, errlen}};
 	memset(info, 0, sizeof *info);
 	if (len < 16)
 		return failf(&r, 0, "truncated header: file has %zu bytes, expected at least 16 (actual/expected)", len);
@@ -227,10 +222,9 @@ int profraw_parse(const unsigned char *data, size_t len, const char *name, struc
 int profraw_read(const char *path, struct profraw_info *info, char *err, size_t errlen)
 {
 	size_t len;
-	unsigned char *data = (unsigned char *)read_file(path, &len);
+	unsigned char *data = read_input(path, &len, err, errlen);
 	if (!data) {
 		memset(info, 0, sizeof *info);
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	int r = profraw_parse(data, len, path, info, err, errlen);
@@ -255,63 +249,88 @@ static void first_error_line(const char *s, char *out, size_t n)
 			line--;
 	else
 		line = s;
-	snprintf(out, n, "%.*s", (int)strcspn(line, "\n"), line);
+	char *copy = xasprintf("%.*s", (int)strcspn(line, "\n"), line);
+	snprintf(out, n, "%s", printable(copy));
+	free(copy);
 }
 
 int profraw_tool_reads(const char *tool, const char *path, char *err, size_t errlen)
 {
-	char *argv[] = {(char *)tool, "show", (char *)path, NULL}, *out = NULL;
+	char *arg = safe_path_arg(path);
+	char *argv[] = {(char *)tool, "show", "--", arg, NULL}, *out = NULL;
 	int st = capture(argv, &out);
-	int ok = st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	int ok = proc_exit_ok(st);
+	free(arg);
 	if (st < 0)
-		snprintf(err, errlen, "cannot run %s", tool);
+		snprintf(err, errlen, "cannot run %s", printable(tool));
 	else if (!ok)
 		first_error_line(out ? out : "", err, errlen);
 	free(out);
 	return ok ? 0 : -1;
 }
 
+/* Builds the one-line program with CC (split without a shell) and runs it, writing raw.
+ * Returns the output of the step that failed (malloc'd), or NULL when both succeeded. */
+static char *build_and_run(const char *cc, const char *src, const char *exe, const char *raw)
+{
+	char **words = split_command(cc), *out = NULL;
+	size_t n = 0;
+	while (words[n])
+		n++;
+	char **argv = xcalloc(n + 6, sizeof *argv);
+	memcpy(argv, words, n * sizeof *argv);
+	argv[n] = "-fprofile-generate";
+	argv[n + 1] = "-o";
+	argv[n + 2] = (char *)exe;
+	argv[n + 3] = (char *)src;
+	int st = n ? capture(argv, &out) : RUN_NOT_STARTED;
+	if (proc_exit_ok(st)) {
+		free(out);
+		out = NULL;
+		char *env_var = xasprintf("LLVM_PROFILE_FILE=%s", raw);
+		char *env[] = {env_var, NULL}, *run[] = {(char *)exe, NULL};
+		struct run_opts o = {.env = env};
+		st = run_child(run, &o, &out, NULL);
+		free(env_var);
+		if (proc_exit_ok(st)) {
+			free(out);
+			out = NULL;
+		}
+	} else if (!out || !*out) {
+		free(out);
+		out = xstrdup(n ? "cannot run the compiler" : "empty compiler command");
+	}
+	free(argv);
+	free_words(words);
+	return out;
+}
+
 int profraw_probe(const char *cc, const char *tool, struct profraw_info *info, char *err, size_t errlen)
 {
-	const char *tmp = getenv("TMPDIR");
-	char *dir = xasprintf("%s/profopt-probe.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *dir = make_temp_dir("probe");
 	int rc = -1;
 	memset(info, 0, sizeof *info);
-	if (!mkdtemp(dir)) {
-		snprintf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
-		free(dir);
-		return -1;
-	}
 	char *src = xasprintf("%s/probe.c", dir), *raw = xasprintf("%s/probe.profraw", dir);
-	char *exe = xasprintf("%s/probe", dir);
+	char *exe = xasprintf("%s/probe", dir), *out = NULL;
 	static const char text[] = "int main(void) { return 0; }\n";
 	if (write_file_atomic(src, text, sizeof text - 1) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", src, strerror(errno));
-		goto out;
-	}
-	/* CC may hold options ("clang -m64"): the shell splits it, the paths are quoted. */
-	char *script = xasprintf("%s -fprofile-generate -o '%s' '%s' && LLVM_PROFILE_FILE='%s' '%s'", cc, exe, src, raw, exe);
-	char *argv[] = {"sh", "-c", script, NULL}, *out = NULL;
-	int st = capture(argv, &out);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", printable(src), strerror(errno));
+	} else if ((out = build_and_run(cc, src, exe, raw)) != NULL) {
 		char line[200];
-		first_error_line(out ? out : "", line, sizeof line);
-		snprintf(err, errlen, "%s -fprofile-generate could not build and run a test program: %s", cc, line);
+		first_error_line(out, line, sizeof line);
+		snprintf(err, errlen, "%s -fprofile-generate could not build and run a test program: %s", printable(cc), line);
 	} else if (access(raw, F_OK) != 0) {
-		snprintf(err, errlen, "the test program built by %s -fprofile-generate wrote no raw profile", cc);
+		snprintf(err, errlen, "the test program built by %s -fprofile-generate wrote no raw profile", printable(cc));
 	} else if (profraw_read(raw, info, err, errlen) == 0) {
 		char why[300];
 		if (profraw_tool_reads(tool, raw, why, sizeof why) == 0)
 			rc = 0;
 		else
-			snprintf(err, errlen, "%s cannot read raw profile version %u written by %s: %s", tool, info->version, cc,
-				 why);
+			snprintf(err, errlen, "%s cannot read raw profile version %u written by %s: %s", printable(tool),
+				 info->version, printable(cc), why);
 	}
 	free(out);
-	free(script);
-out:;
-	char *rm[] = {"rm", "-rf", dir, NULL}; /* with whatever else the compiler left there */
-	capture(rm, NULL);
+	remove_dir_tree(dir); /* with whatever else the compiler left there */
 	free(src);
 	free(raw);
 	free(exe);

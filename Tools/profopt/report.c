@@ -15,6 +15,9 @@
 #include "commands.h"
 #include "gcov_io.h"
 #include "json.h"
+#include "proc.h"
+#include "tarmem.h"
+#include "tooltext.h"
 #include "util.h"
 #include "walk.h"
 
@@ -24,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 const char help_report[] =
@@ -154,19 +156,20 @@ static void add_gcda(struct report *r, const char *rel, const struct gcov_file *
 	free(object);
 }
 
-/* Reads one .gcda (path) and its .gcno (notes_path, may not exist). */
-static void read_gcc_pair(struct report *r, const char *path, const char *rel, const char *notes_path)
+/* Reads one .gcda (name: for messages; its bytes) and its .gcno (notes_path, may not exist). */
+static void read_gcc_pair(struct report *r, const char *name, const unsigned char *bytes, size_t len, const char *rel,
+			  const char *notes_path)
 {
 	struct gcov_file data, notes;
 	char err[512];
 	r->profile_files++;
-	if (gcov_read(path, &data, err, sizeof err) < 0) {
+	if (gcov_parse(bytes, len, name, &data, err, sizeof err) < 0) {
 		fprintf(stderr, "%s: error: %s\n", progname, err);
 		r->damaged++;
 		return;
 	}
 	if (data.kind != GCOV_DATA) {
-		warn("%s: a .gcno (notes) file, not a .gcda", path);
+		warn("%s: a .gcno (notes) file, not a .gcda", printable(name));
 		r->damaged++;
 		gcov_file_free(&data);
 		return;
@@ -183,13 +186,13 @@ static void read_gcc_pair(struct report *r, const char *path, const char *rel, c
 		if (gcov_read(notes_path, &notes, err, sizeof err) < 0) {
 			warn("%s", err);
 		} else if (notes.kind != GCOV_NOTES) {
-			warn("%s: not a .gcno (notes) file", notes_path);
+			warn("%s: not a .gcno (notes) file", printable(notes_path));
 			gcov_file_free(&notes);
 		} else {
 			have_notes = 1;
 			r->notes_files++;
 			if (gcov_check_pair(&notes, &data, err, sizeof err)) {
-				warn("%s does not match %s: %s", path, notes_path, err);
+				warn("%s does not match %s: %s", printable(name), printable(notes_path), err);
 				r->mismatched++;
 			}
 		}
@@ -200,35 +203,6 @@ static void read_gcc_pair(struct report *r, const char *path, const char *rel, c
 	gcov_file_free(&data);
 }
 
-/* A new private directory under $TMPDIR (default /tmp); remove it with remove_tree(). */
-static char *temp_dir(void)
-{
-	const char *tmp = getenv("TMPDIR");
-	char *dir = xasprintf("%s/profopt-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
-		fatal("cannot create a temporary directory: %s", strerror(errno));
-	return dir;
-}
-
-static char *extract_archive(const char *archive)
-{
-	char *dir = temp_dir();
-	char *abs = resolve_path(archive), *out = NULL;
-	char *argv[] = {"tar", "-xf", abs, "-C", dir, NULL};
-	int st = capture(argv, &out);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		fatal("cannot unpack %s: %s", archive, out && *out ? out : "tar failed");
-	free(out);
-	free(abs);
-	return dir;
-}
-
-static void remove_tree(const char *dir)
-{
-	char *argv[] = {"rm", "-rf", (char *)dir, NULL};
-	capture(argv, NULL);
-}
-
 /* path relative to dir, for a path that find_files found under dir */
 static const char *relative_to(const char *path, const char *dir)
 {
@@ -236,48 +210,102 @@ static const char *relative_to(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && path[n] == '/' ? path + n + 1 : path;
 }
 
+/* notes_dir/REL with .gcda replaced by .gcno; NULL without a notes directory. */
+static char *notes_for(const char *notes_dir, const char *rel)
+{
+	if (!notes_dir)
+		return NULL;
+	char *base = replace_suffix(rel, ".gcda", ".gcno"), *notes = xasprintf("%s/%s", notes_dir, base);
+	free(base);
+	return notes;
+}
+
+/* Where the .gcda files are: a directory, or a stash read into memory. */
+struct gcda_source {
+	const char *dir;
+	const struct member_list *stash;
+};
+
+static int has_data(const struct gcda_source *src, const char *rel)
+{
+	if (src->stash)
+		return tarmem_find(src->stash, rel) != NULL;
+	char *data = xasprintf("%s/%s", src->dir, rel);
+	int found = access(data, F_OK) == 0;
+	free(data);
+	return found;
+}
+
+/* Notes without data: objects whose code never ran (e.g. modules never loaded). */
+static void add_unloaded(struct report *r, const struct gcda_source *src, const char *notes_dir, const char *const *skip)
+{
+	struct file_list gcno = {0};
+	if (!notes_dir || find_files(&gcno, notes_dir, ".gcno", skip) < 0)
+		return;
+	for (int i = 0; i < gcno.n; i++) {
+		char *base = replace_suffix(relative_to(gcno.paths[i], notes_dir), ".gcno", ".gcda");
+		struct gcov_file notes;
+		char err[512];
+		if (!has_data(src, base)) {
+			if (gcov_read(gcno.paths[i], &notes, err, sizeof err) < 0) {
+				warn("%s", err);
+			} else {
+				if (notes.kind == GCOV_NOTES) {
+					add_notes_only(r, &notes);
+					r->notes_files++;
+					r->unloaded++;
+				}
+				gcov_file_free(&notes);
+			}
+		}
+		free(base);
+	}
+	file_list_free(&gcno);
+}
+
 static void collect_gcc(struct report *r, const char *dir, const char *notes_dir, const char *const *skip)
 {
-	struct file_list gcda = {0}, gcno = {0};
+	struct file_list gcda = {0};
+	struct gcda_source src = {.dir = dir};
 	if (find_files(&gcda, dir, ".gcda", skip) < 0)
-		fatal("cannot read %s: %s", dir, strerror(errno));
+		fatal("cannot read %s: %s", printable(dir), strerror(errno));
 	file_list_sort(&gcda);
 	for (int i = 0; i < gcda.n; i++) {
 		const char *rel = relative_to(gcda.paths[i], dir);
-		char *notes = NULL;
-		if (notes_dir) {
-			char *base = replace_suffix(rel, ".gcda", ".gcno");
-			notes = xasprintf("%s/%s", notes_dir, base);
-			free(base);
+		char *notes = notes_for(notes_dir, rel);
+		size_t len;
+		unsigned char *bytes = (unsigned char *)read_file(gcda.paths[i], &len);
+		if (bytes) {
+			read_gcc_pair(r, gcda.paths[i], bytes, len, rel, notes);
+		} else {
+			fprintf(stderr, "%s: error: %s: %s\n", progname, printable(gcda.paths[i]), strerror(errno));
+			r->profile_files++;
+			r->damaged++;
 		}
-		read_gcc_pair(r, gcda.paths[i], rel, notes);
+		free(bytes);
 		free(notes);
 	}
-	/* Notes without data: objects whose code never ran (e.g. modules never loaded). */
-	if (notes_dir && find_files(&gcno, notes_dir, ".gcno", skip) == 0) {
-		for (int i = 0; i < gcno.n; i++) {
-			const char *rel = relative_to(gcno.paths[i], notes_dir);
-			char *base = replace_suffix(rel, ".gcno", ".gcda"), *data = xasprintf("%s/%s", dir, base);
-			struct gcov_file notes;
-			char err[512];
-			if (access(data, F_OK) != 0) {
-				if (gcov_read(gcno.paths[i], &notes, err, sizeof err) < 0) {
-					warn("%s", err);
-				} else {
-					if (notes.kind == GCOV_NOTES) {
-						add_notes_only(r, &notes);
-						r->notes_files++;
-						r->unloaded++;
-					}
-					gcov_file_free(&notes);
-				}
-			}
-			free(base);
-			free(data);
-		}
-	}
+	add_unloaded(r, &src, notes_dir, skip);
 	file_list_free(&gcda);
-	file_list_free(&gcno);
+}
+
+/* The .gcda files of a stash, read in memory: nothing is extracted. */
+static void collect_gcc_stash(struct report *r, const char *archive, const char *notes_dir, const char *const *skip)
+{
+	struct member_list stash;
+	struct gcda_source src = {.stash = &stash};
+	char err[600];
+	if (tarmem_read(archive, ".gcda", &stash, err, sizeof err) < 0)
+		fatal("cannot read the stash %s", err);
+	for (int i = 0; i < stash.n; i++) {
+		const struct member *m = &stash.m[i];
+		char *name = xasprintf("%s:%s", archive, m->name), *notes = notes_for(notes_dir, m->name);
+		read_gcc_pair(r, name, m->data, m->len, m->name, notes);
+		free(name);
+		free(notes);
+	}
+	add_unloaded(r, &src, notes_dir, skip);
+	tarmem_free(&stash);
 }
 
 /* Without notes, functions are known by ident only.  An externally visible function's
@@ -296,65 +324,56 @@ static int cmp_unnamed(const void *a, const void *b)
 	return c ? c : (x->ident > y->ident) - (x->ident < y->ident);
 }
 
+struct naming {
+	struct report *r;
+	struct unnamed *u;
+	int nu;
+	const char **objects; /* relative to objdir, per object given to nm */
+};
+
+static void name_symbol(void *ctx, int object, const char *name, char type)
+{
+	struct naming *n = ctx;
+	if (type != 'T' && type != 'W')
+		return;
+	struct unnamed key = {n->objects[object], gcov_global_ident(name), NULL};
+	struct unnamed *hit = bsearch(&key, n->u, (size_t)n->nu, sizeof *n->u, cmp_unnamed);
+	if (hit && hit->fn->name[0] == '#') {
+		free(hit->fn->name);
+		hit->fn->name = xstrdup(name);
+		n->r->named_by_symbol++;
+	}
+}
+
 static void name_globals(struct report *r, const char *objdir, const char *nm)
 {
-	struct unnamed *u = xcalloc((size_t)r->nfn + 1, sizeof *u);
-	char **objs = xcalloc((size_t)r->nfn + 1, sizeof *objs);
-	int nu = 0, nobj = 0;
+	struct naming n = {r, xcalloc((size_t)r->nfn + 1, sizeof *n.u), 0, xcalloc((size_t)r->nfn + 1, sizeof *n.objects)};
+	char **paths = xcalloc((size_t)r->nfn + 1, sizeof *paths), *why = NULL;
+	int nobj = 0;
 	for (int i = 0; i < r->nfn; i++) {
 		if (r->fn[i].name[0] != '#')
 			continue;
-		u[nu++] = (struct unnamed){r->fn[i].file, (uint32_t)strtoul(r->fn[i].name + 1, NULL, 10), &r->fn[i]};
-		if (nobj == 0 || strcmp(objs[nobj - 1] + strlen(objdir) + 1, r->fn[i].file) != 0) {
+		n.u[n.nu++] = (struct unnamed){r->fn[i].file, (uint32_t)strtoul(r->fn[i].name + 1, NULL, 10), &r->fn[i]};
+		if (nobj == 0 || strcmp(n.objects[nobj - 1], r->fn[i].file) != 0) {
 			char *o = xasprintf("%s/%s", objdir, r->fn[i].file);
-			if (access(o, R_OK) == 0)
-				objs[nobj++] = o;
-			else
+			if (access(o, R_OK) == 0) {
+				n.objects[nobj] = r->fn[i].file;
+				paths[nobj++] = o;
+			} else {
 				free(o);
-		}
-	}
-	qsort(u, (size_t)nu, sizeof *u, cmp_unnamed);
-	for (int start = 0; start < nobj; start += 200) {
-		int count = nobj - start < 200 ? nobj - start : 200;
-		char **argv = xcalloc((size_t)count + 5, sizeof *argv), *out = NULL;
-		argv[0] = (char *)nm;
-		argv[1] = "-A";
-		argv[2] = "--defined-only";
-		argv[3] = "--format=posix";
-		memcpy(argv + 4, objs + start, (size_t)count * sizeof *argv);
-		int st = capture(argv, &out);
-		free(argv);
-		if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-			warn("%s could not list the symbols of the objects (functions stay numbered): %.200s", nm,
-			     out && *out ? out : "cannot run it");
-			free(out);
-			break;
-		}
-		/* "DIR/obj.o: name T value size" */
-		for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
-			char *colon = strstr(line, ": "), *name, *type;
-			if (!colon || strncmp(line, objdir, strlen(objdir)) != 0)
-				continue;
-			*colon = '\0';
-			name = colon + 2;
-			type = strchr(name, ' ');
-			if (!type || (type[1] != 'T' && type[1] != 'W'))
-				continue;
-			*type = '\0';
-			struct unnamed key = {line + strlen(objdir) + 1, gcov_global_ident(name), NULL};
-			struct unnamed *hit = bsearch(&key, u, (size_t)nu, sizeof *u, cmp_unnamed);
-			if (hit && hit->fn->name[0] == '#') {
-				free(hit->fn->name);
-				hit->fn->name = xstrdup(name);
-				r->named_by_symbol++;
 			}
 		}
-		free(out);
 	}
+	qsort(n.u, (size_t)n.nu, sizeof *n.u, cmp_unnamed);
+	if (nm_defined_symbols(nm, paths, nobj, name_symbol, &n, &why) < 0)
+		warn("%s could not list the symbols of the objects (functions stay numbered): %.200s", printable(nm),
+		     why && *why ? printable(why) : "cannot run it");
+	free(why);
 	for (int i = 0; i < nobj; i++)
-		free(objs[i]);
-	free(objs);
-	free(u);
+		free(paths[i]);
+	free(paths);
+	free(n.objects);
+	free(n.u);
 }
 
 /* Objects with no .gcda beside them: their code never ran in training (a module never
@@ -392,95 +411,72 @@ static void split_profile_name(const char *s, struct fn_stat *f)
 	}
 }
 
-/* Parses `llvm-profdata show --all-functions --counts` output; returns functions found. */
-static int parse_profdata_show(struct report *r, char *text)
+/* Merges the raw profiles under dir into a temporary .profdata; returns its path, or NULL
+ * when there are none.  *tmpdir: the directory to remove. */
+static char *merge_raw(struct report *r, const char *tool, const char *dir, const char *const *skip, char **tmpdir)
 {
-	int n = 0;
-	struct fn_stat *cur = NULL;
-	uint64_t *vals = NULL;
-	size_t cap = 0;
-	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		size_t len = strlen(line);
-		if (len > 3 && line[0] == ' ' && line[1] == ' ' && line[2] != ' ' && line[len - 1] == ':') {
-			line[len - 1] = '\0';
-			cur = add_fn(r);
-			split_profile_name(line + 2, cur);
-			n++;
-		} else if (cur && starts_with(line, "    Function count: ")) {
-			uint64_t v = strtoull(line + 20, NULL, 10);
-			count_values(cur, &v, 1);
-		} else if (cur && starts_with(line, "    Block counts: [")) {
-			size_t k = 0;
-			char *p = line + 19, *end;
-			for (;;) {
-				while (*p == ' ' || *p == ',')
-					p++;
-				uint64_t v = strtoull(p, &end, 10);
-				if (end == p)
-					break;
-				if (k == cap) {
-					cap = cap ? cap * 2 : 64;
-					vals = xrealloc(vals, cap * sizeof *vals);
-				}
-				vals[k++] = v;
-				p = end;
-			}
-			count_values(cur, vals, k);
-		}
+	struct file_list raw = {0};
+	if (find_files(&raw, dir, ".profraw", skip) < 0)
+		fatal("cannot read %s: %s", printable(dir), strerror(errno));
+	file_list_sort(&raw);
+	r->profile_files = raw.n;
+	if (raw.n == 0) {
+		file_list_free(&raw);
+		return NULL;
 	}
-	free(vals);
-	return n;
+	*tmpdir = make_temp_dir("report");
+	char *merged = xasprintf("%s/merged.profdata", *tmpdir);
+	char **argv = xcalloc((size_t)raw.n + 5, sizeof *argv), *out = NULL;
+	argv[0] = (char *)tool;
+	argv[1] = "merge";
+	argv[2] = xasprintf("-output=%s", merged);
+	argv[3] = "--";
+	for (int i = 0; i < raw.n; i++)
+		argv[4 + i] = safe_path_arg(raw.paths[i]);
+	int st = capture(argv, &out);
+	if (!proc_exit_ok(st))
+		fatal("%s merge failed: %s", printable(tool), out && *out ? printable(out) : "cannot run it");
+	free(out);
+	for (int i = 0; i < raw.n; i++)
+		free(argv[4 + i]);
+	free(argv[2]);
+	free(argv);
+	file_list_free(&raw);
+	return merged;
 }
 
 static void collect_clang(struct report *r, const char *tool, const char *profdata, const char *dir,
 			  const char *const *skip)
 {
-	char *merged = NULL, *tmpdir = NULL;
+	char *merged = NULL, *tmpdir = NULL, *why = NULL;
 	if (!profdata) {
-		struct file_list raw = {0};
-		if (find_files(&raw, dir, ".profraw", skip) < 0)
-			fatal("cannot read %s: %s", dir, strerror(errno));
-		file_list_sort(&raw);
-		r->profile_files = raw.n;
-		if (raw.n == 0) {
-			file_list_free(&raw);
+		if (!(profdata = merged = merge_raw(r, tool, dir, skip, &tmpdir)))
 			return;
-		}
-		tmpdir = temp_dir();
-		merged = xasprintf("%s/merged.profdata", tmpdir);
-		char **argv = xcalloc((size_t)raw.n + 4, sizeof *argv), *out = NULL;
-		argv[0] = (char *)tool;
-		argv[1] = "merge";
-		argv[2] = xasprintf("-output=%s", merged);
-		for (int i = 0; i < raw.n; i++)
-			argv[3 + i] = raw.paths[i];
-		int st = capture(argv, &out);
-		if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-			fatal("%s merge failed: %s", tool, out && *out ? out : "cannot run it");
-		free(out);
-		free(argv[2]);
-		free(argv);
-		file_list_free(&raw);
-		profdata = merged;
 	} else {
 		r->profile_files = 1;
 	}
-	char *argv[] = {(char *)tool, "show", "--all-functions", "--counts", (char *)profdata, NULL}, *out = NULL;
-	int st = capture(argv, &out);
-	if (st < 0)
-		fatal("cannot run %s: is llvm-profdata installed? (--tool=PATH or LLVM_PROFDATA)", tool);
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		warn("%s show %s failed: %.500s", tool, profdata, out);
+	struct shown_profile p;
+	if (profdata_show(tool, profdata, &p, &why) < 0) {
+		if (why && starts_with(why, "cannot execute"))
+			fatal("cannot run %s: is llvm-profdata installed? (--tool=PATH or LLVM_PROFDATA)", printable(tool));
+		warn("%s show %s failed: %.500s", printable(tool), printable(profdata), why ? printable(why) : "");
 		r->damaged++;
 	} else {
-		const char *lvl = strstr(out, "Instrumentation level: ");
-		if (lvl)
-			snprintf(r->version, sizeof r->version, "%.*s", (int)strcspn(lvl + 23, " \n"), lvl + 23);
-		parse_profdata_show(r, out);
+		snprintf(r->version, sizeof r->version, "%s", p.level);
+		for (int i = 0; i < p.n; i++) {
+			struct fn_stat *f = add_fn(r);
+			split_profile_name(p.fn[i].name, f);
+			f->max = p.fn[i].max;
+			f->sum = p.fn[i].sum;
+			f->counters = p.fn[i].counters;
+			f->zero = p.fn[i].zero;
+			f->executed = f->max > 0;
+		}
+		shown_profile_free(&p);
 	}
-	free(out);
+	free(why);
 	if (tmpdir) {
-		remove_tree(tmpdir);
+		remove_dir_tree(tmpdir);
 		free(tmpdir);
 		free(merged);
 	}
@@ -684,7 +680,7 @@ static void print_text(const struct report *r, const struct totals *all, struct 
 
 	int width = 20;
 	for (int i = 0; i < r->nfn; i++) {
-		int w = (int)strlen(r->fn[i].file);
+		int w = (int)strlen(printable(r->fn[i].file));
 		if (w > width)
 			width = w > 60 ? 60 : w;
 	}
@@ -695,7 +691,7 @@ static void print_text(const struct report *r, const struct totals *all, struct 
 		int k = i;
 		for (; k < r->nfn && !strcmp(r->fn[k].file, r->fn[i].file); k++)
 			add_totals(&t, &r->fn[k]);
-		printf("%-*s %9ld %9ld %7ld %8.1f%%", width, r->fn[i].file, t.functions, t.executed, t.functions - t.executed,
+		printf("%-*s %9ld %9ld %7ld %8.1f%%", width, printable(r->fn[i].file), t.functions, t.executed, t.functions - t.executed,
 		       100 * share((double)t.executed, (double)t.functions));
 		if (r->have_lines)
 			printf("  %ld/%ld", t.cold_lines, t.lines);
@@ -707,15 +703,17 @@ static void print_text(const struct report *r, const struct totals *all, struct 
 
 	printf("\nhottest functions (largest counter):\n");
 	for (int i = 0; i < top && i < r->nfn && hot[i]->executed; i++)
-		printf("  %14llu  %s  (%s)\n", (unsigned long long)hot[i]->max, hot[i]->name, hot[i]->file);
+		printf("  %14llu  %s  (%s)\n", (unsigned long long)hot[i]->max, printable(hot[i]->name),
+		       printable(hot[i]->file));
 	if (list_cold) {
 		printf("\nnever executed:\n");
 		for (int i = 0; i < r->nfn; i++)
 			if (!r->fn[i].executed) {
 				if (r->fn[i].line)
-					printf("  %s  (%s:%u)\n", r->fn[i].name, r->fn[i].file, r->fn[i].line);
+					printf("  %s  (%s:%u)\n", printable(r->fn[i].name), printable(r->fn[i].file),
+					       r->fn[i].line);
 				else
-					printf("  %s  (%s)\n", r->fn[i].name, r->fn[i].file);
+					printf("  %s  (%s)\n", printable(r->fn[i].name), printable(r->fn[i].file));
 			}
 	}
 }
@@ -729,7 +727,14 @@ static int has_files(const char *dir, const char *suffix, const char *const *ski
 	return n > 0;
 }
 
-int cmd_report(int argc, char **argv)
+struct report_opts {
+	const char *family, *dir, *archive, *profdata, *notes_dir, *tool, *nm, *skip[16];
+	int json, list_cold;
+	long top;
+};
+
+/* Options and their consistency; the family guessed from the files when not given. */
+static void parse_options(int argc, char **argv, struct report_opts *o)
 {
 	static const struct option opts[] = {
 		{"family", required_argument, NULL, 'f'},
@@ -745,82 +750,87 @@ int cmd_report(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *family = NULL, *dir = NULL, *archive = NULL, *profdata = NULL, *notes_dir = NULL;
-	const char *tool = getenv("LLVM_PROFDATA"), *nm = "nm", *skip[16] = {0};
-	int json = 0, list_cold = 0, nskip = 0, c;
-	long top = 10;
+	int nskip = 0, c;
+	*o = (struct report_opts){.tool = getenv("LLVM_PROFDATA"), .nm = "nm", .top = 10};
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'f': family = optarg; break;
-		case 'd': dir = optarg; break;
-		case 'a': archive = optarg; break;
-		case 'p': profdata = optarg; break;
-		case 'n': notes_dir = optarg; break;
-		case 't': tool = optarg; break;
-		case 'N': nm = optarg; break;
+		case 'f': o->family = optarg; break;
+		case 'd': o->dir = optarg; break;
+		case 'a': o->archive = optarg; break;
+		case 'p': o->profdata = optarg; break;
+		case 'n': o->notes_dir = optarg; break;
+		case 't': o->tool = optarg; break;
+		case 'N': o->nm = optarg; break;
 		case 'T':
-			if ((top = parse_positive(optarg)) < 0)
-				usage_error("--top wants a positive number, not '%s'", optarg);
+			if ((o->top = parse_positive(optarg)) < 0)
+				usage_error("--top wants a positive number, not '%s'", printable(optarg));
 			break;
-		case 'c': list_cold = 1; break;
+		case 'c': o->list_cold = 1; break;
 		case 's':
 			if (nskip == 15)
 				usage_error("too many --skip options");
-			skip[nskip++] = optarg;
+			o->skip[nskip++] = optarg;
 			break;
-		case 'j': json = 1; break;
-		default: usage_error("unknown option '%s' (see 'profopt report --help')", argv[optind - 1]);
+		case 'j': o->json = 1; break;
+		default: usage_error("unknown option '%s' (see 'profopt report --help')", printable(argv[optind - 1]));
 		}
 	}
 	if (optind < argc)
-		usage_error("unexpected argument '%s' (see 'profopt report --help')", argv[optind]);
-	if (!tool || !*tool)
-		tool = "llvm-profdata";
+		usage_error("unexpected argument '%s' (see 'profopt report --help')", printable(argv[optind]));
+	if (!o->tool || !*o->tool)
+		o->tool = "llvm-profdata";
+	const char *family = o->family;
 	if (family && strcmp(family, "gcc") && strcmp(family, "clang") && strcmp(family, "apple-clang"))
-		usage_error("--family must be gcc or clang, not '%s'", family);
-	if (!dir && !archive && !profdata)
+		usage_error("--family must be gcc or clang, not '%s'", printable(family));
+	if (!o->dir && !o->archive && !o->profdata)
 		usage_error("what to report on? --profile-dir=DIR, --archive=FILE or --profdata=FILE");
-	if (profdata && (archive || (family && !strcmp(family, "gcc"))))
+	if (o->profdata && (o->archive || (family && !strcmp(family, "gcc"))))
 		usage_error("--profdata is for clang profiles; gcc profiles are read with --profile-dir or --archive");
-	if (archive && family && strcmp(family, "gcc"))
+	if (o->archive && family && strcmp(family, "gcc"))
 		usage_error("--archive holds gcc profiles (.gcda)");
 	if (!family) {
-		if (archive)
-			family = "gcc";
-		else if (profdata)
-			family = "clang";
-		else if (has_files(dir, ".gcda", skip))
+		if (o->archive || (!o->profdata && has_files(o->dir, ".gcda", o->skip)))
 			family = "gcc";
 		else
-			family = has_files(dir, ".profraw", skip) ? "clang" : "gcc";
+			family = o->profdata || has_files(o->dir, ".profraw", o->skip) ? "clang" : "gcc";
 	}
-	struct report r = {.family = !strcmp(family, "gcc") ? "gcc" : "clang"};
+	o->family = !strcmp(family, "gcc") ? "gcc" : "clang";
+}
+
+static void collect(struct report *r, const struct report_opts *o)
+{
 	struct stat st;
-	if (dir && stat(dir, &st) < 0)
-		fatal("%s: %s", dir, strerror(errno));
-	if (!strcmp(r.family, "gcc")) {
-		char *tmp = archive ? extract_archive(archive) : NULL;
-		if (!notes_dir)
-			notes_dir = dir; /* beside the .gcda; with --archive, the build directory if given */
-		collect_gcc(&r, tmp ? tmp : dir, notes_dir, skip);
-		if (dir && r.notes_files - r.unloaded < r.profile_files)
-			name_globals(&r, dir, nm);
-		if (dir && r.notes_files == 0)
-			r.objects_without_data = count_objects_without_data(dir, skip);
-		if (tmp) {
-			remove_tree(tmp);
-			free(tmp);
-		}
-		r.have_names = r.notes_files > 0;
-		r.have_lines = r.notes_files > 0;
+	if (o->dir && stat(o->dir, &st) < 0)
+		fatal("%s: %s", printable(o->dir), strerror(errno));
+	if (!strcmp(r->family, "gcc")) {
+		/* notes beside the .gcda; with --archive, in the build directory if given */
+		const char *notes_dir = o->notes_dir ? o->notes_dir : o->dir;
+		if (o->archive)
+			collect_gcc_stash(r, o->archive, notes_dir, o->skip);
+		else
+			collect_gcc(r, o->dir, notes_dir, o->skip);
+		if (o->dir && r->notes_files - r->unloaded < r->profile_files)
+			name_globals(r, o->dir, o->nm);
+		if (o->dir && r->notes_files == 0)
+			r->objects_without_data = count_objects_without_data(o->dir, o->skip);
+		r->have_names = r->notes_files > 0;
+		r->have_lines = r->notes_files > 0;
 	} else {
-		collect_clang(&r, tool, profdata, dir, skip);
-		r.have_names = 1;
+		collect_clang(r, o->tool, o->profdata, o->dir, o->skip);
+		r->have_names = 1;
 	}
-	if (r.profile_files == 0)
-		fatal("no profile data: no %s under %s", !strcmp(r.family, "gcc") ? ".gcda files" : ".profraw files",
-		      archive ? archive : dir);
+	if (r->profile_files == 0)
+		fatal("no profile data: no %s under %s", !strcmp(r->family, "gcc") ? ".gcda files" : ".profraw files",
+		      printable(o->archive ? o->archive : o->dir));
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	parse_options(argc, argv, &o);
+	struct report r = {.family = o.family};
+	collect(&r, &o);
 	merge_copies(&r);
 	struct totals all = {0};
 	struct fn_stat **hot = xcalloc((size_t)r.nfn + 1, sizeof *hot);
@@ -829,10 +839,10 @@ int cmd_report(int argc, char **argv)
 		hot[i] = &r.fn[i];
 	}
 	qsort(hot, (size_t)r.nfn, sizeof *hot, cmp_heat);
-	if (json)
-		print_json(&r, &all, hot, (int)top);
+	if (o.json)
+		print_json(&r, &all, hot, (int)o.top);
 	else
-		print_text(&r, &all, hot, (int)top, list_cold);
+		print_text(&r, &all, hot, (int)o.top, o.list_cold);
 	for (int i = 0; i < r.nfn; i++) {
 		free(r.fn[i].name);
 		free(r.fn[i].file);

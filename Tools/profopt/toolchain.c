@@ -1,8 +1,10 @@
 /* toolchain.c - compiler identification and profile-tool discovery (see toolchain.h). */
 #include "toolchain.h"
+#include "proc.h"
 #include "util.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,21 +65,52 @@ int parse_tool_version(const char *output, char *out, int n)
 	return atoi(out);
 }
 
-/* Runs a shell command line and captures its output. Returns the exit code, -1 if not run. */
-static int sh_capture(const char *cmd, char **out)
+/* Runs the compiler command (split without a shell) followed by the words of `args`
+ * (profopt's own flags, split on blanks) and `last` (NULL-terminated; file names, taken
+ * whole).  Returns the wait status (see run_child); *out: the output, if out is given. */
+static int run_cc(const char *cc, const char *args, char *const last[], char **out)
 {
-	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-	int st = capture(argv, out);
-	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	char **cmd = split_command(cc), **words = split_command(args);
+	size_t n = 0, k = 0;
+	while (cmd[n])
+		n++;
+	for (size_t i = 0; words[i]; i++)
+		k++;
+	for (size_t i = 0; last && last[i]; i++)
+		k++;
+	char **argv = xcalloc(n + k + 1, sizeof *argv);
+	memcpy(argv, cmd, n * sizeof *argv);
+	k = n;
+	for (size_t i = 0; words[i]; i++)
+		argv[k++] = words[i];
+	for (size_t i = 0; last && last[i]; i++)
+		argv[k++] = last[i];
+	int st = n ? run_child(argv, NULL, out, NULL) : RUN_NOT_STARTED;
+	if (!n && out)
+		*out = xstrdup("empty compiler command");
+	free(argv);
+	free_words(cmd);
+	free_words(words);
+	return st;
+}
+
+/* Runs a tool with its argument vector; returns its output when it exited 0, else NULL. */
+static char *tool_output(char *const argv[])
+{
+	char *out = NULL;
+	if (!proc_exit_ok(run_child(argv, NULL, &out, NULL))) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
 /* The real clang binary: what `cc -###` says it runs as cc1, resolved through symlinks.
  * This sees through wrapper scripts and symlinks named gcc or cc. */
 static char *clang_real_path(const char *cc)
 {
-	char *cmd = xasprintf("%s -### -c -x c /dev/null -o /dev/null 2>&1", cc), *out = NULL;
-	char *result = NULL;
-	sh_capture(cmd, &out);
+	char *out = NULL, *result = NULL;
+	run_cc(cc, "-### -c -x c /dev/null -o /dev/null", NULL, &out);
 	for (char *line = out ? strtok(out, "\n") : NULL; line; line = strtok(NULL, "\n")) {
 		char *q = strstr(line, "\" \"-cc1\"");
 		if (line[0] == ' ' && line[1] == '"' && q) {
@@ -87,18 +120,15 @@ static char *clang_real_path(const char *cc)
 		}
 	}
 	free(out);
-	free(cmd);
 	return result;
 }
 
-static char *first_word(const char *s)
+/* The compiler's program: the first word of the CC command. */
+static char *first_word(const char *cc)
 {
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strcspn(s, " \t");
-	char *w = xmalloc(n + 1);
-	memcpy(w, s, n);
-	w[n] = '\0';
+	char **words = split_command(cc);
+	char *w = xstrdup(words[0] ? words[0] : "");
+	free_words(words);
 	return w;
 }
 
@@ -116,12 +146,11 @@ static void add_candidate(struct toolchain *t, char *path, const char *source)
 	struct tool_candidate *c = &t->candidates[t->ncandidates++];
 	c->path = path;
 	c->source = source;
-	char *cmd = xasprintf(t->family == CC_GCC ? "'%s' --version" : "'%s' merge --version", path);
+	char *gcov_argv[] = {path, "--version", NULL}, *llvm_argv[] = {path, "merge", "--version", NULL};
 	char *out = NULL;
-	sh_capture(cmd, &out);
+	run_child(t->family == CC_GCC ? gcov_argv : llvm_argv, NULL, &out, NULL);
 	c->major = parse_tool_version(out, c->version, sizeof c->version);
 	free(out);
-	free(cmd);
 }
 
 static void search_llvm_profdata(struct toolchain *t)
@@ -138,8 +167,8 @@ static void search_llvm_profdata(struct toolchain *t)
 	add_candidate(t, find_program("llvm-profdata"), "PATH");
 	char *xcrun = find_program("xcrun");
 	if (xcrun) {
-		char *out = NULL;
-		if (sh_capture("xcrun -find llvm-profdata 2>/dev/null", &out) == 0 && out && *out) {
+		char *argv[] = {xcrun, "-find", "llvm-profdata", NULL}, *out = tool_output(argv);
+		if (out && *out) {
 			out[strcspn(out, "\n")] = '\0';
 			add_candidate(t, xstrdup(out), "xcrun -find");
 		}
@@ -214,12 +243,13 @@ static void choose_tool(struct toolchain *t, const char *override)
 	t->why = b.data;
 }
 
-/* Whether the compiler accepts a flag (compiles an empty file with -Werror). */
-static int accepts_flag(const char *cc, const char *flag)
+/* Whether the compiler accepts a flag (compiles a one-line file with -Werror). */
+static int accepts_flag(const struct toolchain *t, const char *flag)
 {
-	char *cmd = xasprintf("echo 'int x;' | %s -Werror %s -x c -c - -o /dev/null 2>&1", cc, flag);
-	int ok = sh_capture(cmd, NULL) == 0;
-	free(cmd);
+	char *flags = xasprintf("-Werror %s -x c -c -o /dev/null", flag);
+	char *last[] = {t->probe_src, NULL};
+	int ok = proc_exit_ok(run_cc(t->cc, flags, last, NULL));
+	free(flags);
 	return ok;
 }
 
@@ -229,7 +259,7 @@ static void choose_flags(struct toolchain *t)
 	 * are locked).  Atomic updates for threads inside one process: clang's cost nearly
 	 * nothing (loop counters are promoted to registers); GCC's made CPython's training 2.5
 	 * times slower, so GCC stays single-threaded like stock CPython (see ax_pgo.m4). */
-	const char *update = t->family != CC_GCC && accepts_flag(t->cc, "-fprofile-update=atomic") ? " -fprofile-update=atomic" : "";
+	const char *update = t->family != CC_GCC && accepts_flag(t, "-fprofile-update=atomic") ? " -fprofile-update=atomic" : "";
 	if (t->family == CC_GCC) {
 		t->gen_flags = xasprintf("-fprofile-generate%s", update);
 		t->use_flags = xstrdup("-fprofile-use -fprofile-correction");
@@ -237,7 +267,7 @@ static void choose_flags(struct toolchain *t)
 	} else {
 		/* Enough value-profile counters that the runtime never warns on stderr (which fails
 		 * tests comparing stderr), as the m4 macro does. */
-		const char *vp = accepts_flag(t->cc, "-mllvm -vp-counters-per-site=8") ? " -mllvm -vp-counters-per-site=8" : "";
+		const char *vp = accepts_flag(t, "-mllvm -vp-counters-per-site=8") ? " -mllvm -vp-counters-per-site=8" : "";
 		t->gen_flags = xasprintf("-fprofile-generate%s%s", update, vp);
 		t->use_flags = xstrdup("-fprofile-use=@PROFDATA@");
 		t->merge_cmd = xasprintf("%s merge -output=@PROFDATA@", t->tool_path ? t->tool_path : "llvm-profdata");
@@ -245,20 +275,29 @@ static void choose_flags(struct toolchain *t)
 }
 
 /* Whether an instrumented program links: clang's profile runtime is a package of its own. */
-static int links_instrumented(const char *cc, const char *flags)
+static int links_instrumented(const struct toolchain *t, const char *flags)
 {
-	char *out = xasprintf("%s/profopt-probe-%ld", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
-	char *cmd = xasprintf("echo 'int main(void) { return 0; }' | %s %s -x c - -o %s 2>&1", cc, flags, out);
-	int ok = sh_capture(cmd, NULL) == 0;
-	unlink(out);
-	free(cmd);
-	free(out);
+	char *exe = xasprintf("%s/probe", t->probe_dir), *args = xasprintf("%s -x c", flags);
+	char *last[] = {t->probe_src, "-o", exe, NULL};
+	int ok = proc_exit_ok(run_cc(t->cc, args, last, NULL));
+	free(args);
+	free(exe);
 	return ok;
+}
+
+/* A private directory with a one-line C file, for the compiler checks. */
+static void make_probe_source(struct toolchain *t)
+{
+	static const char text[] = "int main(void) { return 0; }\n";
+	t->probe_dir = make_temp_dir("probe");
+	t->probe_src = xasprintf("%s/probe.c", t->probe_dir);
+	if (write_file_atomic(t->probe_src, text, sizeof text - 1) < 0)
+		fatal("cannot write %s: %s", printable(t->probe_src), strerror(errno));
 }
 
 int toolchain_detect(struct toolchain *t, const char *cc, const char *tool_override)
 {
-	char value[64], *defines = NULL, *cmd;
+	char value[64], *defines = NULL;
 	memset(t, 0, sizeof *t);
 	t->cc = xstrdup(cc && *cc ? cc : "cc");
 
@@ -267,12 +306,10 @@ int toolchain_detect(struct toolchain *t, const char *cc, const char *tool_overr
 	t->cc_path = found;
 	free(w);
 
-	cmd = xasprintf("%s -E -dM -x c /dev/null 2>&1", t->cc);
-	int rc = sh_capture(cmd, &defines);
-	free(cmd);
-	if (rc != 0) {
+	int rc = run_cc(t->cc, "-E -dM -x c /dev/null", NULL, &defines);
+	if (!proc_exit_ok(rc)) {
 		t->why = xasprintf("'%s' could not preprocess an empty file (is it a C compiler?)%s%s", t->cc,
-				   defines && *defines ? ": " : "", defines ? strtok(defines, "\n") : "");
+				   defines && *defines ? ": " : "", defines && *defines ? strtok(defines, "\n") : "");
 		free(defines);
 		return -1;
 	}
@@ -299,8 +336,10 @@ int toolchain_detect(struct toolchain *t, const char *cc, const char *tool_overr
 		t->real_path = resolve_path(t->cc_path);
 	snprintf(t->version, sizeof t->version, "%d.%d.%d", t->major, t->minor, t->patch);
 	choose_tool(t, tool_override);
+	make_probe_source(t);
 	choose_flags(t);
-	t->runtime_links = links_instrumented(t->cc, t->gen_flags);
+	t->runtime_links = links_instrumented(t, t->gen_flags);
+	remove_dir_tree(t->probe_dir);
 	if (!t->runtime_links && !t->why)
 		t->why = t->family == CC_GCC
 				 ? xasprintf("%s cannot link a program built with %s (libgcov missing?)", t->cc, t->gen_flags)
@@ -320,6 +359,8 @@ void toolchain_free(struct toolchain *t)
 	free(t->gen_flags);
 	free(t->use_flags);
 	free(t->merge_cmd);
+	free(t->probe_dir);
+	free(t->probe_src);
 	for (int i = 0; i < t->ncandidates; i++)
 		free(t->candidates[i].path);
 	memset(t, 0, sizeof *t);

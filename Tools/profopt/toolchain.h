@@ -36,10 +36,11 @@ struct toolchain {
 	char *gen_flags;  /* compile+link flags for the instrumented build */
 	char *use_flags;  /* compile flags for the profile-use build ("@PROFDATA@" = merged file) */
 	char *merge_cmd;  /* how raw profiles are merged */
+	char *probe_dir, *probe_src; /* a temporary one-line C file for the compiler checks */
 };
 
 const char *cc_family_name(enum cc_family f);
-/* Detects CC (a command line, run through sh). tool_override is the user's explicit
+/* Detects CC (a command line split by split_command(), never run by a shell). tool_override is the user's explicit
  * choice (--llvm-profdata / LLVM_PROFDATA or GCOV_TOOL), or NULL.
  * Returns 0 when the compiler was identified (the tool may still be missing: see why). */
 int toolchain_detect(struct toolchain *t, const char *cc, const char *tool_override);

@@ -1,8 +1,10 @@
 /* util.c - messages, memory, strings, files and small process helpers. */
 #include "util.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 const char *progname = "profopt";
+int exit_failure = 1;
 
 static void vmessage(const char *kind, const char *fmt, va_list ap)
 {
@@ -35,7 +38,7 @@ void fatal(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage("error: ", fmt, ap);
 	va_end(ap);
-	exit(1);
+	exit(exit_failure);
 }
 
 void usage_error(const char *fmt, ...)
@@ -149,13 +152,29 @@ char *read_file(const char *path, size_t *len)
 	return b.data;
 }
 
+unsigned char *read_input(const char *path, size_t *len, char *err, size_t errlen)
+{
+	unsigned char *data = (unsigned char *)read_file(path, len);
+	if (!data)
+		snprintf(err, errlen, "%s: %s", printable(path), strerror(errno));
+	return data;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* mkstemp: a name nobody could have planted (a symbolic link, say) before us */
+	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC);
 	const char *p = data;
-	if (fd < 0)
-		goto fail;
+	if (fd < 0) {
+		int e = errno;
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0644 & ~mask); /* as open(..., 0644) made it before */
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
 		if (n < 0 && errno == EINTR)
@@ -182,51 +201,7 @@ fail:;
 
 int capture(char *const argv[], char **out)
 {
-	int fds[2], status;
-	struct buf b = {0};
-	char chunk[4096];
-	ssize_t n;
-	pid_t pid;
-
-	buf_add(&b, "", 0);
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	while ((n = read(fds[0], chunk, sizeof chunk)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		buf_add(&b, chunk, (size_t)n);
-	}
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			status = -1;
-			break;
-		}
-	if (out)
-		*out = b.data;
-	else
-		buf_free(&b);
-	if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127 && b.len == 0)
-		return -1; /* exec failed */
-	return status;
+	return run_child(argv, NULL, out, NULL);
 }
 
 char *find_program(const char *name)
@@ -258,12 +233,16 @@ char *resolve_path(const char *path)
 	return r ? r : xstrdup(path);
 }
 
-void format_offset_error(char *err, size_t errlen, const char *name, size_t at, const char *fmt, va_list ap)
+int read_fail(const struct read_error *e, size_t at, const char *fmt, ...)
 {
 	char msg[200];
+	va_list ap;
+	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	if (err && errlen)
-		snprintf(err, errlen, "%s: offset %zu (0x%zx): %s", name, at, at, msg);
+	va_end(ap);
+	if (e->err && e->errlen)
+		snprintf(e->err, e->errlen, "%s: offset %zu (0x%zx): %s", printable(e->name), at, at, msg);
+	return -1;
 }
 
 double now(void)
@@ -322,4 +301,118 @@ long parse_positive(const char *s)
 	if (errno || end == s || *end || v <= 0)
 		return -1;
 	return v;
+}
+
+/* Up to this many printable() results are alive at once (several per message). */
+#define PRINTABLE_SLOTS 16
+
+const char *printable(const char *s)
+{
+	static char *slot[PRINTABLE_SLOTS];
+	static int next;
+	struct buf b = {0};
+	buf_add(&b, "", 0);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : "(null)"); *p;) {
+		int n = utf8_length(p);
+		/* C0, DEL, C1 (U+0080..U+009F, which terminals obey) and bytes that are not UTF-8 */
+		if (n == 0 || *p < 0x20 || *p == 0x7f || (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
+			int bytes = n ? n : 1;
+			for (int i = 0; i < bytes; i++)
+				buf_printf(&b, "\\x%02x", p[i]);
+			p += bytes;
+		} else {
+			buf_add(&b, p, (size_t)n);
+			p += n;
+		}
+	}
+	free(slot[next]);
+	slot[next] = b.data;
+	next = (next + 1) % PRINTABLE_SLOTS;
+	return b.data;
+}
+
+int utf8_length(const unsigned char *p)
+{
+	unsigned c = p[0];
+	int n;
+	unsigned min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, min = 0x80;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, min = 0x10000;
+	else
+		return 0;
+	unsigned v = c & (0x7f >> n);
+	for (int i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (p[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	return n;
+}
+
+char *safe_path_arg(const char *path)
+{
+	return path[0] == '/' ? xstrdup(path) : xasprintf("./%s", path);
+}
+
+/* Temporary directories still to be removed when the process exits. */
+static char **temp_dirs;
+static int ntemp_dirs;
+
+static void remove_temp_dirs(void)
+{
+	while (ntemp_dirs > 0)
+		remove_dir_tree(temp_dirs[ntemp_dirs - 1]);
+}
+
+char *make_temp_dir(const char *what)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = xasprintf("%s/profopt-%s.XXXXXX", tmp && *tmp ? tmp : "/tmp", what);
+	if (!mkdtemp(dir))
+		fatal("cannot create a temporary directory %s: %s", printable(dir), strerror(errno));
+	if (!temp_dirs)
+		atexit(remove_temp_dirs);
+	temp_dirs = xrealloc(temp_dirs, (size_t)(ntemp_dirs + 1) * sizeof *temp_dirs);
+	temp_dirs[ntemp_dirs++] = xstrdup(dir);
+	return dir;
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	if ((type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
+		warn("cannot remove %s: %s", printable(path), strerror(errno));
+	return 0;
+}
+
+void remove_dir_tree(const char *dir)
+{
+	/* depth first, never following a symbolic link out of the tree */
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	for (int i = 0; i < ntemp_dirs; i++)
+		if (strcmp(temp_dirs[i], dir) == 0) {
+			free(temp_dirs[i]);
+			temp_dirs[i] = temp_dirs[--ntemp_dirs];
+			break;
+		}
+}
+
+void close_stdout(void)
+{
+	int bad = ferror(stdout);
+	if (fclose(stdout) != 0)
+		bad = 1;
+	if (bad) {
+		fprintf(stderr, "%s: error: cannot write the output: %s\n", progname,
+			errno ? strerror(errno) : "write error");
+		_exit(exit_failure);
+	}
 }

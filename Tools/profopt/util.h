@@ -7,6 +7,8 @@
 #include <stdio.h>
 
 extern const char *progname; /* "profopt" or "profopt COMMAND", used as message prefix */
+/* The exit status of fatal() and of a failed write of stdout (1; diff sets 2). */
+extern int exit_failure;
 
 /* Messages go to stderr, prefixed with progname. */
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -32,12 +34,32 @@ void buf_free(struct buf *b);
 
 /* Reads a whole file; returns NULL (errno set) on failure. */
 char *read_file(const char *path, size_t *len);
+/* read_file() for a reader: on failure "PATH: reason" goes to err (path escaped). */
+unsigned char *read_input(const char *path, size_t *len, char *err, size_t errlen);
 /* Writes a whole file atomically (temporary file + rename). Returns 0 or -1 (errno set). */
 int write_file_atomic(const char *path, const void *data, size_t len);
 
-/* Runs argv (no shell), captures stdout+stderr. Returns the wait status, or -1 if it could not
- * be started. *out receives the output (caller frees). */
+/* Runs argv (no shell), captures stdout+stderr: run_child() of proc.h without options.
+ * Returns the wait status, or -1 if it could not be started. *out receives the output. */
 int capture(char *const argv[], char **out);
+
+/* s made safe to print to a terminal or a text file: control characters (C0, DEL, C1) and
+ * bytes that are not UTF-8 become \xNN.  The result lives until 16 more calls. */
+const char *printable(const char *s);
+/* Bytes in the valid UTF-8 sequence at p (1..4), 0 if p does not start one. */
+int utf8_length(const unsigned char *p);
+/* A file name as an argument of another tool: absolute, or "./" + name, so that no name
+ * ("-rf", "@file", "--plugin=x") is ever read as an option or a response file.  Malloc'd. */
+char *safe_path_arg(const char *path);
+
+/* A new private directory under $TMPDIR (else /tmp), named profopt-WHAT.XXXXXX (mkdtemp).
+ * It is removed at exit (also after fatal()) unless remove_dir_tree() removed it before. */
+char *make_temp_dir(const char *what);
+/* Removes a directory tree without following symbolic links; the path is not freed. */
+void remove_dir_tree(const char *dir);
+/* An atexit handler: flushes and closes stdout; if anything could not be written, says so
+ * and ends the process with exit_failure. */
+void close_stdout(void);
 
 /* Finds an executable: a name with '/' is checked as is, otherwise searched in PATH.
  * Returns a malloc'd path or NULL. */
@@ -45,8 +67,14 @@ char *find_program(const char *name);
 /* realpath() that returns a malloc'd copy of path when resolution fails. */
 char *resolve_path(const char *path);
 
-/* The binary readers' error message: "NAME: offset N (0xN): MESSAGE" into err (if given). */
-void format_offset_error(char *err, size_t errlen, const char *name, size_t at, const char *fmt, va_list ap);
+/* Where a binary reader reports its problem: "NAME: offset N (0xN): MESSAGE" into err (if
+ * given; NAME escaped with printable()).  read_fail() returns -1, for `return read_fail(...)`. */
+struct read_error {
+	const char *name;
+	char *err;
+	size_t errlen;
+};
+int read_fail(const struct read_error *e, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Monotonic seconds. */
 double now(void);

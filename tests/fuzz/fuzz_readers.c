@@ -1,19 +1,31 @@
-/* fuzz_readers.c - libFuzzer harness for profopt's profile readers: every input is given to
- * the GCC .gcda/.gcno reader and to the LLVM raw profile reader (each refuses the other's
- * files by their magic; the seed corpus has both).  Built with
- * -fsanitize=fuzzer,address,undefined by `make check-fuzz`. */
+/* fuzz_readers.c - libFuzzer harness for the parsers of every command that reads profiles:
+ * each input is given to the GCC .gcda/.gcno reader (diff, report), the LLVM raw profile
+ * reader (check-raw), the stash reader (diff, report --archive: libarchive in memory), and
+ * the readers of llvm-profdata's and nm's text (report).  Each refuses the others' inputs;
+ * the seed corpus has all kinds.  Built with -fsanitize=fuzzer,address,undefined by
+ * `make check-fuzz`. */
 #include "gcov_io.h"
 #include "profraw.h"
+#include "tarmem.h"
+#include "tooltext.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static void on_symbol(void *ctx, int object, const char *name, char type)
+{
+	(void)object, (void)name, (void)type;
+	++*(int *)ctx;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct gcov_file f;
 	struct profraw_info in;
+	struct member_list stash;
+	struct shown_profile shown = {0};
 	char err[512], v[64];
 	if (gcov_parse(data, size, "fuzz", &f, err, sizeof err) == 0) {
 		/* a file paired with itself: walks every function and counter */
@@ -23,5 +35,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (profraw_parse(data, size, "fuzz", &in, err, sizeof err) == 0)
 		profraw_variant_string(&in, v, sizeof v);
+	if (tarmem_parse(data, size, "fuzz", ".gcda", &stash, err, sizeof err) == 0)
+		tarmem_free(&stash);
+	profdata_show_parse((const char *)data, size, &shown);
+	shown_profile_free(&shown);
+	char *objects[] = {"./seed.o", "./b\nc.o", "./@x.o"};
+	int symbols = 0;
+	nm_parse((const char *)data, size, objects, 3, on_symbol, &symbols, 0);
 	return 0;
 }

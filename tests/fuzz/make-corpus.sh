@@ -1,7 +1,8 @@
 #!/bin/sh
 # make-corpus.sh - regenerates the seed corpus of the profile readers' fuzzer (and the real
 # files their unit tests read) from seed.c: GCC 12 .gcda/.gcno, clang 14 .profraw (IR and
-# front-end instrumentation, format version 8), clang 19 .profraw (version 10).  Run it from
+# front-end instrumentation, format version 8), clang 19 .profraw (version 10), the text of
+# llvm-profdata show and nm, and a stash (tar) of a .gcda.  Run it from
 # anywhere; it writes tests/fuzz/corpus/.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,6 +20,12 @@ cp ir.profraw "$here/corpus/seed-ir.profraw"
 clang -O1 -fprofile-instr-generate -o seed-fe seed.c
 LLVM_PROFILE_FILE=fe.profraw ./seed-fe > /dev/null
 cp fe.profraw "$here/corpus/seed-fe.profraw"
+# the text report reads: llvm-profdata show, nm; and a stash (tar) of the .gcda
+llvm-profdata merge -o ir.profdata ir.profraw
+llvm-profdata show --all-functions --counts ir.profdata > "$here/corpus/seed-show.txt"
+gcc -O1 -c -o seed.o seed.c
+nm -A --defined-only --format=posix ./seed.o > "$here/corpus/seed-nm.txt"
+tar -cf "$here/corpus/seed-stash.tar" seed.gcda
 # format version 10, if clang 19 is there
 if command -v clang-19 > /dev/null; then
 	clang-19 -O1 -fprofile-generate -o seed-19 seed.c
