@@ -133,3 +133,8 @@ void proc_kill(const struct proc *p, int sig)
 	if (p->pid > 0 && kill(-p->pid, sig) < 0)
 		kill(p->pid, sig);
 }
+
+int proc_group_alive(const struct proc *p)
+{
+	return p->pid > 0 && kill(-p->pid, 0) == 0;
+}

@@ -31,5 +31,7 @@ int needs_shell(const char *cmd);
 
 /* Sends sig to the child's whole process group. */
 void proc_kill(const struct proc *p, int sig);
+/* Whether the child's process group still has members (e.g. after its leader was reaped). */
+int proc_group_alive(const struct proc *p);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,7 +26,8 @@ const char help_train[] =
 	"are executed directly, others by /bin/sh -c.\n"
 	"\n"
 	"  -j, --jobs=N            parallel tasks (default: number of CPUs)\n"
-	"  --timeout=SECONDS       per-task limit; SIGTERM, then SIGKILL 5 s later (default 1200)\n"
+	"  --timeout=SECONDS       per-task limit, at most 604800 (a week): SIGTERM to the task's\n"
+	"                          process group, then SIGKILL 5 s later (default 1200)\n"
 	"  -C, --directory=DIR     run tasks in DIR\n"
 	"  --log-dir=DIR           one log per task, DIR/NAME.log (default: train-logs)\n"
 	"  --min-ran=SHARE         fail unless this share of tasks ran to the end, passing or\n"
@@ -42,7 +44,10 @@ const char help_train[] =
 	"  --stage=NAME            the stage the record names (default train; e.g. cs-train)\n"
 	"\n"
 	"A task that fails (non-zero exit) still ran and its counts are in the profile.  A task\n"
-	"that crashed or timed out wrote no counts; the rest of the profile is intact.\n"
+	"that crashed or timed out wrote no counts; the rest of the profile is intact.  A task\n"
+	"whose profile could not be written (the profiling runtime said so in its output:\n"
+	"'profiling:FILE:...' from libgcov, 'LLVM Profile Error: ...' from clang's) is lost too.\n"
+	"Processes a task leaves behind in its process group are stopped when it ends.\n"
 	"Exit status: 0 ok, 1 too few tasks ran or preflight failed, 2 bad usage, 130 interrupted.\n";
 
 struct train_opts {
@@ -144,6 +149,39 @@ static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o)
 	free(text);
 }
 
+#define MAX_TIMEOUT 604800.0 /* a week: anything longer is a typo, not a training task */
+
+/* Seconds in (0, max]; -1 for anything else (garbage, inf, nan, 1e400, negative). */
+static double parse_seconds(const char *s, double max)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > max)
+		return -1;
+	return v;
+}
+
+/* The first line in which the profiling runtime says it could not write the task's profile
+ * (libgcov: "profiling:FILE:Cannot open", "...:Merge mismatch", ...; clang's runtime:
+ * "LLVM Profile Error: ..."), copied into out; 0 if there is none. */
+static int profile_write_error(const char *log, char *out, size_t n)
+{
+	char *text = read_file(log, NULL);
+	int found = 0;
+	for (char *line = text; line && *line && !found;) {
+		char *next = strchr(line, '\n');
+		size_t len = next ? (size_t)(next - line) : strlen(line);
+		if (starts_with(line, "profiling:") || memmem(line, len, "LLVM Profile Error:", 19)) {
+			snprintf(out, n, "%.*s", (int)(len > 200 ? 200 : len), line);
+			found = 1;
+		}
+		line = next ? next + 1 : NULL;
+	}
+	free(text);
+	return found;
+}
+
 static void show_progress(struct pool *pool, void *arg)
 {
 	struct train_state *st = arg;
@@ -168,12 +206,20 @@ static void show_progress(struct pool *pool, void *arg)
 static void report_done(struct pool *pool, struct job *job, void *arg)
 {
 	struct train_state *st = arg;
+	char said[256] = "";
+	if ((job->result == RESULT_PASSED || job->result == RESULT_FAILED) &&
+	    profile_write_error(job->log_path, said, sizeof said)) {
+		if (job->result == RESULT_PASSED)
+			pool->failed++;
+		job->result = RESULT_PROFILE_LOST;
+	}
 	if (job->result == RESULT_PASSED)
 		return;
 	char what[96];
 	progress_clear(&st->progress);
-	fprintf(stderr, "  %s: %s (%s) after %.1f s; log: %s\n", job->name, job_result_name(job->result),
-		describe_status(job->status, what, sizeof what), job->end - job->start, job->log_path);
+	fprintf(stderr, "  %s: %s (%s) after %.1f s%s%s; log: %s\n", job->name, job_result_name(job->result),
+		describe_status(job->status, what, sizeof what), job->end - job->start, *said ? ": " : "", said,
+		job->log_path);
 	show_progress(pool, arg);
 }
 
@@ -208,7 +254,7 @@ static void write_results(const struct pool *pool, const char *path, double seco
 	buf_printf(&b, "{\"stage\": \"train\", \"status\": \"%s\", \"seconds\": %.1f, \"jobs\": %d, \"tasks\": %d", status,
 		   seconds, pool->parallel, pool->njobs);
 	static const enum job_result kinds[] = {RESULT_PASSED, RESULT_FAILED, RESULT_CRASHED, RESULT_TIMEOUT,
-						RESULT_NOT_STARTED};
+						RESULT_NOT_STARTED, RESULT_PROFILE_LOST};
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
 		buf_printf(&b, ", \"%s\": %d", job_result_name(kinds[k]), count_results(pool, kinds[k]));
 	buf_puts(&b, ", \"results\": [");
@@ -283,8 +329,8 @@ int cmd_train(int argc, char **argv)
 			o.jobs = (int)v;
 			break;
 		case 't':
-			if ((o.timeout = atof(optarg)) <= 0)
-				usage_error("--timeout wants seconds > 0, not '%s'", optarg);
+			if ((o.timeout = parse_seconds(optarg, MAX_TIMEOUT)) < 0)
+				usage_error("--timeout wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, optarg);
 			break;
 		case 'C': o.cwd = optarg; break;
 		case 'l': o.log_dir = optarg; break;
@@ -306,8 +352,8 @@ int cmd_train(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			if ((o.heartbeat = atof(optarg)) <= 0)
-				usage_error("--heartbeat wants seconds > 0, not '%s'", optarg);
+			if ((o.heartbeat = parse_seconds(optarg, MAX_TIMEOUT)) < 0)
+				usage_error("--heartbeat wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, optarg);
 			break;
 		case 'r': o.results = optarg; break;
 		case 'S': o.stamp = optarg; break;
@@ -373,17 +419,18 @@ int cmd_train(int argc, char **argv)
 			failed, pool.njobs, names, o.log_dir);
 		free(names);
 	}
-	static const enum job_result lost_kinds[] = {RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED};
-	for (size_t k = 0; k < 3; k++) {
+	static const enum job_result lost_kinds[] = {RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED,
+						     RESULT_PROFILE_LOST};
+	static const char *const lost_words[] = {"crashed", "timed out", "could not start",
+						 "could not write their profile"};
+	for (size_t k = 0; k < 4; k++) {
 		int n = count_results(&pool, lost_kinds[k]);
 		if (!n)
 			continue;
 		char *names = names_with(&pool, lost_kinds[k]);
-		fprintf(stderr, "%d of %d training tasks %s: %s; they wrote no counts, the rest of the profile is "
-				"intact; logs: %s/\n",
-			n, pool.njobs,
-			lost_kinds[k] == RESULT_CRASHED ? "crashed" : lost_kinds[k] == RESULT_TIMEOUT ? "timed out" : "could not start",
-			names, o.log_dir);
+		fprintf(stderr, "%d of %d training tasks %s: %s; %s, the rest of the profile is intact; logs: %s/\n", n,
+			pool.njobs, lost_words[k], names,
+			lost_kinds[k] == RESULT_PROFILE_LOST ? "their counts are lost" : "they wrote no counts", o.log_dir);
 		free(names);
 	}
 	int enough = ran >= o.min_ran * pool.njobs - 1e-9;
