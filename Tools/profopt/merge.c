@@ -54,6 +54,8 @@ const char help_merge[] =
 	"A damaged file (empty, truncated, not a profile) stops it, naming the file; nothing is\n"
 	"merged or installed then, and the previous merged profile is left as it was.\n";
 
+#define TRAIN_AGAIN "train again (make profile-removal profile-opt)"
+
 /* A .gcda is usable when the reader accepts every record of it (magic, version, lengths). */
 static int gcda_ok(const char *path, char *why, size_t n)
 {
@@ -67,7 +69,8 @@ static int gcda_ok(const char *path, char *why, size_t n)
 	return ok;
 }
 
-static int merge_gcc(struct file_list *files, const char *dir)
+/* hint: what to do about a damaged file */
+static int merge_gcc(struct file_list *files, const char *dir, const char *hint)
 {
 	int bad = 0;
 	char why[512];
@@ -77,9 +80,7 @@ static int merge_gcc(struct file_list *files, const char *dir)
 			bad++;
 		}
 	if (bad)
-		fatal("%d of %d .gcda files under %s are damaged (named above); none is used: train again "
-		      "(make profile-removal profile-opt)",
-		      bad, files->n, dir);
+		fatal("%d of %d .gcda files under %s are damaged (named above); none is used: %s", bad, files->n, dir, hint);
 	return 0;
 }
 
@@ -242,7 +243,7 @@ static void install_run(const char *run, const char *dir, const char *const *ski
 		fatal("no profile data: no .gcda files under %s (GCOV_PREFIX of the training run). Training produced "
 		      "nothing: was the program built with the profile-generate flags, and did the tasks run it?",
 		      run);
-	merge_gcc(&got, run);
+	merge_gcc(&got, run, TRAIN_AGAIN);
 	char *rdir = resolve_path(dir), *rrun = resolve_path(run);
 	size_t rl = strlen(rrun), dl = strlen(rdir);
 	char **dest = xcalloc((size_t)got.n, sizeof *dest);
@@ -448,7 +449,9 @@ static int check_only(const struct merge_opts *o)
 		fatal("cannot read profile directory %s: %s", o->dir, strerror(errno));
 	if (files.n == 0)
 		fatal("no profile data: no .gcda files under %s", o->dir);
-	merge_gcc(&files, o->dir);
+	merge_gcc(&files, o->dir,
+		  "put the archived profile back (make clean-retain-profile profile-opt) or train again "
+		  "(make profile-removal profile-opt)");
 	fprintf(stderr, "merge: %d .gcda files under %s checked, all well-formed\n", files.n, o->dir);
 	file_list_free(&files);
 	return 0;
@@ -527,7 +530,7 @@ int cmd_merge(int argc, char **argv)
 	if (o.nwork > 0)
 		merge_workloads(&o, output);
 	if (o.gcc)
-		merge_gcc(&files, o.dir);
+		merge_gcc(&files, o.dir, TRAIN_AGAIN);
 	else if (o.nwork == 0)
 		merge_clang(&files, o.tool, output);
 	if (!o.gcc)
