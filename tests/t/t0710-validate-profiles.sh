@@ -3,12 +3,6 @@
 # success, the previous good profile left as it was), and a training task whose profile could
 # not be written counts as lost.
 
-fixture_for() {
-	require "$1" autoconf
-	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
-}
-
 # The pipeline's record claims no success: the stages from $1 on have no stamp, and the
 # JSON summary says ok: false.
 expect_no_success_from() {
@@ -21,49 +15,46 @@ expect_no_success_from() {
 	expect_eq "$(json_get summary.json ok)" false "summary's ok"
 }
 
-# A finished build, then the instrumented build and training again (all stamps but configure
-# removed, as pgo-repro-check does), with the task file $2: the retraining must fail.
-retrain_with() {
+# A finished build with compiler $1, then the instrumented build and training again (all
+# stamps but configure removed, as pgo-repro-check does) where a task ends by running the
+# shell script $3, which damages its profile: the merge must stop, naming the file (message
+# $4), and leave the previous profile $2 as it was.
+check_damaged_retraining() {
+	configured_fixture "$1"
 	make profile-opt > first.out 2>&1 || { cat first.out; fail "first make profile-opt"; }
-	sha256sum "$1" > good.sum
+	sha256sum "$2" > good.sum
 	rm -f pgo/instrument.stamp pgo/train.stamp pgo/merge.stamp pgo/clean.stamp pgo/use.stamp pgo/verify.stamp
-	expect_status 2 make profile-opt TRAIN_TASKS="$2" PGO_JOBS=1
+	printf '%s\n' "$3" > damage.sh
+	printf 'a\t./toy ppas 1000\nb\tsh -c "./toy ppmdxs 1000 && sh ./damage.sh"\n' > bad.txt
+	expect_status 2 make profile-opt TRAIN_TASKS=bad.txt PGO_JOBS=1
+	expect_contains out "damaged profile: $4"
+	expect_contains out "1 of [0-9]+ (raw profiles|\.gcda files) under .* are damaged"
+	sha256sum -c good.sum > /dev/null || fail "the previous profile $2 was changed"
+	expect_no_success_from merge
 }
 
 test_empty_profraw_stops_the_merge_clang() {
-	fixture_for clang
-	# The last task leaves an empty raw profile beside its own, as a process cut off while
-	# writing it would: llvm-profdata alone skips such a file without a word.
-	printf 'a\t./toy ppas 1000\nb\tsh -c "./toy ppmdxs 1000 && : > \\"${LLVM_PROFILE_FILE%%/*}/cut.profraw\\""\n' > bad.txt
-	retrain_with pgo/merged.profdata bad.txt
-	expect_contains out 'damaged profile: .*/cut\.profraw: offset 0 .*truncated header: file has 0 bytes'
-	expect_contains out '1 of 3 raw profiles under .* are damaged'
-	sha256sum -c good.sum > /dev/null || fail "the previous merged profile was changed"
-	expect_no_success_from merge
+	# An empty raw profile beside the task's own, as a process cut off while writing it
+	# leaves: llvm-profdata alone skips such a file without a word.
+	check_damaged_retraining clang pgo/merged.profdata ': > "${LLVM_PROFILE_FILE%/*}/cut.profraw"' \
+		'.*/cut\.profraw: offset 0 .*truncated header: file has 0 bytes'
 }
 
 test_truncated_profraw_stops_the_merge_clang() {
-	fixture_for clang
-	printf 'a\t./toy ppas 1000\nb\tsh -c "./toy ppmdxs 1000 && f=\\$(ls \\"${LLVM_PROFILE_FILE%%/*}\\"/b-*.profraw) && head -c 100 \\"\\$f\\" > t && cat t > \\"\\$f\\""\n' > bad.txt
-	retrain_with pgo/merged.profdata bad.txt
-	expect_contains out 'damaged profile: .*/b-[^ ]*\.profraw: offset'
-	sha256sum -c good.sum > /dev/null || fail "the previous merged profile was changed"
-	expect_no_success_from merge
+	check_damaged_retraining clang pgo/merged.profdata \
+		'f=$(ls "${LLVM_PROFILE_FILE%/*}"/b-*.profraw) && head -c 100 "$f" > t && cat t > "$f"' \
+		'.*/b-[^ ]*\.profraw: offset'
 }
 
 test_truncated_gcda_stops_the_merge_gcc() {
-	fixture_for gcc
 	# A .gcda cut between two records: gcc itself would read it without a word.
-	printf 'a\t./toy ppas 1000\nb\tsh -c "./toy ppmdxs 1000 && f=\\$(find \\"\\$GCOV_PREFIX\\" -name interp.gcda) && head -c -4 \\"\\$f\\" > t && cat t > \\"\\$f\\""\n' > bad.txt
-	retrain_with pgo/profiles.tar bad.txt
-	expect_contains out 'damaged profile: .*/interp\.gcda: .*no end-of-file word'
-	expect_contains out '1 of 2 \.gcda files under .* are damaged'
-	sha256sum -c good.sum > /dev/null || fail "the previous profile archive was changed"
-	expect_no_success_from merge
+	check_damaged_retraining gcc pgo/profiles.tar \
+		'f=$(find "$GCOV_PREFIX" -name interp.gcda) && head -c -4 "$f" > t && cat t > "$f"' \
+		'.*/interp\.gcda: .*no end-of-file word'
 }
 
 check_write_failure() {
-	fixture_for "$1"
+	configured_fixture "$1"
 	printf 'a\t./toy ppas 1000\nb\t./toy ppmdxs 1000\nc\t./toy pdpapmsq 1000\nlost\tsh -c "%s ./toy ppas 1000"\n' "$2" > tasks.txt
 	expect_status 2 make profile-opt TRAIN_TASKS=tasks.txt
 	expect_contains out "lost: profile-lost \\(exit 0\\) after .*: $3"
@@ -83,7 +74,7 @@ test_profile_write_failure_is_lost_clang() {
 }
 
 test_damaged_gcda_stops_the_rebuild_gcc() {
-	fixture_for gcc
+	configured_fixture gcc
 	make "$PWD/pgo/clean.stamp" > first.out 2>&1 || { cat first.out; fail "make up to the clean stage"; }
 	sha256sum pgo/profiles.tar > good.sum
 	head -c -4 interp.gcda > t && cat t > interp.gcda
@@ -99,7 +90,7 @@ test_damaged_gcda_stops_the_rebuild_gcc() {
 }
 
 test_damaged_profdata_stops_the_rebuild_clang() {
-	fixture_for clang
+	configured_fixture clang
 	make "$PWD/pgo/clean.stamp" > first.out 2>&1 || { cat first.out; fail "make up to the clean stage"; }
 	cp pgo/merged.profdata.sha256 seal.before
 	# llvm-profdata 14 still reads this file (it does not notice the missing bytes).

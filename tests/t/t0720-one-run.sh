@@ -3,12 +3,6 @@
 # reaches the resumed run's profile, and a second make profile-opt in the same directory is
 # refused, naming the process that holds the lock.
 
-fixture_for() {
-	require "$1" autoconf
-	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
-}
-
 # Waits up to 20 s for a process whose command line matches $1.
 wait_for_process() {
 	local i
@@ -65,7 +59,7 @@ test_signals_to_train_kill_the_task_groups() {
 # process group) while a task keeps running and writing profiles; the resumed run must not
 # count them: main() ran exactly once per task of the resumed run.
 check_straggler() {
-	fixture_for "$1"
+	configured_fixture "$1"
 	cat > straggler.sh <<-'EOF'
 	#!/bin/sh
 	i=0
@@ -112,7 +106,7 @@ test_straggler_never_reaches_the_profile_clang() {
 }
 
 test_second_profile_opt_is_refused() {
-	fixture_for gcc
+	configured_fixture gcc
 	printf 'slow\tsh -c "sleep 4; ./toy ppas 1000"\n' > slow.txt
 	make profile-opt TRAIN_TASKS=slow.txt > first.out 2>&1 &
 	local first=$!

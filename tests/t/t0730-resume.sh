@@ -3,17 +3,8 @@
 # rebuilt with the kept profile, their staleness reported under PGO_MAX_CHANGED; impossible
 # training timeouts are refused.
 
-fixture_for() {
-	require "$1" autoconf
-	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
-}
-
-# Stages that did work in a make run (their banners).
-stages_run() { grep -E '^==> [a-z]' "$1" | grep -v ': done in' | sed 's/ (log.*//' | tr '\n' ';'; }
-
 check_kill_during_use() {
-	fixture_for "$1"
+	configured_fixture "$1"
 	make "$PWD/pgo/clean.stamp" > first.out 2>&1 || { cat first.out; fail "make up to the clean stage"; }
 	sha256sum "$2" > good.sum
 	# A compiler that, asked for main.o with the profile, writes half of it and hangs there,
@@ -55,7 +46,7 @@ test_kill_during_the_use_build_clang() {
 }
 
 check_edit_after_finish() {
-	fixture_for "$1"
+	configured_fixture "$1"
 	expect_status 0 make profile-opt PGO_SOURCE_ROOT="$PWD"
 	sha256sum "$2" > good.sum
 	printf '\nint added_after_training(int x) { return x * 3; }\n' >> interp.c
