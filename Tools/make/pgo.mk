@@ -16,10 +16,11 @@
 # `make profile-opt` with nothing changed does nothing.  One `make profile-opt` at a time runs
 # in a build directory (a lock, $(PGO_DIR)/lock, names the holder to a second one).  When
 # PGO_SOURCE_ROOT is set, sources edited after a finished build are rebuilt with the kept
-# profile by the next `make profile-opt` (the use stage and those after it run again).  A stage only looks at its predecessor
-# while its own stamp is missing: `make clean-retain-profile` can therefore drop the build and
-# keep the profile, and the next `make profile-opt` only rebuilds with it.  (The stamps of
-# finished stages stay as the record of the run, even once the instrumented build is cleaned.)
+# profile by the next `make profile-opt` (the use stage and those after it run again).
+# A stage only looks at its predecessor while its own stamp is missing: `make
+# clean-retain-profile` can therefore drop the build and keep the profile, and the next `make
+# profile-opt` only rebuilds with it.  (The stamps of finished stages stay as the record of
+# the run, even once the instrumented build is cleaned.)
 #
 # Set before including (those marked * are required):
 #   PROFOPT *            the profopt driver
@@ -47,7 +48,9 @@
 #                        tasks of workload NAME are PGO_TRAIN_ARGS_NAME (train arguments, like
 #                        PGO_TRAIN_ARGS, which is the workload "main" of weight PGO_MAIN_WEIGHT)
 #   PGO_SOURCE_ROOT      source tree fingerprinted at training; the profile-use build stops if
-#                        more than PGO_MAX_CHANGED files (N or P%, default 0) changed since
+#                        more than PGO_MAX_CHANGED files (N or P%, default 0) changed since;
+#                        fingerprinted again after the profile-use build, so that sources
+#                        edited later are rebuilt by the next profile-opt
 #   PGO_MANIFEST_CMD     command printing KEY=VALUE lines that identify what a profile fits
 #                        (sources, compiler, flags): recorded by profile-export, compared on import
 #   PGO_PROFILE          a bundle written by `make profile-export`: skip the instrumented build,
