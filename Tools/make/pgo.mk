@@ -175,14 +175,16 @@ pgo_train_cmds = rm -rf $(pgo_abs_dir)/run.* && run=$$(mktemp -d $(pgo_abs_dir)/
 	rm -rf $(2) && mv $$run $(2) && mv $$run.stamp $(call pgo_stamp,$(1))
 
 .PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
-	pgo-profile-opt-locked pgo-sources-changed
+	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-sources-changed
 
 # The pipeline runs in a second make that holds the lock and reads the stamps only once it
 # holds it.
+# (clean-retain-profile and profile-removal take the same lock.)
 pgo_lock = $(pgo_abs_dir)/lock
+pgo_locked = @mkdir -p $(pgo_abs_dir) && \
+	$(PROFOPT) lock --file=$(pgo_lock) --what="make $(1) in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-$(1)-locked
 profile-opt:
-	@mkdir -p $(pgo_abs_dir)
-	@$(PROFOPT) lock --file=$(pgo_lock) --what="make profile-opt in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-profile-opt-locked
+	$(call pgo_locked,profile-opt)
 
 pgo-profile-opt-locked: $(call pgo_stamp,$(lastword $(pgo_stages)))
 	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) >&2
@@ -350,6 +352,8 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 
 # Drops the build but keeps the profile: the next profile-opt only rebuilds with it.
 clean-retain-profile:
+	$(call pgo_locked,clean-retain-profile)
+pgo-clean-retain-profile-locked:
 	@if test -f $(call pgo_stamp,merge); then \
 		$(pgo_stash_save) && \
 		$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping) && \
@@ -361,6 +365,8 @@ clean-retain-profile:
 
 # Drops only the profiles (and the stages that depend on them).
 profile-removal:
+	$(call pgo_locked,profile-removal)
+pgo-profile-removal-locked:
 	rm -rf $(PGO_RAW_DIR) $(PGO_CS_RAW_DIR) $(pgo_abs_dir)/run.* $(PGO_PROFDATA) $(pgo_seal) $(pgo_ir_profdata) $(pgo_use_fp) $(pgo_abs_dir)/merged-cs.profdata $(pgo_bolt_dir) $(pgo_stash) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/logs/train-* \
 		$(pgo_abs_dir)/logs/cs-train* $(pgo_abs_dir)/logs/bolt-train-* $(pgo_abs_dir)/*train-results*.json \
 		$(pgo_abs_dir)/train-*.stamp $(pgo_abs_dir)/cs-train-*.stamp $(pgo_fingerprint) $(pgo_abs_dir)/report.*

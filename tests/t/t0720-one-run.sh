@@ -118,6 +118,9 @@ test_second_profile_opt_is_refused() {
 	kill -0 "$holder" || fail "the named holder $holder is not running"
 	expect_contains /proc/"$holder"/cmdline 'lock'
 	expect_not_contains out '==> training'
+	# Nor can the profiles be removed under it.
+	expect_status 2 make profile-removal
+	expect_contains out "another run holds the lock $PWD/pgo/lock: pid $holder"
 	wait "$first" || { cat first.out; fail "the first run was disturbed"; }
 	expect_contains first.out 'verify: interp.o: used profile data'
 	# Once it is over, the lock is free.
