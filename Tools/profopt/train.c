@@ -248,6 +248,36 @@ static char *names_with(const struct pool *pool, enum job_result r)
 	return b.data;
 }
 
+/* The training's outcome: how many tasks ran, and which failed or were lost, and why. */
+static void print_outcome(const struct pool *pool, const char *log_dir, double seconds, int failed, int lost)
+{
+	char elapsed[32];
+	format_duration(elapsed, sizeof elapsed, seconds);
+	fprintf(stderr, "training: %d of %d tasks ran in %s%s\n", pool->njobs - lost, pool->njobs, elapsed,
+		failed == 0 && lost == 0 ? ", all passed" : "");
+	if (failed) {
+		char *names = names_with(pool, RESULT_FAILED);
+		fprintf(stderr, "%d of %d training tasks failed: %s; they ran to the end, so their counts are in the "
+				"profile and do not spoil it; logs: %s/\n",
+			failed, pool->njobs, names, log_dir);
+		free(names);
+	}
+	static const enum job_result lost_kinds[] = {RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED,
+						     RESULT_PROFILE_LOST};
+	static const char *const lost_words[] = {"crashed", "timed out", "could not start",
+						 "could not write their profile"};
+	for (size_t k = 0; k < 4; k++) {
+		int n = count_results(pool, lost_kinds[k]);
+		if (!n)
+			continue;
+		char *names = names_with(pool, lost_kinds[k]);
+		fprintf(stderr, "%d of %d training tasks %s: %s; %s, the rest of the profile is intact; logs: %s/\n", n,
+			pool->njobs, lost_words[k], names,
+			lost_kinds[k] == RESULT_PROFILE_LOST ? "their counts are lost" : "they wrote no counts", log_dir);
+		free(names);
+	}
+}
+
 static void write_results(const struct pool *pool, const char *path, double seconds, const char *status)
 {
 	struct buf b = {0};
@@ -297,7 +327,7 @@ static int run_preflight(const struct train_opts *o)
 	      o->preflight, job_result_name(pre.jobs[0].result), what, log);
 }
 
-int cmd_train(int argc, char **argv)
+static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{"jobs", required_argument, NULL, 'j'},
@@ -315,9 +345,6 @@ int cmd_train(int argc, char **argv)
 		{"stage", required_argument, NULL, 'g'},
 		{NULL, 0, NULL, 0},
 	};
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	struct train_opts o = {.jobs = ncpu > 0 ? (int)ncpu : 1, .timeout = 1200, .log_dir = "train-logs",
-			       .min_ran = 0.9, .heartbeat = 30, .stage = "train"};
 	int c;
 	long v;
 	opterr = 0;
@@ -326,43 +353,51 @@ int cmd_train(int argc, char **argv)
 		case 'j':
 			if ((v = parse_positive(optarg)) < 0)
 				usage_error("--jobs wants a positive number, not '%s'", optarg);
-			o.jobs = (int)v;
+			o->jobs = (int)v;
 			break;
 		case 't':
-			if ((o.timeout = parse_seconds(optarg, MAX_TIMEOUT)) < 0)
+			if ((o->timeout = parse_seconds(optarg, MAX_TIMEOUT)) < 0)
 				usage_error("--timeout wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, optarg);
 			break;
-		case 'C': o.cwd = optarg; break;
-		case 'l': o.log_dir = optarg; break;
-		case 'f': o.tasks_file = optarg; break;
-		case 'e': o.each = optarg; break;
+		case 'C': o->cwd = optarg; break;
+		case 'l': o->log_dir = optarg; break;
+		case 'f': o->tasks_file = optarg; break;
+		case 'e': o->each = optarg; break;
 		case 'm':
-			if ((o.min_ran = parse_share(optarg)) < 0)
+			if ((o->min_ran = parse_share(optarg)) < 0)
 				usage_error("--min-ran wants a share like 90%% or 0.9, not '%s'", optarg);
 			break;
-		case 'p': o.preflight = optarg; break;
+		case 'p': o->preflight = optarg; break;
 		case 's':
 			if (!strchr(optarg, '=') || optarg[0] == '=')
 				usage_error("--setenv wants NAME=VALUE, not '%s'", optarg);
 			if (strstr(optarg, "{}")) {
-				o.task_env = xrealloc(o.task_env, (size_t)(o.ntask_env + 1) * sizeof *o.task_env);
-				o.task_env[o.ntask_env++] = optarg;
+				o->task_env = xrealloc(o->task_env, (size_t)(o->ntask_env + 1) * sizeof *o->task_env);
+				o->task_env[o->ntask_env++] = optarg;
 			} else {
 				putenv(optarg);
 			}
 			break;
 		case 'h':
-			if ((o.heartbeat = parse_seconds(optarg, MAX_TIMEOUT)) < 0)
+			if ((o->heartbeat = parse_seconds(optarg, MAX_TIMEOUT)) < 0)
 				usage_error("--heartbeat wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, optarg);
 			break;
-		case 'r': o.results = optarg; break;
-		case 'S': o.stamp = optarg; break;
-		case 'g': o.stage = optarg; break;
+		case 'r': o->results = optarg; break;
+		case 'S': o->stamp = optarg; break;
+		case 'g': o->stage = optarg; break;
 		default: usage_error("unknown option '%s' (see 'profopt train --help')", argv[optind - 1]);
 		}
 	}
-	if (o.each && !o.tasks_file)
+	if (o->each && !o->tasks_file)
 		usage_error("--each needs --tasks=FILE (the names to put in place of {})");
+}
+
+int cmd_train(int argc, char **argv)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct train_opts o = {.jobs = ncpu > 0 ? (int)ncpu : 1, .timeout = 1200, .log_dir = "train-logs",
+			       .min_ran = 0.9, .heartbeat = 30, .stage = "train"};
+	parse_train_opts(&o, argc, argv);
 	if (mkdir(o.log_dir, 0755) < 0 && errno != EEXIST)
 		fatal("cannot create log directory %s: %s", o.log_dir, strerror(errno));
 
@@ -405,41 +440,15 @@ int cmd_train(int argc, char **argv)
 	int failed = count_results(&pool, RESULT_FAILED);
 	int lost = pool.njobs - count_results(&pool, RESULT_PASSED) - failed;
 	int ran = pool.njobs - lost;
-	char elapsed[32];
-	format_duration(elapsed, sizeof elapsed, seconds);
-	fprintf(stderr, "training: %d of %d tasks ran in %s", ran, pool.njobs, elapsed);
-	if (failed == 0 && lost == 0)
-		fprintf(stderr, ", all passed\n");
-	else
-		fprintf(stderr, "\n");
-	if (failed) {
-		char *names = names_with(&pool, RESULT_FAILED);
-		fprintf(stderr, "%d of %d training tasks failed: %s; they ran to the end, so their counts are in the "
-				"profile and do not spoil it; logs: %s/\n",
-			failed, pool.njobs, names, o.log_dir);
-		free(names);
-	}
-	static const enum job_result lost_kinds[] = {RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED,
-						     RESULT_PROFILE_LOST};
-	static const char *const lost_words[] = {"crashed", "timed out", "could not start",
-						 "could not write their profile"};
-	for (size_t k = 0; k < 4; k++) {
-		int n = count_results(&pool, lost_kinds[k]);
-		if (!n)
-			continue;
-		char *names = names_with(&pool, lost_kinds[k]);
-		fprintf(stderr, "%d of %d training tasks %s: %s; %s, the rest of the profile is intact; logs: %s/\n", n,
-			pool.njobs, lost_words[k], names,
-			lost_kinds[k] == RESULT_PROFILE_LOST ? "their counts are lost" : "they wrote no counts", o.log_dir);
-		free(names);
-	}
+	print_outcome(&pool, o.log_dir, seconds, failed, lost);
 	int enough = ran >= o.min_ran * pool.njobs - 1e-9;
 	if (o.results)
 		write_results(&pool, o.results, seconds, enough ? "ok" : "failed");
 	if (!enough) {
-		warn("only %d of %d training tasks ran to the end (%.0f%%), below the required %.0f%%: the profile "
-		     "would not represent the workload, so the build stops here (see --min-ran)",
-		     ran, pool.njobs, 100.0 * ran / pool.njobs, 100 * o.min_ran);
+		fprintf(stderr, "%s: error: only %d of %d training tasks ran to the end (%.0f%%), below the required "
+				"%.0f%%: the profile would not represent the workload, so the build stops here (see "
+				"--min-ran)\n",
+			progname, ran, pool.njobs, 100.0 * ran / pool.njobs, 100 * o.min_ran);
 		return 1;
 	}
 	if (o.stamp) {
