@@ -149,7 +149,9 @@ pgo_gcov_env = --setenv=GCOV_PREFIX=$(1) --setenv=GCOV_PREFIX_STRIP=0
 pgo_weighted_inputs = $(if $(pgo_is_gcc),,$(foreach w,$(pgo_workloads),--weighted=$(call pgo_wdir,$(call pgo_wname,$(w)),$(1)):$(call pgo_wweight,$(w))))
 pgo_runs = $(if $(pgo_is_gcc),$(shell seq 1 $(1)),1)
 PGO_TRAIN_WRAPPER ?=
-pgo_train_common = $(PGO_TRAIN_WRAPPER) $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) --heartbeat=$(PGO_HEARTBEAT)
+# --stop-with-parent: make, killed by SIGTERM, kills the recipe's shell, which does not pass it on.
+pgo_train_common = $(PGO_TRAIN_WRAPPER) $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) \
+	--heartbeat=$(PGO_HEARTBEAT) --stop-with-parent
 # The training of stage $(1) (train or cs-train) into the run's fresh directory $(2) (a shell
 # variable): one run of PGO_TRAIN_ARGS, or one run per workload (per unit of weight, for
 # GCC).  The stage's record goes to $(2).stamp, which becomes the stamp once the run's profile

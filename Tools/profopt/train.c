@@ -11,10 +11,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 const char help_train[] =
 	"usage: profopt train [OPTIONS] [--tasks=FILE] [--] [COMMAND...]\n"
@@ -42,6 +46,9 @@ const char help_train[] =
 	"  --results=FILE          write per-task results as JSON\n"
 	"  --stamp=FILE            on success, write the stage record (JSON) to FILE\n"
 	"  --stage=NAME            the stage the record names (default train; e.g. cs-train)\n"
+	"  --stop-with-parent      (Linux) stop as on SIGTERM when the process that started\n"
+	"                          profopt train ends: a training whose make was killed does\n"
+	"                          not run on\n"
 	"\n"
 	"A task that fails (non-zero exit) still ran and its counts are in the profile.  A task\n"
 	"that crashed or timed out wrote no counts; the rest of the profile is intact.  A task\n"
@@ -58,6 +65,7 @@ struct train_opts {
 	double heartbeat;
 	char **task_env; /* --setenv values with {}, made per task */
 	int ntask_env;
+	int stop_with_parent;
 };
 
 struct train_state {
@@ -343,6 +351,7 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		{"results", required_argument, NULL, 'r'},
 		{"stamp", required_argument, NULL, 'S'},
 		{"stage", required_argument, NULL, 'g'},
+		{"stop-with-parent", no_argument, NULL, 'P'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -385,6 +394,7 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		case 'r': o->results = optarg; break;
 		case 'S': o->stamp = optarg; break;
 		case 'g': o->stage = optarg; break;
+		case 'P': o->stop_with_parent = 1; break;
 		default: usage_error("unknown option '%s' (see 'profopt train --help')", argv[optind - 1]);
 		}
 	}
@@ -398,6 +408,14 @@ int cmd_train(int argc, char **argv)
 	struct train_opts o = {.jobs = ncpu > 0 ? (int)ncpu : 1, .timeout = 1200, .log_dir = "train-logs",
 			       .min_ran = 0.9, .heartbeat = 30, .stage = "train"};
 	parse_train_opts(&o, argc, argv);
+#ifdef __linux__
+	/* The parent (make's shell) dies of make's SIGTERM without passing it on. */
+	pid_t parent = getppid();
+	if (o.stop_with_parent && prctl(PR_SET_PDEATHSIG, SIGTERM) < 0)
+		warn("--stop-with-parent: %s", strerror(errno));
+	if (o.stop_with_parent && getppid() != parent)
+		fatal("the process that started profopt train is gone: not training");
+#endif
 	if (mkdir(o.log_dir, 0755) < 0 && errno != EEXIST)
 		fatal("cannot create log directory %s: %s", o.log_dir, strerror(errno));
 

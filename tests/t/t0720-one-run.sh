@@ -126,3 +126,25 @@ test_second_profile_opt_is_refused() {
 	# Once it is over, the lock is free.
 	expect_status 0 make profile-opt
 }
+
+test_killed_lock_holder_stops_the_training() {
+	configured_fixture gcc
+	printf 'slow\tsleep 30.%s\n' "$RANDOM" > slow.txt
+	local task; task=$(cut -f2 slow.txt)
+	make profile-opt TRAIN_TASKS=slow.txt > first.out 2>&1 &
+	local first=$!
+	wait_for_process "^$task"
+	local holder; holder=$(sed -n 's/^pid //p' pgo/lock)
+	[ -n "$holder" ] || fail "no pid in pgo/lock"
+	# The lock's holder dies (kill -9): the make under it gets SIGTERM, and so does the
+	# training, whose shell died of it: nothing of that run goes on.
+	kill -9 "$holder"
+	wait "$first" && fail "make went on"
+	for i in $(seq 1 50); do pgrep -f "^$task" > /dev/null || break; sleep 0.2; done
+	! pgrep -f "^$task" > /dev/null || fail "the training task runs on after its pipeline was killed"
+	! pgrep -f "profopt train.*$PWD/" > /dev/null || fail "profopt train runs on after its pipeline was killed"
+	expect_contains pgo/logs/train/001-slow.log 'profopt: '
+	test ! -f pgo/train.stamp || fail "train stamp"
+	expect_status 0 make profile-opt
+	expect_contains out 'verify: interp.o: used profile data'
+}
