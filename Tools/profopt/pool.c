@@ -68,6 +68,16 @@ static void start_job(struct pool *pool, struct job *job)
 	close(fd);
 }
 
+/* A job's process group; once its leader is reaped, the group only (never the pid alone,
+ * which another process may have been given since). */
+static void signal_group(const struct job *job, int sig)
+{
+	if (job->state == JOB_RUNNING)
+		proc_kill(&job->proc, sig);
+	else if (job->proc.pid > 0)
+		kill(-job->proc.pid, sig);
+}
+
 static void finish_job(struct pool *pool, struct job *job, int status)
 {
 	job->status = status;
@@ -90,7 +100,7 @@ static void finish_job(struct pool *pool, struct job *job, int status)
 	 * it has members.) */
 	int stragglers = proc_group_alive(&job->proc);
 	if (stragglers) {
-		proc_kill(&job->proc, SIGTERM);
+		signal_group(job, SIGTERM);
 		if (job->group_kill_at == 0)
 			job->group_kill_at = job->end + KILL_GRACE;
 	}
@@ -130,7 +140,7 @@ static void kill_due_groups(struct pool *pool, double t)
 	for (int i = 0; i < pool->njobs; i++) {
 		struct job *job = &pool->jobs[i];
 		if (job->group_kill_at > 0 && t >= job->group_kill_at) {
-			proc_kill(&job->proc, SIGKILL);
+			signal_group(job, SIGKILL);
 			job->group_kill_at = 0;
 		}
 	}
@@ -168,7 +178,7 @@ static void stop_all(struct pool *pool)
 	for (int i = 0; i < pool->njobs; i++) {
 		struct job *job = &pool->jobs[i];
 		if (job->state == JOB_RUNNING || job->group_kill_at > 0) {
-			proc_kill(&job->proc, SIGTERM);
+			signal_group(job, SIGTERM);
 			job->group_kill_at = deadline;
 		}
 	}
@@ -178,7 +188,7 @@ static void stop_all(struct pool *pool)
 	}
 	for (int i = 0; i < pool->njobs; i++)
 		if (pool->jobs[i].state == JOB_RUNNING || pool->jobs[i].group_kill_at > 0) {
-			proc_kill(&pool->jobs[i].proc, SIGKILL);
+			signal_group(&pool->jobs[i], SIGKILL);
 			pool->jobs[i].group_kill_at = 0;
 		}
 	while (pool->running > 0 && waitpid(-1, NULL, 0) > 0)
