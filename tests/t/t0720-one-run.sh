@@ -140,7 +140,7 @@ test_killed_lock_holder_stops_the_training() {
 	# training, whose shell died of it: nothing of that run goes on.
 	kill -9 "$holder"
 	wait "$first" && fail "make went on"
-	for i in $(seq 1 50); do pgrep -f "^$task" > /dev/null || break; sleep 0.2; done
+	for i in $(seq 1 50); do pgrep -f "^$task|profopt train.*$PWD/" > /dev/null || break; sleep 0.2; done
 	! pgrep -f "^$task" > /dev/null || fail "the training task runs on after its pipeline was killed"
 	! pgrep -f "profopt train.*$PWD/" > /dev/null || fail "profopt train runs on after its pipeline was killed"
 	expect_contains pgo/logs/train/001-slow.log 'profopt: '
