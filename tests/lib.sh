@@ -53,3 +53,13 @@ fake_bin() {
 	printf '#!/bin/sh\n%s\n' "$2" > "fakebin/$1"
 	chmod +x "fakebin/$1"
 }
+
+# The fixture, configured for PGO with compiler $1 (skips when it or autoconf is missing).
+configured_fixture() {
+	require "$1" autoconf
+	setup_fixture
+	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
+}
+
+# Stages that did work in a make run (their banners), e.g. "==> training;==> verify;".
+stages_run() { grep -E '^==> [a-z]' "$1" | grep -v ': done in' | sed 's/ (log.*//' | tr '\n' ';'; }

@@ -13,10 +13,14 @@
 #
 # Every stage leaves a stamp in $(PGO_DIR) (a one-line JSON record written atomically by
 # profopt), so an interrupted pipeline resumes at the stage that did not finish, and a second
-# `make profile-opt` with nothing changed does nothing.  A stage only looks at its predecessor
-# while its own stamp is missing: `make clean-retain-profile` can therefore drop the build and
-# keep the profile, and the next `make profile-opt` only rebuilds with it.  (The stamps of
-# finished stages stay as the record of the run, even once the instrumented build is cleaned.)
+# `make profile-opt` with nothing changed does nothing.  One `make profile-opt` at a time runs
+# in a build directory (a lock, $(PGO_DIR)/lock, names the holder to a second one).  When
+# PGO_SOURCE_ROOT is set, sources edited after a finished build are rebuilt with the kept
+# profile by the next `make profile-opt` (the use stage and those after it run again).
+# A stage only looks at its predecessor while its own stamp is missing: `make
+# clean-retain-profile` can therefore drop the build and keep the profile, and the next `make
+# profile-opt` only rebuilds with it.  (The stamps of finished stages stay as the record of
+# the run, even once the instrumented build is cleaned.)
 #
 # Set before including (those marked * are required):
 #   PROFOPT *            the profopt driver
@@ -44,7 +48,9 @@
 #                        tasks of workload NAME are PGO_TRAIN_ARGS_NAME (train arguments, like
 #                        PGO_TRAIN_ARGS, which is the workload "main" of weight PGO_MAIN_WEIGHT)
 #   PGO_SOURCE_ROOT      source tree fingerprinted at training; the profile-use build stops if
-#                        more than PGO_MAX_CHANGED files (N or P%, default 0) changed since
+#                        more than PGO_MAX_CHANGED files (N or P%, default 0) changed since;
+#                        fingerprinted again after the profile-use build, so that sources
+#                        edited later are rebuilt by the next profile-opt
 #   PGO_MANIFEST_CMD     command printing KEY=VALUE lines that identify what a profile fits
 #                        (sources, compiler, flags): recorded by profile-export, compared on import
 #   PGO_PROFILE          a bundle written by `make profile-export`: skip the instrumented build,
@@ -87,8 +93,15 @@ pgo_log = $(pgo_abs_dir)/logs/$(1).log
 # The stages listed in $(2) before / after stage $(1).
 pgo_before = $(if $(2),$(if $(filter $(1),$(firstword $(2))),,$(firstword $(2)) $(call pgo_before,$(1),$(wordlist 2,$(words $(2)),$(2)))))
 pgo_rest = $(if $(2),$(if $(filter $(1),$(firstword $(2))),$(wordlist 2,$(words $(2)),$(2)),$(call pgo_rest,$(1),$(wordlist 2,$(words $(2)),$(2)))))
-# A stage's predecessor is a prerequisite only while the stage's own stamp is missing.
-pgo_after = $(if $(wildcard $(call pgo_stamp,$(1))),,$(call pgo_stamp,$(lastword $(call pgo_before,$(1),$(pgo_stages)))))
+# A stage's predecessor is a prerequisite only while the stage's own stamp is missing, or
+# while the stage must run again because sources changed since the profile-use build.
+pgo_after = $(if $(and $(wildcard $(call pgo_stamp,$(1))),$(if $(filter $(1),$(pgo_redo)),,x)),,$(call pgo_stamp,$(lastword $(call pgo_before,$(1),$(pgo_stages)))))
+# The profile-use build records the sources it built (use-sources.fp); if they differ now (or
+# it left no record), it runs again with the kept profile, and so does every later stage.
+pgo_use_fp = $(pgo_abs_dir)/use-sources.fp
+pgo_use_stale := $(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_abs_dir)/use.stamp)),$(shell test -f $(pgo_use_fp) && \
+	$(PROFOPT) check --against=$(pgo_use_fp) --max-changed=0 >/dev/null 2>&1 || echo stale))
+pgo_redo = $(if $(pgo_use_stale),use $(call pgo_rest,use,$(pgo_stages)))
 # Starting a stage invalidates every later one.
 pgo_rm_later = rm -f $(foreach s,$(call pgo_rest,$(1),$(pgo_all_stages)),$(call pgo_stamp,$(s)))
 pgo_run = $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) --label="$(1)" --log=$(call pgo_log,$(2)) --stamp=$(call pgo_stamp,$(2)) --
@@ -101,6 +114,8 @@ pgo_is_gcc = $(filter gcc,$(PGO_CC_FAMILY))
 PGO_LLVM_PROFILE_PATTERN ?= {}-%m.profraw
 # What a profile is, for export and import: the merged file (clang) or the .gcda archive (gcc).
 pgo_profile_file = $(if $(pgo_is_gcc),$(pgo_stash),$(PGO_PROFDATA))
+# The merged profile's SHA-256, written by profopt merge, compared before the rebuild.
+pgo_seal = $(PGO_PROFDATA).sha256
 pgo_report_input = $(if $(pgo_is_gcc),--family=gcc --profile-dir=$(PGO_BUILD_DIR) $(pgo_skip),--family=clang --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA))
 pgo_manifest = $(pgo_abs_dir)/manifest.kv
 PGO_MANIFEST_CMD ?= echo compiler=$(PGO_CC_FAMILY) $(PGO_CC_VERSION); echo generate_flags=$(PGO_GEN_CFLAGS)
@@ -125,16 +140,23 @@ pgo_workloads = $(if $(strip $(PGO_WORKLOADS)),$(PGO_MAIN_NAME):$(PGO_MAIN_WEIGH
 # a workload of weight W simply runs W times, and libgcov itself adds every run's counts into
 # the .gcda files beside the objects, as it does for parallel tasks.
 pgo_wdir = $(2)/$(1)
-pgo_wenv = $(if $(pgo_is_gcc),,--setenv=LLVM_PROFILE_FILE=$(call pgo_wdir,$(1),$(2))/$(PGO_LLVM_PROFILE_PATTERN))
+pgo_wenv = $(if $(pgo_is_gcc),$(call pgo_gcov_env,$(2)),--setenv=LLVM_PROFILE_FILE=$(call pgo_wdir,$(1),$(2))/$(PGO_LLVM_PROFILE_PATTERN))
+# GCC: the run's .gcda files go under its own directory (GCOV_PREFIX: the object's absolute
+# path below it); the merge stage installs them beside the objects.
+pgo_gcov_env = --setenv=GCOV_PREFIX=$(1) --setenv=GCOV_PREFIX_STRIP=0
 pgo_weighted_inputs = $(if $(pgo_is_gcc),,$(foreach w,$(pgo_workloads),--weighted=$(call pgo_wdir,$(call pgo_wname,$(w)),$(1)):$(call pgo_wweight,$(w))))
 pgo_runs = $(if $(pgo_is_gcc),$(shell seq 1 $(1)),1)
 PGO_TRAIN_WRAPPER ?=
-pgo_train_common = $(PGO_TRAIN_WRAPPER) $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) --heartbeat=$(PGO_HEARTBEAT)
-# The training of stage $(1) (train or cs-train) into raw directory $(2): one run of
-# PGO_TRAIN_ARGS, or one run per workload (per unit of weight, for GCC).
+# --stop-with-parent: make, killed by SIGTERM, kills the recipe's shell, which does not pass it on.
+pgo_train_common = $(PGO_TRAIN_WRAPPER) $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) \
+	--heartbeat=$(PGO_HEARTBEAT) --stop-with-parent
+# The training of stage $(1) (train or cs-train) into the run's fresh directory $(2) (a shell
+# variable): one run of PGO_TRAIN_ARGS, or one run per workload (per unit of weight, for
+# GCC).  The stage's record goes to $(2).stamp, which becomes the stamp once the run's profile
+# is in place.
 pgo_train_one = echo "==> $(3)" >&2 && $(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/$(1) \
-	--results=$(pgo_abs_dir)/$(1)-results.json --stamp=$(call pgo_stamp,$(1)) --stage=$(1) \
-	--setenv=LLVM_PROFILE_FILE=$(2)/$(PGO_LLVM_PROFILE_PATTERN) $(PGO_TRAIN_ARGS)
+	--results=$(pgo_abs_dir)/$(1)-results.json --stamp=$(2).stamp --stage=$(1) \
+	$(if $(pgo_is_gcc),$(call pgo_gcov_env,$(2)),--setenv=LLVM_PROFILE_FILE=$(2)/$(PGO_LLVM_PROFILE_PATTERN)) $(PGO_TRAIN_ARGS)
 # $(1) stage, $(2) raw directory, $(3) label, $(4) workload name, $(5) weight, $(6) run number
 pgo_train_run = echo "==> $(3): workload $(4), weight $(5)$(if $(pgo_is_gcc),$(if $(filter-out 1,$(5)), (run $(6) of $(5))))" >&2 && \
 	$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/$(1)-$(4)$(if $(filter-out 1,$(6)),-$(6)) \
@@ -143,14 +165,32 @@ pgo_train_run = echo "==> $(3): workload $(4), weight $(5)$(if $(pgo_is_gcc),$(i
 	$(call pgo_wenv,$(4),$(2)) $(PGO_TRAIN_ARGS_$(4)) &&
 pgo_train_each = $(foreach w,$(pgo_workloads),$(foreach r,$(call pgo_runs,$(call pgo_wweight,$(w))),\
 	$(call pgo_train_run,$(1),$(2),$(3),$(call pgo_wname,$(w)),$(call pgo_wweight,$(w)),$(r)))) \
-	printf '{"stage": "$(1)", "status": "ok", "workloads": "%s"}\n' "$(pgo_workloads)" > $(call pgo_stamp,$(1)).tmp && \
-	mv $(call pgo_stamp,$(1)).tmp $(call pgo_stamp,$(1))
-pgo_train_cmds = $(if $(pgo_workloads),$(pgo_train_each),$(pgo_train_one))
+	printf '{"stage": "$(1)", "status": "ok", "workloads": "%s"}\n' "$(pgo_workloads)" > $(2).stamp
+# Each training run writes into a fresh directory (pgo/run.XXXXXX), which replaces $(2) only
+# once the run succeeded; earlier runs' directories are removed first.  A stray process of an
+# earlier run (a task left running by a kill -9 of make) writes into its own run's directory,
+# never into the profile in use: training always starts from zero counts.
+pgo_train_cmds = rm -rf $(pgo_abs_dir)/run.* && run=$$(mktemp -d $(pgo_abs_dir)/run.XXXXXX) && \
+	$(if $(pgo_workloads),$(call pgo_train_each,$(1),$$run,$(3)),$(call pgo_train_one,$(1),$$run,$(3))) && \
+	rm -rf $(2) && mv $$run $(2) && mv $$run.stamp $(call pgo_stamp,$(1))
 
-.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads
+.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
+	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-sources-changed
 
-profile-opt: $(call pgo_stamp,$(lastword $(pgo_stages)))
+# The pipeline runs in a second make that holds the lock and reads the stamps only once it
+# holds it.
+# (clean-retain-profile and profile-removal take the same lock.)
+pgo_lock = $(pgo_abs_dir)/lock
+pgo_locked = @mkdir -p $(pgo_abs_dir) && \
+	$(PROFOPT) lock --file=$(pgo_lock) --what="make $(1) in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-$(1)-locked
+profile-opt:
+	$(call pgo_locked,profile-opt)
+
+pgo-profile-opt-locked: $(call pgo_stamp,$(lastword $(pgo_stages)))
 	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) >&2
+
+pgo-sources-changed:
+	@echo "==> sources changed since the profile-use build: rebuilding them with the kept profile" >&2
 
 $(pgo_abs_dir)/.dir:
 	@mkdir -p $(pgo_abs_dir)/logs $(PGO_RAW_DIR)
@@ -165,25 +205,29 @@ $(call pgo_stamp,instrument): $(call pgo_after,instrument)
 	@$(if $(pgo_is_gcc),,$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2)
 	@$(call pgo_run,instrumented build,instrument) sh -c '$(PGO_BUILD_GEN)'
 
-# Training starts from zero counts: whatever an earlier, interrupted run or the build itself
-# wrote is removed first, so a half-written profile is never used.
+# Training starts from zero counts: each run writes into a fresh directory (pgo_train_cmds).
+# The previous merged profile (clang) or archive (gcc) stays until a new one replaces it.
 $(call pgo_stamp,train): $(call pgo_after,train)
 	@$(call pgo_rm_later,train)
-	@rm -f $(pgo_stash) $(PGO_PROFDATA) $(pgo_ir_profdata)
+	@rm -f $(pgo_ir_profdata)
 	@$(PROFOPT) run --label="list training tasks (the instrumented program must start)" --log=$(call pgo_log,train-list) -- sh -c '$(PGO_TRAIN_LIST)'
-	@rm -rf $(PGO_RAW_DIR) $(pgo_fingerprint) && mkdir -p $(PGO_RAW_DIR)
+	@rm -f $(pgo_fingerprint)
 	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_fingerprint) --root=$(PGO_SOURCE_ROOT))
 	@$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} +)
 	@$(call pgo_train_cmds,train,$(PGO_RAW_DIR),training)
 
+# Every raw profile is checked before anything is merged (a damaged one stops the build,
+# named); GCC's run is installed beside the objects only then, and its previous archive
+# removed only once the new profile is in place.
 ifeq ($(strip $(PGO_PROFILE)),)
 $(call pgo_stamp,merge): $(call pgo_after,merge)
 	@echo "==> merge profiles" >&2
 	@$(call pgo_rm_later,merge)
-	@rm -f $(pgo_ir_profdata)
-	@$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge) $(pgo_skip) \
-		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA)) \
-		$(call pgo_weighted_inputs,$(PGO_RAW_DIR))
+	@rm -f $(pgo_ir_profdata) $(call pgo_stamp,merge).tmp
+	@$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge).tmp $(pgo_skip) \
+		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR) --from=$(PGO_RAW_DIR),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA)) \
+		$(call pgo_weighted_inputs,$(PGO_RAW_DIR)) && \
+		rm -f $(pgo_stash) && mv $(call pgo_stamp,merge).tmp $(call pgo_stamp,merge)
 	@# What training covered, for people (report.txt) and machines (report.json): information only.
 	@$(PROFOPT) report $(pgo_report_input) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true
 	@$(PROFOPT) report $(pgo_report_input) > $(pgo_abs_dir)/report.txt 2>&1 && sed -n '2,3p' $(pgo_abs_dir)/report.txt >&2 || \
@@ -193,7 +237,7 @@ else
 $(call pgo_stamp,merge): $(call pgo_after,merge)
 	@echo "==> import profile $(PGO_PROFILE)" >&2
 	@$(call pgo_rm_later,merge)
-	@rm -f $(pgo_stash)
+	@rm -f $(pgo_stash) $(pgo_seal)
 	@{ $(PGO_MANIFEST_CMD); } > $(pgo_manifest)
 	@$(PROFOPT) import --bundle=$(abspath $(PGO_PROFILE)) --dest=$(pgo_profile_file) --expect=$(pgo_manifest) \
 		--manifest-out=$(pgo_abs_dir)/profile-manifest.json --stamp=$(call pgo_stamp,merge) $(if $(PGO_PROFILE_FORCE),--force) \
@@ -213,7 +257,6 @@ $(call pgo_stamp,cs-instrument): $(call pgo_after,cs-instrument)
 
 $(call pgo_stamp,cs-train): $(call pgo_after,cs-train)
 	@$(call pgo_rm_later,cs-train)
-	@rm -rf $(PGO_CS_RAW_DIR) && mkdir -p $(PGO_CS_RAW_DIR)
 	@$(call pgo_train_cmds,cs-train,$(PGO_CS_RAW_DIR),context-sensitive training)
 
 $(call pgo_stamp,cs-merge): $(call pgo_after,cs-merge)
@@ -222,8 +265,10 @@ $(call pgo_stamp,cs-merge): $(call pgo_after,cs-merge)
 	@test -f $(pgo_ir_profdata) || cp -p $(PGO_PROFDATA) $(pgo_ir_profdata)
 	@$(PROFOPT) merge --family=clang --profile-dir=$(PGO_CS_RAW_DIR) --tool=$(LLVM_PROFDATA) \
 		--output=$(pgo_abs_dir)/merged-cs.profdata $(call pgo_weighted_inputs,$(PGO_CS_RAW_DIR))
+	@rm -f $(pgo_seal)
 	@$(call pgo_run,combine the two profiles,cs-merge) $(LLVM_PROFDATA) merge \
 		--output=$(PGO_PROFDATA) $(pgo_ir_profdata) $(pgo_abs_dir)/merged-cs.profdata
+	@$(PROFOPT) merge --family=clang --seal --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)
 
 # One file with the merged profile and its manifest, for PGO_PROFILE= in another build.
 PGO_EXPORT ?= $(pgo_abs_dir)/profile-export.tar.gz
@@ -244,11 +289,25 @@ $(call pgo_stamp,clean): $(call pgo_after,clean)
 	@$(pgo_stash_save)
 	@$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping)
 
-$(call pgo_stamp,use): $(call pgo_after,use)
+# The profile is checked again just before the rebuild reads it (a damaged file stops the
+# build, named).  A profile-use build that did not finish (use.started left behind: killed,
+# failed) may have left half-written objects: the tree is cleaned again, keeping the profile,
+# before building.
+pgo_use_started = $(pgo_abs_dir)/use.started
+pgo_check_profile = $(PROFOPT) merge --check-only --family=$(PGO_CC_FAMILY) \
+	$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR) $(pgo_skip),--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA))
+$(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-changed)
 	@$(call pgo_rm_later,use)
+	@rm -f $(call pgo_stamp,use) $(pgo_use_fp)
 	@$(if $(pgo_bolt_on),rm -f $(pgo_bolt_bin).prebolt)
+	@if test -f $(pgo_use_started); then echo "==> the last profile-use build did not finish: cleaning its objects first" >&2 && \
+		$(pgo_stash_save) && $(PROFOPT) run --label="clean keeping profiles" --log=$(call pgo_log,clean-again) -- $(pgo_clean_keeping); fi
+	@$(pgo_check_profile)
 	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
+	@touch $(pgo_use_started)
 	@$(call pgo_run,rebuild with profile,use) sh -c '$(PGO_BUILD_USE)'
+	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_use_fp) --root=$(PGO_SOURCE_ROOT) >/dev/null)
+	@rm -f $(pgo_use_started)
 
 $(call pgo_stamp,verify): $(call pgo_after,verify)
 	@echo "==> verify" >&2
@@ -293,6 +352,8 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 
 # Drops the build but keeps the profile: the next profile-opt only rebuilds with it.
 clean-retain-profile:
+	$(call pgo_locked,clean-retain-profile)
+pgo-clean-retain-profile-locked:
 	@if test -f $(call pgo_stamp,merge); then \
 		$(pgo_stash_save) && \
 		$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping) && \
@@ -304,7 +365,9 @@ clean-retain-profile:
 
 # Drops only the profiles (and the stages that depend on them).
 profile-removal:
-	rm -rf $(PGO_RAW_DIR) $(PGO_CS_RAW_DIR) $(PGO_PROFDATA) $(pgo_ir_profdata) $(pgo_abs_dir)/merged-cs.profdata $(pgo_bolt_dir) $(pgo_stash) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/logs/train-* \
+	$(call pgo_locked,profile-removal)
+pgo-profile-removal-locked:
+	rm -rf $(PGO_RAW_DIR) $(PGO_CS_RAW_DIR) $(pgo_abs_dir)/run.* $(PGO_PROFDATA) $(pgo_seal) $(pgo_ir_profdata) $(pgo_use_fp) $(pgo_abs_dir)/merged-cs.profdata $(pgo_bolt_dir) $(pgo_stash) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/logs/train-* \
 		$(pgo_abs_dir)/logs/cs-train* $(pgo_abs_dir)/logs/bolt-train-* $(pgo_abs_dir)/*train-results*.json \
 		$(pgo_abs_dir)/train-*.stamp $(pgo_abs_dir)/cs-train-*.stamp $(pgo_fingerprint) $(pgo_abs_dir)/report.*
 	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} + 2>/dev/null || true)

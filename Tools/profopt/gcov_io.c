@@ -16,7 +16,8 @@
  *   12      4     checksum
  *   notes only:   string cwd, word "supports unexecuted blocks"
  *
- * Then records until the end of the file (a zero tag may end it early):
+ * Then records until the end of the file (a zero tag may end it early; a .gcda always ends
+ * with one, so a .gcda without it is truncated):
  *   word tag, word length (bytes of payload that follow), payload
  *   0x01000000 FUNCTION  ident, lineno_checksum, cfg_checksum (12 bytes; 0 bytes in a .gcda
  *                        means "no data for this function");
@@ -241,13 +242,16 @@ static int parse(struct cursor *cp, struct gcov_file *f)
 	struct gcov_function *cur = NULL;
 	if (read_header(&c, f) < 0)
 		return -1;
+	int ended = 0;
 	while (c.pos < c.len) {
 		size_t start = c.pos, end = 0;
 		uint32_t tag = 0, ulen = 0;
 		if (get_word(&c, c.len, "record tag", &tag) < 0)
 			return -1;
-		if (tag == 0)
-			break; /* explicit end of file */
+		if (tag == 0) {
+			ended = 1; /* explicit end of file */
+			break;
+		}
 		if (get_word(&c, c.len, "record length", &ulen) < 0)
 			return -1;
 		int32_t length = (int32_t)ulen;
@@ -293,6 +297,10 @@ static int parse(struct cursor *cp, struct gcov_file *f)
 			return failf(&c, start, "record 0x%08x overruns its length %u", tag, ulen);
 		c.pos = end;
 	}
+	/* libgcov and gcov-tool end every .gcda with a zero word: without it the file was cut,
+	 * possibly between two records, which no length would show. */
+	if (f->kind == GCOV_DATA && !ended)
+		return failf(&c, c.len, "no end-of-file word after %zu bytes: truncated file", c.len);
 	return 0;
 }
 

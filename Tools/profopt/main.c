@@ -25,6 +25,7 @@ const struct command commands[] = {
 	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", help_report},
 	{"check", cmd_check, "detect sources changed since training and stale-profile warnings", help_check},
 	{"check-raw", cmd_check_raw, "check that llvm-profdata reads the raw profiles clang writes", help_check_raw},
+	{"lock", cmd_lock, "run a command holding a build directory's lock (one run at a time)", help_lock},
 	{NULL, NULL, NULL, NULL},
 };
 

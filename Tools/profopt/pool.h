@@ -1,13 +1,18 @@
 /* pool.h - runs many commands, N at a time, each with a timeout, in one poll() loop that
  * wakes on SIGCHLD (self-pipe) and once a second to update progress and check deadlines.
- * SIGINT/SIGTERM to profopt end every child's process group before profopt exits. */
+ * A job's whole process group is its job: on timeout the group gets SIGTERM, then SIGKILL
+ * even if the leader already died; processes left in the group when the leader ends are
+ * stopped the same way; SIGINT/SIGTERM/SIGHUP to profopt end every group before it exits. */
 #ifndef PROFOPT_POOL_H
 #define PROFOPT_POOL_H
 
 #include "proc.h"
 
 enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE };
-enum job_result { RESULT_NONE, RESULT_PASSED, RESULT_FAILED, RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED };
+enum job_result {
+	RESULT_NONE, RESULT_PASSED, RESULT_FAILED, RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED,
+	RESULT_PROFILE_LOST /* ran, but its profile could not be written (set by the caller) */
+};
 
 struct job {
 	char *name;
@@ -21,6 +26,7 @@ struct job {
 	int status;          /* wait status when done */
 	double start, end;   /* monotonic seconds */
 	double term_sent;    /* when SIGTERM was sent for a timeout, 0 if not */
+	double group_kill_at; /* when the group gets SIGKILL (timeout, stragglers), 0 if not due */
 };
 
 struct pool;

@@ -277,3 +277,8 @@ void free_words(char **words)
 		free(words[i]);
 	free(words);
 }
+
+int proc_group_alive(const struct proc *p)
+{
+	return p->pid > 0 && kill(-p->pid, 0) == 0;
+}

@@ -33,6 +33,8 @@ int needs_shell(const char *cmd);
 
 /* Sends sig to the child's whole process group. */
 void proc_kill(const struct proc *p, int sig);
+/* Whether the child's process group still has members (e.g. after its leader was reaped). */
+int proc_group_alive(const struct proc *p);
 
 /* Same as proc_start_argv, with "NAME=VALUE" strings (env, NULL-terminated, may be NULL)
  * added to the child's environment only. */

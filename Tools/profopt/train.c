@@ -10,10 +10,15 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 const char help_train[] =
 	"usage: profopt train [OPTIONS] [--tasks=FILE] [--] [COMMAND...]\n"
@@ -25,7 +30,8 @@ const char help_train[] =
 	"are executed directly, others by /bin/sh -c.\n"
 	"\n"
 	"  -j, --jobs=N            parallel tasks (default: number of CPUs)\n"
-	"  --timeout=SECONDS       per-task limit; SIGTERM, then SIGKILL 5 s later (default 1200)\n"
+	"  --timeout=SECONDS       per-task limit, at most 604800 (a week): SIGTERM to the task's\n"
+	"                          process group, then SIGKILL 5 s later (default 1200)\n"
 	"  -C, --directory=DIR     run tasks in DIR\n"
 	"  --log-dir=DIR           one log per task, DIR/NAME.log (default: train-logs)\n"
 	"  --min-ran=SHARE         fail unless this share of tasks ran to the end, passing or\n"
@@ -40,9 +46,15 @@ const char help_train[] =
 	"  --results=FILE          write per-task results as JSON\n"
 	"  --stamp=FILE            on success, write the stage record (JSON) to FILE\n"
 	"  --stage=NAME            the stage the record names (default train; e.g. cs-train)\n"
+	"  --stop-with-parent      (Linux) stop as on SIGTERM when the process that started\n"
+	"                          profopt train ends: a training whose make was killed does\n"
+	"                          not run on\n"
 	"\n"
 	"A task that fails (non-zero exit) still ran and its counts are in the profile.  A task\n"
-	"that crashed or timed out wrote no counts; the rest of the profile is intact.\n"
+	"that crashed or timed out wrote no counts; the rest of the profile is intact.  A task\n"
+	"whose profile could not be written (the profiling runtime said so in its output:\n"
+	"'profiling:FILE:...' from libgcov, 'LLVM Profile Error: ...' from clang's) is lost too.\n"
+	"Processes a task leaves behind in its process group are stopped when it ends.\n"
 	"Exit status: 0 ok, 1 too few tasks ran or preflight failed, 2 bad usage, 130 interrupted.\n";
 
 struct train_opts {
@@ -53,6 +65,7 @@ struct train_opts {
 	double heartbeat;
 	char **task_env; /* --setenv values with {}, made per task */
 	int ntask_env;
+	int stop_with_parent;
 };
 
 struct train_state {
@@ -144,6 +157,39 @@ static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o)
 	free(text);
 }
 
+#define MAX_TIMEOUT 604800.0 /* a week: anything longer is a typo, not a training task */
+
+/* Seconds in (0, max]; -1 for anything else (garbage, inf, nan, 1e400, negative). */
+static double parse_seconds(const char *s, double max)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > max)
+		return -1;
+	return v;
+}
+
+/* The first line in which the profiling runtime says it could not write the task's profile
+ * (libgcov: "profiling:FILE:Cannot open", "...:Merge mismatch", ...; clang's runtime:
+ * "LLVM Profile Error: ..."), copied into out; 0 if there is none. */
+static int profile_write_error(const char *log, char *out, size_t n)
+{
+	char *text = read_file(log, NULL);
+	int found = 0;
+	for (char *line = text; line && *line && !found;) {
+		char *next = strchr(line, '\n');
+		size_t len = next ? (size_t)(next - line) : strlen(line);
+		if (starts_with(line, "profiling:") || memmem(line, len, "LLVM Profile Error:", 19)) {
+			snprintf(out, n, "%.*s", (int)(len > 200 ? 200 : len), line);
+			found = 1;
+		}
+		line = next ? next + 1 : NULL;
+	}
+	free(text);
+	return found;
+}
+
 static void show_progress(struct pool *pool, void *arg)
 {
 	struct train_state *st = arg;
@@ -168,12 +214,20 @@ static void show_progress(struct pool *pool, void *arg)
 static void report_done(struct pool *pool, struct job *job, void *arg)
 {
 	struct train_state *st = arg;
+	char said[256] = "";
+	if ((job->result == RESULT_PASSED || job->result == RESULT_FAILED) &&
+	    profile_write_error(job->log_path, said, sizeof said)) {
+		if (job->result == RESULT_PASSED)
+			pool->failed++;
+		job->result = RESULT_PROFILE_LOST;
+	}
 	if (job->result == RESULT_PASSED)
 		return;
 	char what[96];
 	progress_clear(&st->progress);
-	fprintf(stderr, "  %s: %s (%s) after %.1f s; log: %s\n", job->name, job_result_name(job->result),
-		describe_status(job->status, what, sizeof what), job->end - job->start, job->log_path);
+	fprintf(stderr, "  %s: %s (%s) after %.1f s%s%s; log: %s\n", job->name, job_result_name(job->result),
+		describe_status(job->status, what, sizeof what), job->end - job->start, *said ? ": " : "", said,
+		job->log_path);
 	show_progress(pool, arg);
 }
 
@@ -202,13 +256,43 @@ static char *names_with(const struct pool *pool, enum job_result r)
 	return b.data;
 }
 
+/* The training's outcome: how many tasks ran, and which failed or were lost, and why. */
+static void print_outcome(const struct pool *pool, const char *log_dir, double seconds, int failed, int lost)
+{
+	char elapsed[32];
+	format_duration(elapsed, sizeof elapsed, seconds);
+	fprintf(stderr, "training: %d of %d tasks ran in %s%s\n", pool->njobs - lost, pool->njobs, elapsed,
+		failed == 0 && lost == 0 ? ", all passed" : "");
+	if (failed) {
+		char *names = names_with(pool, RESULT_FAILED);
+		fprintf(stderr, "%d of %d training tasks failed: %s; they ran to the end, so their counts are in the "
+				"profile and do not spoil it; logs: %s/\n",
+			failed, pool->njobs, names, log_dir);
+		free(names);
+	}
+	static const enum job_result lost_kinds[] = {RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED,
+						     RESULT_PROFILE_LOST};
+	static const char *const lost_words[] = {"crashed", "timed out", "could not start",
+						 "could not write their profile"};
+	for (size_t k = 0; k < 4; k++) {
+		int n = count_results(pool, lost_kinds[k]);
+		if (!n)
+			continue;
+		char *names = names_with(pool, lost_kinds[k]);
+		fprintf(stderr, "%d of %d training tasks %s: %s; %s, the rest of the profile is intact; logs: %s/\n", n,
+			pool->njobs, lost_words[k], names,
+			lost_kinds[k] == RESULT_PROFILE_LOST ? "their counts are lost" : "they wrote no counts", log_dir);
+		free(names);
+	}
+}
+
 static void write_results(const struct pool *pool, const char *path, double seconds, const char *status)
 {
 	struct buf b = {0};
 	buf_printf(&b, "{\"stage\": \"train\", \"status\": \"%s\", \"seconds\": %.1f, \"jobs\": %d, \"tasks\": %d", status,
 		   seconds, pool->parallel, pool->njobs);
 	static const enum job_result kinds[] = {RESULT_PASSED, RESULT_FAILED, RESULT_CRASHED, RESULT_TIMEOUT,
-						RESULT_NOT_STARTED};
+						RESULT_NOT_STARTED, RESULT_PROFILE_LOST};
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
 		buf_printf(&b, ", \"%s\": %d", job_result_name(kinds[k]), count_results(pool, kinds[k]));
 	buf_puts(&b, ", \"results\": [");
@@ -251,7 +335,7 @@ static int run_preflight(const struct train_opts *o)
 	      o->preflight, job_result_name(pre.jobs[0].result), what, log);
 }
 
-int cmd_train(int argc, char **argv)
+static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{"jobs", required_argument, NULL, 'j'},
@@ -267,11 +351,9 @@ int cmd_train(int argc, char **argv)
 		{"results", required_argument, NULL, 'r'},
 		{"stamp", required_argument, NULL, 'S'},
 		{"stage", required_argument, NULL, 'g'},
+		{"stop-with-parent", no_argument, NULL, 'P'},
 		{NULL, 0, NULL, 0},
 	};
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	struct train_opts o = {.jobs = ncpu > 0 ? (int)ncpu : 1, .timeout = 1200, .log_dir = "train-logs",
-			       .min_ran = 0.9, .heartbeat = 30, .stage = "train"};
 	int c;
 	long v;
 	opterr = 0;
@@ -280,43 +362,60 @@ int cmd_train(int argc, char **argv)
 		case 'j':
 			if ((v = parse_positive(optarg)) < 0)
 				usage_error("--jobs wants a positive number, not '%s'", optarg);
-			o.jobs = (int)v;
+			o->jobs = (int)v;
 			break;
 		case 't':
-			if ((o.timeout = atof(optarg)) <= 0)
-				usage_error("--timeout wants seconds > 0, not '%s'", optarg);
+			if ((o->timeout = parse_seconds(optarg, MAX_TIMEOUT)) < 0)
+				usage_error("--timeout wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, optarg);
 			break;
-		case 'C': o.cwd = optarg; break;
-		case 'l': o.log_dir = optarg; break;
-		case 'f': o.tasks_file = optarg; break;
-		case 'e': o.each = optarg; break;
+		case 'C': o->cwd = optarg; break;
+		case 'l': o->log_dir = optarg; break;
+		case 'f': o->tasks_file = optarg; break;
+		case 'e': o->each = optarg; break;
 		case 'm':
-			if ((o.min_ran = parse_share(optarg)) < 0)
+			if ((o->min_ran = parse_share(optarg)) < 0)
 				usage_error("--min-ran wants a share like 90%% or 0.9, not '%s'", optarg);
 			break;
-		case 'p': o.preflight = optarg; break;
+		case 'p': o->preflight = optarg; break;
 		case 's':
 			if (!strchr(optarg, '=') || optarg[0] == '=')
 				usage_error("--setenv wants NAME=VALUE, not '%s'", optarg);
 			if (strstr(optarg, "{}")) {
-				o.task_env = xrealloc(o.task_env, (size_t)(o.ntask_env + 1) * sizeof *o.task_env);
-				o.task_env[o.ntask_env++] = optarg;
+				o->task_env = xrealloc(o->task_env, (size_t)(o->ntask_env + 1) * sizeof *o->task_env);
+				o->task_env[o->ntask_env++] = optarg;
 			} else {
 				putenv(optarg);
 			}
 			break;
 		case 'h':
-			if ((o.heartbeat = atof(optarg)) <= 0)
-				usage_error("--heartbeat wants seconds > 0, not '%s'", optarg);
+			if ((o->heartbeat = parse_seconds(optarg, MAX_TIMEOUT)) < 0)
+				usage_error("--heartbeat wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, optarg);
 			break;
-		case 'r': o.results = optarg; break;
-		case 'S': o.stamp = optarg; break;
-		case 'g': o.stage = optarg; break;
+		case 'r': o->results = optarg; break;
+		case 'S': o->stamp = optarg; break;
+		case 'g': o->stage = optarg; break;
+		case 'P': o->stop_with_parent = 1; break;
 		default: usage_error("unknown option '%s' (see 'profopt train --help')", argv[optind - 1]);
 		}
 	}
-	if (o.each && !o.tasks_file)
+	if (o->each && !o->tasks_file)
 		usage_error("--each needs --tasks=FILE (the names to put in place of {})");
+}
+
+int cmd_train(int argc, char **argv)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct train_opts o = {.jobs = ncpu > 0 ? (int)ncpu : 1, .timeout = 1200, .log_dir = "train-logs",
+			       .min_ran = 0.9, .heartbeat = 30, .stage = "train"};
+	parse_train_opts(&o, argc, argv);
+#ifdef __linux__
+	/* The parent (make's shell) dies of make's SIGTERM without passing it on. */
+	pid_t parent = getppid();
+	if (o.stop_with_parent && prctl(PR_SET_PDEATHSIG, SIGTERM) < 0)
+		warn("--stop-with-parent: %s", strerror(errno));
+	if (o.stop_with_parent && getppid() != parent)
+		fatal("the process that started profopt train is gone: not training");
+#endif
 	if (mkdir(o.log_dir, 0755) < 0 && errno != EEXIST)
 		fatal("cannot create log directory %s: %s", o.log_dir, strerror(errno));
 
@@ -359,40 +458,15 @@ int cmd_train(int argc, char **argv)
 	int failed = count_results(&pool, RESULT_FAILED);
 	int lost = pool.njobs - count_results(&pool, RESULT_PASSED) - failed;
 	int ran = pool.njobs - lost;
-	char elapsed[32];
-	format_duration(elapsed, sizeof elapsed, seconds);
-	fprintf(stderr, "training: %d of %d tasks ran in %s", ran, pool.njobs, elapsed);
-	if (failed == 0 && lost == 0)
-		fprintf(stderr, ", all passed\n");
-	else
-		fprintf(stderr, "\n");
-	if (failed) {
-		char *names = names_with(&pool, RESULT_FAILED);
-		fprintf(stderr, "%d of %d training tasks failed: %s; they ran to the end, so their counts are in the "
-				"profile and do not spoil it; logs: %s/\n",
-			failed, pool.njobs, names, o.log_dir);
-		free(names);
-	}
-	static const enum job_result lost_kinds[] = {RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED};
-	for (size_t k = 0; k < 3; k++) {
-		int n = count_results(&pool, lost_kinds[k]);
-		if (!n)
-			continue;
-		char *names = names_with(&pool, lost_kinds[k]);
-		fprintf(stderr, "%d of %d training tasks %s: %s; they wrote no counts, the rest of the profile is "
-				"intact; logs: %s/\n",
-			n, pool.njobs,
-			lost_kinds[k] == RESULT_CRASHED ? "crashed" : lost_kinds[k] == RESULT_TIMEOUT ? "timed out" : "could not start",
-			names, o.log_dir);
-		free(names);
-	}
+	print_outcome(&pool, o.log_dir, seconds, failed, lost);
 	int enough = ran >= o.min_ran * pool.njobs - 1e-9;
 	if (o.results)
 		write_results(&pool, o.results, seconds, enough ? "ok" : "failed");
 	if (!enough) {
-		warn("only %d of %d training tasks ran to the end (%.0f%%), below the required %.0f%%: the profile "
-		     "would not represent the workload, so the build stops here (see --min-ran)",
-		     ran, pool.njobs, 100.0 * ran / pool.njobs, 100 * o.min_ran);
+		fprintf(stderr, "%s: error: only %d of %d training tasks ran to the end (%.0f%%), below the required "
+				"%.0f%%: the profile would not represent the workload, so the build stops here (see "
+				"--min-ran)\n",
+			progname, ran, pool.njobs, 100.0 * ran / pool.njobs, 100 * o.min_ran);
 		return 1;
 	}
 	if (o.stamp) {

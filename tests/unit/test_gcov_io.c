@@ -101,7 +101,7 @@ TEST(gcov_read_real_gcno_and_pair)
 }
 
 /* Every cut of a real file inside a record or the header is an error naming an offset; a
- * cut exactly between records is a shorter valid file.  Nothing may crash (ASan checks). */
+ * cut exactly between records is a shorter valid .gcno (a .gcda lacks its end word).  Nothing may crash (ASan checks). */
 static void check_truncations(const char *name)
 {
 	size_t len;
@@ -138,6 +138,14 @@ static void check_truncations(const char *name)
 TEST(gcov_truncated_gcda)
 {
 	check_truncations("seed.gcda");
+	/* a .gcda cut between records (here: just its end word) is refused too */
+	size_t len;
+	unsigned char *d = corpus_file("seed.gcda", &len);
+	struct gcov_file f;
+	char err[300] = "";
+	CHECK_INT(gcov_parse(d, len - 4, "cut.gcda", &f, err, sizeof err), -1);
+	CHECK(strstr(err, "cut.gcda") && strstr(err, "no end-of-file word"));
+	free(d);
 }
 
 TEST(gcov_truncated_gcno)

@@ -1,0 +1,150 @@
+# One run at a time, from zero: a timed-out task's whole process group is killed, profopt
+# train killed by a signal kills its tasks' groups, a straggler left by a kill -9 of make never
+# reaches the resumed run's profile, and a second make profile-opt in the same directory is
+# refused, naming the process that holds the lock.
+
+# Waits up to 20 s for a process whose command line matches $1.
+wait_for_process() {
+	local i
+	for i in $(seq 1 100); do pgrep -f "$1" > /dev/null && return 0; sleep 0.2; done
+	fail "no process matching '$1' started"
+}
+
+test_timeout_kills_the_whole_group() {
+	# The task's shell dies of SIGTERM; its child ignores SIGTERM and would leave a mark after
+	# 8 s: only a SIGKILL sent to the group once the leader is gone stops it.
+	cat > task.sh <<-EOF
+	#!/bin/sh
+	(trap '' TERM; sleep 8; touch "$PWD/mark") &
+	sleep 30
+	EOF
+	chmod +x task.sh
+	expect_status 0 "$PROFOPT" train --timeout=1 --min-ran=0 --results=r.json "$PWD/task.sh"
+	expect_contains out '1 of 1 training tasks timed out'
+	expect_eq "$(json_get r.json timeout)" 1
+	sleep 8
+	test ! -f mark || fail "a process of the timed-out task ran on after SIGTERM"
+}
+
+test_stragglers_of_a_finished_task_are_stopped() {
+	cat > task.sh <<-EOF
+	#!/bin/sh
+	(sleep 3; touch "$PWD/mark") &
+	exit 0
+	EOF
+	chmod +x task.sh
+	expect_status 0 "$PROFOPT" train --log-dir=logs --results=r.json "$PWD/task.sh"
+	expect_contains logs/001-*.log 'processes of this task were still running after it ended: stopped'
+	sleep 4
+	test ! -f mark || fail "a process left by the task ran on after training"
+}
+
+test_signals_to_train_kill_the_task_groups() {
+	local sig
+	for sig in HUP TERM INT; do
+		local task="sleep 61.$RANDOM"
+		"$PROFOPT" train "$task" 2> err.$sig &
+		local pid=$!
+		wait_for_process "^$task"
+		kill -$sig $pid
+		local rc=0
+		wait $pid || rc=$?
+		expect_eq "$rc" "$((128 + $(kill -l $sig)))" "exit status after SIG$sig"
+		expect_contains err.$sig 'training interrupted by signal'
+		! pgrep -f "^$task" > /dev/null || fail "a task survived SIG$sig to profopt train"
+	done
+}
+
+# The first run is killed -9 (make, profopt and all, but not the training task, in its own
+# process group) while a task keeps running and writing profiles; the resumed run must not
+# count them: main() ran exactly once per task of the resumed run.
+check_straggler() {
+	configured_fixture "$1"
+	cat > straggler.sh <<-'EOF'
+	#!/bin/sh
+	i=0
+	while [ $i -lt 40 ]; do ./toy ppas 100 > /dev/null; sleep 0.25; i=$((i + 1)); done
+	EOF
+	chmod +x straggler.sh
+	printf 'straggler\t%s/straggler.sh\n' "$PWD" > first.txt
+	printf 't1\tsh -c "sleep 2; ./toy ppas 100"\nt2\tsh -c "sleep 2; ./toy ppas 100"\nt3\tsh -c "sleep 2; ./toy ppas 100"\n' > second.txt
+	setsid make profile-opt TRAIN_TASKS=first.txt > first.out 2>&1 &
+	local pid=$!
+	wait_for_process "$PWD/straggler.sh"
+	sleep 0.5
+	kill -9 -- -"$pid"
+	wait "$pid" || true
+	pgrep -f "$PWD/straggler.sh" > /dev/null || fail "the straggler did not survive the kill"
+	test ! -f pgo/train.stamp || fail "train stamp after kill -9"
+	expect_status 0 make profile-opt TRAIN_TASKS=second.txt PGO_JOBS=3
+	pgrep -f "$PWD/straggler.sh" > /dev/null || fail "the straggler ended before the resumed run did: no proof"
+	pkill -f "$PWD/straggler.sh" || true
+	expect_contains out '==> training'
+	expect_contains out 'training: 3 of 3 tasks ran'
+	expect_contains out 'verify: interp.o: used profile data'
+}
+
+test_straggler_never_reaches_the_profile_gcc() {
+	check_straggler gcc
+	"$PROFOPT" report --family=gcc --archive=pgo/profiles.tar --json > report.json
+	python3 -c 'import json,sys
+r=json.load(open("report.json"))
+m=[h for h in r["hottest"] if h["file"].endswith("main.o")]
+sys.exit(0 if m and m[0]["max_count"] == 3 else "main counts: %r (3 expected: one per task)" % m)'
+	# The straggler wrote, but into its own run's directory.
+	find pgo/run.* -name main.gcda 2>/dev/null | grep -q . || fail "the straggler's profile is nowhere: no proof"
+}
+
+test_straggler_never_reaches_the_profile_clang() {
+	check_straggler clang
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	"$llvm_profdata" show --function=main --counts pgo/merged.profdata > show.out
+	local max; max=$(sed -n 's/.*Block counts: \[\(.*\)\]/\1/p' show.out | tr -d ' ' | tr ',' '\n' | sort -n | tail -n 1)
+	expect_eq "$max" 3 "main's count (one per task of the resumed run)"
+	ls pgo/run.*/straggler-*.profraw > /dev/null 2>&1 || fail "the straggler's profile is nowhere: no proof"
+	test ! -e pgo/raw/straggler-*.profraw || fail "the straggler's profile is in the run's raw directory"
+}
+
+test_second_profile_opt_is_refused() {
+	configured_fixture gcc
+	printf 'slow\tsh -c "sleep 4; ./toy ppas 1000"\n' > slow.txt
+	make profile-opt TRAIN_TASKS=slow.txt > first.out 2>&1 &
+	local first=$!
+	wait_for_process "profopt train.*$PWD/"
+	expect_status 2 make profile-opt TRAIN_TASKS=slow.txt
+	local holder; holder=$(sed -n 's/^pid //p' pgo/lock)
+	[ -n "$holder" ] || fail "no pid in pgo/lock"
+	expect_contains out "another run holds the lock $PWD/pgo/lock: pid $holder \\(make profile-opt in $PWD"
+	kill -0 "$holder" || fail "the named holder $holder is not running"
+	expect_contains /proc/"$holder"/cmdline 'lock'
+	expect_not_contains out '==> training'
+	# Nor can the profiles be removed under it.
+	expect_status 2 make profile-removal
+	expect_contains out "another run holds the lock $PWD/pgo/lock: pid $holder"
+	wait "$first" || { cat first.out; fail "the first run was disturbed"; }
+	expect_contains first.out 'verify: interp.o: used profile data'
+	# Once it is over, the lock is free.
+	expect_status 0 make profile-opt
+}
+
+test_killed_lock_holder_stops_the_training() {
+	configured_fixture gcc
+	printf 'slow\tsleep 30.%s\n' "$RANDOM" > slow.txt
+	local task; task=$(cut -f2 slow.txt)
+	make profile-opt TRAIN_TASKS=slow.txt > first.out 2>&1 &
+	local first=$!
+	wait_for_process "^$task"
+	local holder; holder=$(sed -n 's/^pid //p' pgo/lock)
+	[ -n "$holder" ] || fail "no pid in pgo/lock"
+	# The lock's holder dies (kill -9): the make under it gets SIGTERM, and so does the
+	# training, whose shell died of it: nothing of that run goes on.
+	kill -9 "$holder"
+	wait "$first" && fail "make went on"
+	for i in $(seq 1 50); do pgrep -f "^$task|profopt train.*$PWD/" > /dev/null || break; sleep 0.2; done
+	! pgrep -f "^$task" > /dev/null || fail "the training task runs on after its pipeline was killed"
+	! pgrep -f "profopt train.*$PWD/" > /dev/null || fail "profopt train runs on after its pipeline was killed"
+	expect_contains pgo/logs/train/001-slow.log 'profopt: '
+	test ! -f pgo/train.stamp || fail "train stamp"
+	expect_status 0 make profile-opt
+	expect_contains out 'verify: interp.o: used profile data'
+}

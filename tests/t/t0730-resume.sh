@@ -1,0 +1,86 @@
+# Resume after any kill: a profile-use build killed while writing an object is cleaned before
+# the next one (no "file too short" forever after); sources edited after a finished build are
+# rebuilt with the kept profile, their staleness reported under PGO_MAX_CHANGED; impossible
+# training timeouts are refused.
+
+check_kill_during_use() {
+	configured_fixture "$1"
+	make "$PWD/pgo/clean.stamp" > first.out 2>&1 || { cat first.out; fail "make up to the clean stage"; }
+	sha256sum "$2" > good.sum
+	# A compiler that, asked for main.o with the profile, writes half of it and hangs there,
+	# as a compiler does when the build is killed under it.
+	cat > halfcc <<-EOF
+	#!/bin/sh
+	case "\$*" in *-fprofile-use*|*-fprofile-instr-use*) ;; *) exec $1 "\$@" ;; esac
+	case "\$*" in *main.c*) ;; *) exec $1 "\$@" ;; esac
+	while [ \$# -gt 1 ]; do [ "\$1" = -o ] && out=\$2; shift; done
+	head -c 100 "$(command -v "$1")" > "\$out"
+	exec sleep 60.4242
+	EOF
+	chmod +x halfcc
+	setsid make profile-opt CC="$PWD/halfcc" > killed.out 2>&1 &
+	local pid=$!
+	for i in $(seq 1 100); do pgrep -f '^sleep 60.4242' > /dev/null && break; sleep 0.2; done
+	test -s main.o || { cat killed.out; fail "no half-written main.o"; }
+	# Everything of that run dies at once (its whole session), the build's make included.
+	pkill -9 -s "$pid"
+	wait "$pid" || true
+	pkill -f '^sleep 60.4242' || true
+	test ! -f pgo/use.stamp || fail "use stamp after the kill"
+	expect_status 0 make profile-opt
+	expect_contains out '==> the last profile-use build did not finish: cleaning its objects first'
+	expect_contains out 'verify: interp.o: used profile data'
+	expect_eq "$(./toy ppas 10)" 90 "the optimized program's answer"
+	sha256sum -c good.sum > /dev/null || fail "the profile was changed"
+	# And the next run has nothing to do.
+	expect_status 0 make profile-opt
+	expect_eq "$(stages_run out)" "" "stages re-run with nothing changed"
+}
+
+test_kill_during_the_use_build_gcc() {
+	check_kill_during_use gcc pgo/profiles.tar
+}
+
+test_kill_during_the_use_build_clang() {
+	check_kill_during_use clang pgo/merged.profdata
+}
+
+check_edit_after_finish() {
+	configured_fixture "$1"
+	expect_status 0 make profile-opt PGO_SOURCE_ROOT="$PWD"
+	sha256sum "$2" > good.sum
+	printf '\nint added_after_training(int x) { return x * 3; }\n' >> interp.c
+	# Over the limit (none by default): refused, and no stamp says the build is done.
+	expect_status 2 make profile-opt PGO_SOURCE_ROOT="$PWD"
+	expect_contains out '==> sources changed since the profile-use build'
+	expect_contains out 'the profile is stale: 1 source changed since training, more than --max-changed=0'
+	test ! -f pgo/use.stamp && test ! -f pgo/verify.stamp || fail "a stamp claims the stale build is done"
+	# Under the limit: rebuilt with the kept profile, the staleness reported.
+	expect_status 0 make profile-opt PGO_SOURCE_ROOT="$PWD" PGO_MAX_CHANGED=1
+	expect_contains out '1 source stale since training \(tolerated by --max-changed=1\)'
+	expect_contains out '==> rebuild with profile'
+	expect_contains out 'verify: interp.o: used profile data'
+	expect_not_contains out '==> training'
+	nm interp.o | grep -q added_after_training || fail "interp.o was not rebuilt from the edited source"
+	sha256sum -c good.sum > /dev/null || fail "the kept profile was changed"
+	expect_status 0 make profile-opt PGO_SOURCE_ROOT="$PWD" PGO_MAX_CHANGED=1
+	expect_eq "$(stages_run out)" "" "stages re-run with nothing changed"
+}
+
+test_edit_after_finish_gcc() {
+	check_edit_after_finish gcc pgo/profiles.tar
+}
+
+test_edit_after_finish_clang() {
+	check_edit_after_finish clang pgo/merged.profdata
+}
+
+test_impossible_timeouts_are_refused() {
+	local t
+	for t in 1e400 inf nan -5 0 1e9 604801 5x ''; do
+		expect_status 2 "$PROFOPT" train --timeout="$t" true
+		expect_contains out "--timeout wants seconds > 0 and at most 604800, not '$t'"
+	done
+	expect_status 0 "$PROFOPT" train --timeout=604800 true
+	expect_status 2 "$PROFOPT" train --heartbeat=inf true
+}
