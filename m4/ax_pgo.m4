@@ -77,6 +77,9 @@
 #         BOLT needs to move code; link the profile-use build with it) and, for
 #         GCC, PGO_BOLT_CFLAGS (-fno-reorder-blocks-and-partition).
 #
+#   With --enable-optimizations, a build or source directory whose path
+#   holds white space is refused at once: GNU make cannot name files there.
+#
 #   ACTION-IF-ENABLED runs when --enable-optimizations was given and all
 #   checks passed; ACTION-IF-DISABLED otherwise.
 #
@@ -89,7 +92,7 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 4
+#serial 5
 
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
@@ -144,6 +147,8 @@ _AX_PGO_FLAGS
 
 PGO_ENABLED=no PGO_BOLT=no PGO_BOLT_LDFLAGS= PGO_BOLT_CFLAGS=
 AS_IF([test "x$ax_pgo_enabled" != xno], [
+  _AX_PGO_NO_SPACE([build directory], [`pwd`])
+  _AX_PGO_NO_SPACE([source directory], [`cd "$srcdir" && pwd`])
   AS_IF([test "x$ax_cv_pgo_cc_family" = xunknown],
     [AC_MSG_ERROR([--enable-optimizations needs GCC or Clang, but $CC predefines neither __GNUC__ nor __clang__])])
   AS_IF([test "x$ax_pgo_tool_error" != x], [AC_MSG_ERROR([$ax_pgo_tool_error])])
@@ -158,6 +163,16 @@ AC_SUBST([LLVM_BOLT])
 AC_SUBST([MERGE_FDATA])
 AC_SUBST([PGO_BOLT_LDFLAGS])
 AC_SUBST([PGO_BOLT_CFLAGS])
+])
+
+# _AX_PGO_NO_SPACE(WHAT, PATH): stops configure when PATH holds white space.  GNU make splits
+# file names at white space, so the pipeline's targets and prerequisites (stamps, profiles,
+# objects) cannot be named under such a directory; make would fail half-way with a puzzling
+# message ("Circular ... dependency dropped").  Other bytes (dots, &, [, |, \, non-ASCII) work.
+AC_DEFUN([_AX_PGO_NO_SPACE], [
+ax_pgo_path="$2"
+AS_CASE([$ax_pgo_path], [*" "*|*"	"*|*"
+"*], [AC_MSG_ERROR([the $1 '$ax_pgo_path' contains white space (a space, tab or newline): GNU make splits file names there, so the PGO pipeline cannot name its files under it. Use a directory whose path has no white space (move or rename it; a symbolic link does not help, as make sees the real path)])])
 ])
 
 # _AX_PGO_COMPILER_ID: sets ax_cv_pgo_cc_family, PGO_CC_VERSION, PGO_CC_MAJOR.
