@@ -82,3 +82,44 @@ test_configure_refuses_white_space() {
 	expect_status 1 "$SRCDIR/configure"
 	expect_contains out "error: the build directory '.*/b c' contains white space"
 }
+
+# '&' (config.status cannot substitute it), '$' and '\' (the shell running make's recipes
+# would silently make another directory of the path) and other characters make or /bin/sh
+# read as syntax are refused by name, instead of an empty Makefile or a pipeline that writes
+# elsewhere.
+test_configure_names_the_character() {
+	require gcc autoconf
+	local d
+	for d in 'a&b' 'a$b' 'a\b' 'a:b' 'a[1]'; do
+		mkdir "$d" && cd "$d"
+		setup_fixture
+		expect_status 1 ./configure --enable-optimizations CC=gcc PROFOPT="$PROFOPT"
+		grep -qF "error: the build directory '$PWD' contains '${d:1:1}', which GNU make or the shell" out ||
+			{ cat out; fail "no refusal naming '${d:1:1}'"; }
+		test ! -f Makefile || fail "configure went on in $d"
+		cd ..
+	done
+}
+
+# The whole pipeline, export and import between two directories whose names hold dots,
+# non-ASCII letters and other characters that need no quoting.
+any_dir_pipeline() {
+	require "$1" autoconf
+	local a='a.v1-ü+x@z=1' b='b.v2-é~x^{y}!'
+	mkdir "$a" && cd "$a"
+	setup_fixture
+	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > cfg.out 2>&1 || { cat cfg.out; fail "configure in $a"; }
+	make profile-opt > make.out 2>&1 || { cat make.out; fail "profile-opt in $a"; }
+	expect_contains make.out 'verify: interp.o: used profile data'
+	make profile-export > export.out 2>&1 || { cat export.out; fail "profile-export in $a"; }
+	cd .. && mkdir "$b" && cd "$b"
+	setup_fixture
+	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > cfg.out 2>&1 || { cat cfg.out; fail "configure in $b"; }
+	make profile-opt PGO_PROFILE="../$a/pgo/profile-export.tar.gz" > make.out 2>&1 || { cat make.out; fail "import in $b"; }
+	expect_contains make.out '==> import profile'
+	expect_contains make.out 'verify: interp.o: used profile data'
+	expect_eq "$(./toy ppas 10)" 90
+}
+
+test_any_dir_pipeline_gcc() { any_dir_pipeline gcc; }
+test_any_dir_pipeline_clang() { any_dir_pipeline clang; }
