@@ -177,6 +177,14 @@ static const char *bad_name(char *name)
 	return NULL;
 }
 
+/* The member's name as stored: a pax archive's UTF-8 name that the locale (C, usually)
+ * cannot represent is taken as its UTF-8 bytes, which is what the file system holds. */
+static const char *member_name(struct archive_entry *e)
+{
+	const char *name = archive_entry_pathname(e);
+	return name ? name : archive_entry_pathname_utf8(e);
+}
+
 static _Noreturn void refuse(const char *archive, const char *name, const char *why)
 {
 	char *a = printable(archive), *n = printable(name ? name : "");
@@ -196,8 +204,8 @@ static char **check_all(int fd, const char *archive, tar_accept_fn accept, void 
 	struct archive_entry *e;
 	char **names = NULL;
 	int n = 0, r;
-	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-		const char *raw = archive_entry_pathname(e), *why = bad_type(e);
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+		const char *raw = member_name(e), *why = bad_type(e);
 		char *name = xstrdup(raw ? raw : "");
 		if (!why)
 			why = raw ? bad_name(name) : "has no name";
@@ -282,7 +290,8 @@ static void extract_all(int fd, const char *archive, const char *dir, enum tar_m
 	archive_write_disk_set_options(out, flags | (mode == TAR_PRIVATE ? ARCHIVE_EXTRACT_NO_OVERWRITE : ARCHIVE_EXTRACT_UNLINK));
 	struct archive_entry *e;
 	int i = 0;
-	while (archive_read_next_header(in, &e) == ARCHIVE_OK) {
+	int r;
+	while ((r = archive_read_next_header(in, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
 		if (archive_entry_filetype(e) != AE_IFREG)
 			continue;
 		if (i == n)

@@ -137,9 +137,9 @@ test_dotdot_refused() {
 test_absolute_name_refused() {
 	setup_dirs
 	gcda_bundle b.tar.gz "f:$OUTSIDE/abs.gcda=bad"
-	import_refused b.tar.gz "member '$OUTSIDE/abs\.gcda' has an absolute name"
+	import_refused b.tar.gz "member '/.*/outside/abs\.gcda' has an absolute name"
 	craft bundle outer.tar.gz merged.profdata "--extra=f:$OUTSIDE/m.json=bad"
-	import_refused outer.tar.gz "refusing outer.tar.gz: member '$OUTSIDE/m\.json' has an absolute name"
+	import_refused outer.tar.gz "refusing outer.tar.gz: member '/.*/outside/m\.json' has an absolute name"
 }
 
 test_device_and_hard_link_refused() {

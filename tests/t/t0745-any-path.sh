@@ -41,7 +41,8 @@ test_zero_moves_is_an_error() {
 	printf 'relocate_root=%s\n' "$root" > m.kv
 	"$PROFOPT" export --profile=profiles.tar --manifest=m.kv --output=b.tar.gz 2> /dev/null
 	expect_status 1 "$PROFOPT" import --bundle=b.tar.gz --dest=got.tar --relocate-root=/elsewhere/src --stamp=merge.stamp
-	expect_contains out "1 profile file names hold relocate_root $root, but none is under it: nothing could be moved"
+	grep -qF "1 profile file names hold relocate_root $root, but none is under it: nothing could be moved" out ||
+		{ cat out; fail "no zero-move error"; }
 	test ! -e got.tar || fail "a profile was installed"
 	test ! -e merge.stamp || fail "a stamp claims the import"
 	# Names without the old directory: nothing to move, and no error (CPython 3.12 and later).
