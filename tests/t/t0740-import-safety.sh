@@ -5,8 +5,8 @@
 # previous profile stays, no stamp claims the import.  A pinned SHA-256 refuses any other file.
 
 # craft tar OUT SPEC...: a tar archive (gzip if OUT ends in .gz), members in order:
-#   f:NAME=TEXT  regular file   l:NAME>TARGET  symbolic link   h:NAME>TARGET  hard link
-#   c:NAME  character device    d:NAME  directory
+#   f:NAME=TEXT  regular file (at the last =)   l:NAME>TARGET  symbolic link
+#   h:NAME>TARGET  hard link   c:NAME  character device   d:NAME  directory
 # craft bundle OUT PROFILE [--one-line] [--extra=SPEC]... [KEY=VALUE]...: a bundle as export
 #   writes it (manifest.json with profile_file and profile_sha256 of PROFILE, then
 #   profile/BASENAME), with more members and facts.
@@ -17,7 +17,7 @@ import hashlib, io, json, os, sys, tarfile
 def add(t, spec):
     kind, rest = spec[0], spec[2:]
     if kind == "f":
-        name, text = rest.split("=", 1)
+        name, text = rest.rsplit("=", 1)
         data = text.encode()
         info = tarfile.TarInfo(name); info.size = len(data)
         t.addfile(info, io.BytesIO(data)); return
