@@ -29,15 +29,6 @@ const char help_stash[] =
 	"         '..'): otherwise nothing is restored.  A link in the way of a file is removed.\n"
 	"--skip=NAME: directories of that name are not entered (e.g. the pipeline's own).\n";
 
-static char *accept_suffix(const char *name, void *ctx, const char **why)
-{
-	if (!ends_with(name, (const char *)ctx)) {
-		*why = "is not a profile file of the stash";
-		return NULL;
-	}
-	return xstrdup(name);
-}
-
 static void remove_stray_links(const char *dir, const char *suffix, const char *const *skip)
 {
 	struct file_list links = {0};
@@ -58,7 +49,7 @@ static int restore(const char *dir, const char *archive, const char *suffix, con
 	if (stat(archive, &st) < 0)
 		fatal("no stash %s to restore: %s", archive, strerror(errno));
 	remove_stray_links(dir, suffix, skip);
-	int n = tar_extract(archive, dir, TAR_REPLACE, accept_suffix, (void *)suffix, NULL);
+	int n = tar_extract_profiles(archive, dir, suffix, TAR_REPLACE);
 	fprintf(stderr, "stash: restored %d profile files from %s into %s\n", n, archive, dir);
 	return 0;
 }

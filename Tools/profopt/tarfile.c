@@ -356,3 +356,17 @@ int tar_extract(const char *archive, const char *dir, enum tar_mode mode, tar_ac
 	close(fd);
 	return n;
 }
+
+static char *accept_suffix(const char *name, void *ctx, const char **why)
+{
+	if (!ends_with(name, (const char *)ctx)) {
+		*why = "is not a profile file (its name must end in the profile suffix)";
+		return NULL;
+	}
+	return xstrdup(name);
+}
+
+int tar_extract_profiles(const char *archive, const char *dir, const char *suffix, enum tar_mode mode)
+{
+	return tar_extract(archive, dir, mode, accept_suffix, (void *)suffix, NULL);
+}

@@ -39,5 +39,8 @@ int tar_extract(const char *archive, const char *dir, enum tar_mode mode, tar_ac
 /* The same with the archive open on fd (read from its start; `archive` names it). */
 int tar_extract_fd(int fd, const char *archive, const char *dir, enum tar_mode mode, tar_accept_fn accept, void *ctx,
 		   struct file_list *got);
+/* A stash of profile files (tar_extract accepting regular files named *suffix, e.g. .gcda):
+ * what `profopt stash restore`, and any reader of a stash, unpacks. */
+int tar_extract_profiles(const char *archive, const char *dir, const char *suffix, enum tar_mode mode);
 
 #endif
