@@ -258,3 +258,24 @@ json.dump(m, open(sys.argv[1], "w"), indent=2)' ../evil/manifest.json "../evil/p
 
 test_pipeline_refusal_gcc() { pipeline_refusal gcc profiles.tar; }
 test_pipeline_refusal_clang() { pipeline_refusal clang merged.profdata; }
+
+# A stash (pgo/profiles.tar) is checked the same way when the clean stage restores it: a
+# stash left by an older profopt, or replaced, writes nothing unless every member passes.
+test_stash_restore_refuses_hostile_stash() {
+	setup_dirs
+	echo 'int main;' > build/interp.c
+	(cd build && find . | sort) > tree.before
+	craft tar s1.tar "f:a.gcda=ok" "l:b.gcda>$OUTSIDE/b"
+	craft tar s2.tar "f:a.gcda=ok" "f:interp.c=hacked"
+	craft tar s3.tar "f:a.gcda=ok" "f:../outside/c.gcda=bad"
+	expect_status 1 "$PROFOPT" stash restore --dir=build --archive=s1.tar
+	expect_contains out "refusing .*/s1\.tar: member 'b\.gcda' is a symbolic link"
+	expect_status 1 "$PROFOPT" stash restore --dir=build --archive=s2.tar
+	expect_contains out "refusing .*/s2\.tar: member 'interp\.c' is not a profile file"
+	expect_status 1 "$PROFOPT" stash restore --dir=build --archive=s3.tar
+	expect_contains out "refusing .*/s3\.tar: member '\.\./outside/c\.gcda' climbs out"
+	(cd build && find . | sort) > tree.after
+	cmp tree.before tree.after || { diff tree.before tree.after; fail "files written in the build directory"; }
+	expect_eq "$(cat build/interp.c)" 'int main;' "the source file"
+	[ -z "$(ls -A outside)" ] || fail "written outside the build directory: $(ls -A outside)"
+}
