@@ -77,6 +77,11 @@
 #         BOLT needs to move code; link the profile-use build with it) and, for
 #         GCC, PGO_BOLT_CFLAGS (-fno-reorder-blocks-and-partition).
 #
+#   With --enable-optimizations, a build or source directory whose path
+#   holds white space, ':', '&', '$' or another character that GNU make or
+#   the shell running its recipes would read as syntax or a pattern is
+#   refused at once, naming the character.
+#
 #   ACTION-IF-ENABLED runs when --enable-optimizations was given and all
 #   checks passed; ACTION-IF-DISABLED otherwise.
 #
@@ -89,7 +94,7 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 4
+#serial 5
 
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
@@ -144,6 +149,8 @@ _AX_PGO_FLAGS
 
 PGO_ENABLED=no PGO_BOLT=no PGO_BOLT_LDFLAGS= PGO_BOLT_CFLAGS=
 AS_IF([test "x$ax_pgo_enabled" != xno], [
+  _AX_PGO_CHECK_PATH([build directory], [`pwd`])
+  _AX_PGO_CHECK_PATH([source directory], [`cd "$srcdir" && pwd`])
   AS_IF([test "x$ax_cv_pgo_cc_family" = xunknown],
     [AC_MSG_ERROR([--enable-optimizations needs GCC or Clang, but $CC predefines neither __GNUC__ nor __clang__])])
   AS_IF([test "x$ax_pgo_tool_error" != x], [AC_MSG_ERROR([$ax_pgo_tool_error])])
@@ -158,6 +165,22 @@ AC_SUBST([LLVM_BOLT])
 AC_SUBST([MERGE_FDATA])
 AC_SUBST([PGO_BOLT_LDFLAGS])
 AC_SUBST([PGO_BOLT_CFLAGS])
+])
+
+# _AX_PGO_CHECK_PATH(WHAT, PATH): stops configure when PATH holds a character the pipeline
+# cannot carry, naming it.  GNU make splits file names at white space, ends a target's name
+# at ':', reads % as a pattern, [ ] * ? as globs (so a stamp under such a directory is never
+# seen) and # as a comment; make's recipes hand paths to /bin/sh, where & | ; < > ( ) $ \ `
+# and quotes are syntax (a '$y' or '\x' silently becomes another directory); config.status
+# cannot substitute a path with '&'.  Dots, non-ASCII letters and , + - = @ ~ ^ ! { } work.
+AC_DEFUN([_AX_PGO_CHECK_PATH], [
+ax_pgo_path="$2"
+AS_CASE([$ax_pgo_path], [*" "*|*"	"*|*"
+"*], [AC_MSG_ERROR([the $1 '$ax_pgo_path' contains white space (a space, tab or newline): GNU make splits file names there, so the PGO pipeline cannot name its files under it. Use a directory whose path has no white space (move or rename it; a symbolic link does not help, as make sees the real path)])])
+for ax_pgo_c in '&' '|' ';' '<' '>' '(' ')' '*' '?' '@<:@' '@:>@' ':' '%' '$' '\' "'" '"' '`' '@%:@'; do
+  AS_CASE([$ax_pgo_path], [*"$ax_pgo_c"*],
+    [AC_MSG_ERROR([the $1 '$ax_pgo_path' contains '$ax_pgo_c', which GNU make or the shell running its recipes would read as syntax or a pattern, not as part of a file name. Use a directory whose path holds only letters (non-ASCII too), digits, / and . , _ - + = @ ~ ^ ! { } (move or rename it; a symbolic link does not help, as make sees the real path)])])
+done
 ])
 
 # _AX_PGO_COMPILER_ID: sets ax_cv_pgo_cc_family, PGO_CC_VERSION, PGO_CC_MAJOR.

@@ -233,15 +233,21 @@ $(call pgo_stamp,merge): $(call pgo_after,merge)
 	@$(PROFOPT) report $(pgo_report_input) > $(pgo_abs_dir)/report.txt 2>&1 && sed -n '2,3p' $(pgo_abs_dir)/report.txt >&2 || \
 		echo "report: coverage report unavailable (see $(pgo_abs_dir)/report.txt)" >&2
 else
-# A reused profile stands in for instrument, train and merge.
+# A reused profile stands in for instrument, train and merge.  The import checks the bundle in
+# a private directory and replaces the profile in place only once it passed, so a refused
+# bundle leaves the previous profile as it was.  PGO_PROFILE_SHA256 pins the bundle's SHA-256.
+# (PGO_RELOCATE_ROOT is double-quoted: it may be shell text printing a directory.)
+PGO_PROFILE_SHA256 ?=
 $(call pgo_stamp,merge): $(call pgo_after,merge)
 	@echo "==> import profile $(PGO_PROFILE)" >&2
 	@$(call pgo_rm_later,merge)
-	@rm -f $(pgo_stash) $(pgo_seal)
-	@{ $(PGO_MANIFEST_CMD); } > $(pgo_manifest)
-	@$(PROFOPT) import --bundle=$(abspath $(PGO_PROFILE)) --dest=$(pgo_profile_file) --expect=$(pgo_manifest) \
-		--manifest-out=$(pgo_abs_dir)/profile-manifest.json --stamp=$(call pgo_stamp,merge) $(if $(PGO_PROFILE_FORCE),--force) \
-		$(if $(PGO_RELOCATE_ROOT),--relocate-root=$(PGO_RELOCATE_ROOT))
+	@rm -f $(call pgo_quote,$(pgo_seal))
+	@{ $(PGO_MANIFEST_CMD); } > $(call pgo_quote,$(pgo_manifest))
+	@$(PROFOPT) import --bundle=$(call pgo_quote,$(abspath $(PGO_PROFILE))) --dest=$(call pgo_quote,$(pgo_profile_file)) \
+		--expect=$(call pgo_quote,$(pgo_manifest)) --manifest-out=$(call pgo_quote,$(pgo_abs_dir)/profile-manifest.json) \
+		--stamp=$(call pgo_quote,$(call pgo_stamp,merge)) $(if $(PGO_PROFILE_FORCE),--force) \
+		$(if $(PGO_PROFILE_SHA256),--sha256=$(call pgo_quote,$(PGO_PROFILE_SHA256))) \
+		$(if $(PGO_RELOCATE_ROOT),--relocate-root="$(PGO_RELOCATE_ROOT)")
 endif
 
 # Context-sensitive PGO (clang): the program is built again with the first profile *and*
@@ -272,17 +278,19 @@ $(call pgo_stamp,cs-merge): $(call pgo_after,cs-merge)
 
 # One file with the merged profile and its manifest, for PGO_PROFILE= in another build.
 PGO_EXPORT ?= $(pgo_abs_dir)/profile-export.tar.gz
+# $(1) as one single-quoted shell word, whatever it holds.
+pgo_quote = '$(subst ','\'',$(1))'
 profile-export: $(call pgo_stamp,verify)
 	@{ $(PGO_MANIFEST_CMD); echo training_args=$(PGO_TRAIN_ARGS); \
-		$(if $(PGO_RELOCATE_ROOT),echo relocate_root=$(PGO_RELOCATE_ROOT);) } > $(pgo_manifest)
-	@$(PROFOPT) export --profile=$(pgo_profile_file) --manifest=$(pgo_manifest) --output=$(PGO_EXPORT) \
-		--record=$(pgo_abs_dir)/profile-manifest.json
+		$(if $(PGO_RELOCATE_ROOT),printf 'relocate_root=%s\n' "$(PGO_RELOCATE_ROOT)";) } > $(call pgo_quote,$(pgo_manifest))
+	@$(PROFOPT) export --profile=$(call pgo_quote,$(pgo_profile_file)) --manifest=$(call pgo_quote,$(pgo_manifest)) \
+		--output=$(call pgo_quote,$(PGO_EXPORT)) --record=$(call pgo_quote,$(pgo_abs_dir)/profile-manifest.json)
 
 # GCC keeps its profiles next to the objects: they are archived before the clean (once: an
 # interrupted clean finds the archive and does not archive the cleaned tree) and put back in
 # the same step, so the stamp says "clean and profiles in place".
 pgo_stash_save = $(if $(pgo_is_gcc),test -f $(pgo_stash) || $(PROFOPT) stash save $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash),true)
-pgo_clean_keeping = sh -c '$(PGO_CLEAN) $(if $(pgo_is_gcc),&& $(PROFOPT) stash restore --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash))'
+pgo_clean_keeping = sh -c '$(PGO_CLEAN) $(if $(pgo_is_gcc),&& $(PROFOPT) stash restore $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash))'
 
 $(call pgo_stamp,clean): $(call pgo_after,clean)
 	@$(call pgo_rm_later,clean)

@@ -176,108 +176,108 @@ void bench_print_table(const struct bench_result *r, FILE *out)
 
 static void json_interval(struct json *j, const char *key, struct interval iv)
 {
-	json_key(j, key);
-	json_begin_array(j);
-	json_number(j, iv.lo);
-	json_number(j, iv.hi);
-	json_end_array(j);
+	jw_key(j, key);
+	jw_begin_array(j);
+	jw_number(j, iv.lo);
+	jw_number(j, iv.hi);
+	jw_end_array(j);
 }
 
 void bench_write_json(const struct bench_result *r, FILE *out)
 {
 	struct json j;
 	int ni = r->ninterp;
-	json_init(&j, out);
-	json_begin_object(&j);
-	json_kv_string(&j, "tool", "profopt bench");
-	json_kv_string(&j, "mode", r->mode == BENCH_TIME ? "time" : "instructions");
-	json_kv_string(&j, "unit", r->mode == BENCH_TIME ? "seconds per loop" : "instructions per loop");
-	json_kv_string(&j, "started", r->started);
-	json_kv_number(&j, "seconds", r->seconds);
-	json_kv_int(&j, "rounds", r->rounds);
-	json_kv_int(&j, "warmup", r->warmup);
-	json_kv_int(&j, "layouts", r->layouts);
-	json_kv_int(&j, "layout_pad_step", BENCH_PAD_STEP);
-	json_kv_number(&j, "confidence", r->conf);
-	json_kv_int(&j, "bootstrap_resamples", r->nboot);
-	json_kv_int(&j, "seed", (long long)r->seed);
-	json_kv_string(&j, "interval_method",
+	jw_init(&j, out);
+	jw_begin_object(&j);
+	jw_kv_string(&j, "tool", "profopt bench");
+	jw_kv_string(&j, "mode", r->mode == BENCH_TIME ? "time" : "instructions");
+	jw_kv_string(&j, "unit", r->mode == BENCH_TIME ? "seconds per loop" : "instructions per loop");
+	jw_kv_string(&j, "started", r->started);
+	jw_kv_number(&j, "seconds", r->seconds);
+	jw_kv_int(&j, "rounds", r->rounds);
+	jw_kv_int(&j, "warmup", r->warmup);
+	jw_kv_int(&j, "layouts", r->layouts);
+	jw_kv_int(&j, "layout_pad_step", BENCH_PAD_STEP);
+	jw_kv_number(&j, "confidence", r->conf);
+	jw_kv_int(&j, "bootstrap_resamples", r->nboot);
+	jw_kv_int(&j, "seed", (long long)r->seed);
+	jw_kv_string(&j, "interval_method",
 		       "paired percentile bootstrap over rounds of median(base)/median(other); geometric mean: rounds of every workload resampled in each replicate");
 	if (r->cpu >= 0)
-		json_kv_int(&j, "cpu", r->cpu);
+		jw_kv_int(&j, "cpu", r->cpu);
 	else {
-		json_key(&j, "cpu");
-		json_null(&j);
+		jw_key(&j, "cpu");
+		jw_null(&j);
 	}
-	json_kv_bool(&j, "no_aslr", r->no_aslr);
-	json_kv_string(&j, "callgrind_options", r->callgrind_args);
+	jw_kv_bool(&j, "no_aslr", r->no_aslr);
+	jw_kv_string(&j, "callgrind_options", r->callgrind_args);
 	if (r->sys) {
-		json_key(&j, "system");
+		jw_key(&j, "system");
 		sysinfo_json(r->sys, &j);
 	}
-	json_key(&j, "interpreters");
-	json_begin_array(&j);
+	jw_key(&j, "interpreters");
+	jw_begin_array(&j);
 	for (int i = 0; i < ni; i++) {
-		json_begin_object(&j);
-		json_kv_string(&j, "name", r->interps[i].name);
-		json_kv_string(&j, "python", r->interps[i].python);
-		json_kv_string(&j, "executable", r->interps[i].executable);
-		json_kv_string(&j, "version", r->interps[i].version);
-		json_end_object(&j);
+		jw_begin_object(&j);
+		jw_kv_string(&j, "name", r->interps[i].name);
+		jw_kv_string(&j, "python", r->interps[i].python);
+		jw_kv_string(&j, "executable", r->interps[i].executable);
+		jw_kv_string(&j, "version", r->interps[i].version);
+		jw_end_object(&j);
 	}
-	json_end_array(&j);
-	json_key(&j, "workloads");
-	json_begin_array(&j);
+	jw_end_array(&j);
+	jw_key(&j, "workloads");
+	jw_begin_array(&j);
 	for (int w = 0; w < r->nwork; w++) {
-		json_begin_object(&j);
-		json_kv_string(&j, "name", r->works[w].name);
-		json_kv_int(&j, "loops", r->works[w].loops);
-		json_key(&j, "results");
-		json_begin_array(&j);
+		jw_begin_object(&j);
+		jw_kv_string(&j, "name", r->works[w].name);
+		jw_kv_int(&j, "loops", r->works[w].loops);
+		jw_key(&j, "results");
+		jw_begin_array(&j);
 		for (int i = 0; i < ni; i++) {
 			const struct bench_cell *c = bench_cell(r, w, i);
-			json_begin_object(&j);
-			json_kv_string(&j, "interpreter", r->interps[i].name);
-			json_key(&j, "samples");
-			json_begin_array(&j);
+			jw_begin_object(&j);
+			jw_kv_string(&j, "interpreter", r->interps[i].name);
+			jw_key(&j, "samples");
+			jw_begin_array(&j);
 			for (int k = 0; k < c->n; k++)
-				json_number(&j, c->samples[k]);
-			json_end_array(&j);
-			json_kv_number(&j, "median", c->median);
-			json_kv_number(&j, "mad", c->mad);
-			json_kv_number(&j, "iqr", c->iqr);
-			json_kv_number(&j, "ratio", c->median / bench_cell(r, w, 0)->median);
-			json_kv_number(&j, "speedup", c->speedup.point);
+				jw_number(&j, c->samples[k]);
+			jw_end_array(&j);
+			jw_kv_number(&j, "median", c->median);
+			jw_kv_number(&j, "mad", c->mad);
+			jw_kv_number(&j, "iqr", c->iqr);
+			jw_kv_number(&j, "ratio", c->median / bench_cell(r, w, 0)->median);
+			jw_kv_number(&j, "speedup", c->speedup.point);
 			json_interval(&j, "speedup_interval", c->speedup);
-			json_kv_string(&j, "verdict", i ? verdict_name(c->verdict) : "baseline");
+			jw_kv_string(&j, "verdict", i ? verdict_name(c->verdict) : "baseline");
 			if (c->nevents) {
-				json_key(&j, "events");
-				json_begin_object(&j);
+				jw_key(&j, "events");
+				jw_begin_object(&j);
 				for (int e = 0; e < c->nevents; e++)
-					json_kv_number(&j, c->event_names[e], c->events[e]);
-				json_end_object(&j);
+					jw_kv_number(&j, c->event_names[e], c->events[e]);
+				jw_end_object(&j);
 			}
-			json_end_object(&j);
+			jw_end_object(&j);
 		}
-		json_end_array(&j);
-		json_end_object(&j);
+		jw_end_array(&j);
+		jw_end_object(&j);
 	}
-	json_end_array(&j);
-	json_key(&j, "geometric_mean");
-	json_begin_array(&j);
+	jw_end_array(&j);
+	jw_key(&j, "geometric_mean");
+	jw_begin_array(&j);
 	for (int i = 0; i < ni; i++)
 		for (int b = 0; b < ni; b++) {
 			if (i == b)
 				continue;
-			json_begin_object(&j);
-			json_kv_string(&j, "interpreter", r->interps[i].name);
-			json_kv_string(&j, "baseline", r->interps[b].name);
-			json_kv_number(&j, "speedup", r->pair[i * ni + b].point);
+			jw_begin_object(&j);
+			jw_kv_string(&j, "interpreter", r->interps[i].name);
+			jw_kv_string(&j, "baseline", r->interps[b].name);
+			jw_kv_number(&j, "speedup", r->pair[i * ni + b].point);
 			json_interval(&j, "interval", r->pair[i * ni + b]);
-			json_kv_string(&j, "verdict", verdict_name(r->pair_verdict[i * ni + b]));
-			json_end_object(&j);
+			jw_kv_string(&j, "verdict", verdict_name(r->pair_verdict[i * ni + b]));
+			jw_end_object(&j);
 		}
-	json_end_array(&j);
-	json_end_object(&j);
-	json_finish(&j);
+	jw_end_array(&j);
+	jw_end_object(&j);
+	jw_finish(&j);
 }

@@ -171,11 +171,11 @@ static int count_stale(const struct diff *d, const struct log_scan *s)
 
 static void json_list(struct json *j, const char *key, const char **v, int n)
 {
-	json_key(j, key);
-	json_begin_array(j);
+	jw_key(j, key);
+	jw_begin_array(j);
 	for (int i = 0; i < n; i++)
-		json_string(j, v[i]);
-	json_end_array(j);
+		jw_string(j, v[i]);
+	jw_end_array(j);
 }
 
 static void print_list(const char *what, const char **v, int n)
@@ -280,40 +280,40 @@ int cmd_check(int argc, char **argv)
 
 	if (json) {
 		struct json j;
-		json_init(&j, stdout);
-		json_begin_object(&j);
-		json_kv_string(&j, "fingerprint", against);
-		json_kv_string(&j, "root", against ? (root ? root : old.root) : NULL);
-		json_kv_int(&j, "files", old.n);
+		jw_init(&j, stdout);
+		jw_begin_object(&j);
+		jw_kv_string(&j, "fingerprint", against);
+		jw_kv_string(&j, "root", against ? (root ? root : old.root) : NULL);
+		jw_kv_int(&j, "files", old.n);
 		json_list(&j, "changed", d.changed, d.nchanged);
 		json_list(&j, "added", d.added, d.nadded);
 		json_list(&j, "removed", d.removed, d.nremoved);
-		json_key(&j, "log");
+		jw_key(&j, "log");
 		if (log) {
-			json_begin_object(&j);
-			json_kv_string(&j, "file", log);
+			jw_begin_object(&j);
+			jw_kv_string(&j, "file", log);
 			for (int k = 0; k < LOG_KINDS; k++)
-				json_kv_int(&j, kind_names[k], s.count[k]);
-			json_key(&j, "messages");
-			json_begin_array(&j);
+				jw_kv_int(&j, kind_names[k], s.count[k]);
+			jw_key(&j, "messages");
+			jw_begin_array(&j);
 			for (int i = 0; i < s.n; i++) {
-				json_begin_object(&j);
-				json_kv_int(&j, "line", s.m[i].line);
-				json_kv_string(&j, "kind", kind_names[s.m[i].kind]);
-				json_kv_string(&j, "source", s.m[i].source);
-				json_kv_string(&j, "text", s.m[i].text);
-				json_end_object(&j);
+				jw_begin_object(&j);
+				jw_kv_int(&j, "line", s.m[i].line);
+				jw_kv_string(&j, "kind", kind_names[s.m[i].kind]);
+				jw_kv_string(&j, "source", s.m[i].source);
+				jw_kv_string(&j, "text", s.m[i].text);
+				jw_end_object(&j);
 			}
-			json_end_array(&j);
-			json_end_object(&j);
+			jw_end_array(&j);
+			jw_end_object(&j);
 		} else {
-			json_null(&j);
+			jw_null(&j);
 		}
-		json_kv_int(&j, "stale_sources", stale);
-		json_kv_string(&j, "limit", limit_arg);
-		json_kv_bool(&j, "ok", ok);
-		json_end_object(&j);
-		json_finish(&j);
+		jw_kv_int(&j, "stale_sources", stale);
+		jw_kv_string(&j, "limit", limit_arg);
+		jw_kv_bool(&j, "ok", ok);
+		jw_end_object(&j);
+		jw_finish(&j);
 	} else {
 		if (against) {
 			printf("sources: %d fingerprinted at training; %d changed, %d added, %d removed since\n", old.n, d.nchanged,

@@ -34,24 +34,24 @@ static void show(struct json *j, const char *file, const struct profraw_info *in
 	char variant[64];
 	profraw_variant_string(in, variant, sizeof variant);
 	if (j) {
-		json_begin_object(j);
-		json_kv_string(j, "file", file);
+		jw_begin_object(j);
+		jw_kv_string(j, "file", file);
 		if (parsed) {
-			json_kv_int(j, "version", in->version);
-			json_kv_string(j, "variant", variant);
-			json_kv_bool(j, "layout_checked", in->layout_known);
+			jw_kv_int(j, "version", in->version);
+			jw_kv_string(j, "variant", variant);
+			jw_kv_bool(j, "layout_checked", in->layout_known);
 			if (in->layout_known) {
-				json_kv_int(j, "functions", (long long)in->functions);
-				json_kv_int(j, "executed", (long long)in->executed);
-				json_kv_int(j, "counters", (long long)in->counters_size);
-				json_kv_int(j, "names_bytes", (long long)in->names_size);
-				json_kv_int(j, "bitmap_bytes", (long long)in->bitmap_bytes);
-				json_kv_int(j, "value_data_bytes", (long long)in->value_data_size);
+				jw_kv_int(j, "functions", (long long)in->functions);
+				jw_kv_int(j, "executed", (long long)in->executed);
+				jw_kv_int(j, "counters", (long long)in->counters_size);
+				jw_kv_int(j, "names_bytes", (long long)in->names_size);
+				jw_kv_int(j, "bitmap_bytes", (long long)in->bitmap_bytes);
+				jw_kv_int(j, "value_data_bytes", (long long)in->value_data_size);
 			}
 		}
-		json_kv_bool(j, "tool_reads", tool_ok);
-		json_kv_string(j, "error", error && *error ? error : NULL);
-		json_end_object(j);
+		jw_kv_bool(j, "tool_reads", tool_ok);
+		jw_kv_string(j, "error", error && *error ? error : NULL);
+		jw_end_object(j);
 		return;
 	}
 	if (parsed) {
@@ -94,8 +94,8 @@ int cmd_check_raw(int argc, char **argv)
 		tool = "llvm-profdata";
 	struct json j;
 	if (json) {
-		json_init(&j, stdout);
-		json_begin_array(&j);
+		jw_init(&j, stdout);
+		jw_begin_array(&j);
 	}
 	char err[600];
 	struct profraw_info in;
@@ -122,8 +122,8 @@ int cmd_check_raw(int argc, char **argv)
 		}
 	}
 	if (json) {
-		json_end_array(&j);
-		json_finish(&j);
+		jw_end_array(&j);
+		jw_finish(&j);
 	}
 	return bad ? 1 : 0;
 }

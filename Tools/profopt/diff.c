@@ -216,15 +216,15 @@ static void print_result(int json, double similarity, int identical, int files, 
 {
 	if (json) {
 		struct json j;
-		json_init(&j, stdout);
-		json_begin_object(&j);
-		json_key(&j, "similarity");
-		json_fixed(&j, similarity, 6);
-		json_kv_bool(&j, "identical", identical);
-		json_kv_int(&j, "files", files);
-		json_kv_int(&j, "files_differing", differing);
-		json_end_object(&j);
-		json_finish(&j);
+		jw_init(&j, stdout);
+		jw_begin_object(&j);
+		jw_key(&j, "similarity");
+		jw_fixed(&j, similarity, 6);
+		jw_kv_bool(&j, "identical", identical);
+		jw_kv_int(&j, "files", files);
+		jw_kv_int(&j, "files_differing", differing);
+		jw_end_object(&j);
+		jw_finish(&j);
 		return;
 	}
 	printf("similarity: %.3f%% (edge-count overlap)\nidentical:  %s", 100 * similarity, identical ? "yes" : "no");

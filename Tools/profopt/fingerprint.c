@@ -1,18 +1,15 @@
 /* fingerprint.c - source fingerprints (see fingerprint.h).
  *
- * The hashes are SHA-256 computed by coreutils' sha256sum, which profopt already relies on
- * (bundle.c checks profile bundles with it), rather than a hash written here: many files per
- * process, in batches. */
+ * The hashes are SHA-256 by libcrypto (sha256.c), file by file in this process: no other
+ * program reads the names, so any byte a file name holds is fine. */
 #include "fingerprint.h"
+#include "sha256.h"
 #include "util.h"
 #include "walk.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-
-#define BATCH 256
 
 const char *const fingerprint_default_suffixes[] = {".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".inc", ".S", NULL};
 
@@ -41,38 +38,6 @@ static int is_hash(const char *s)
 	return 1;
 }
 
-/* Fills in the hashes of entries [from, to) (full paths in full[]) with one sha256sum run.
- * Its lines are "HASH  NAME" in the order of the arguments; messages about unreadable files
- * are not, and those files keep an empty hash. */
-static int hash_batch(struct manifest *m, char **full, int from, int to, char *err, size_t errlen)
-{
-	char **argv = xcalloc((size_t)(to - from) + 3, sizeof *argv), *out = NULL;
-	argv[0] = "sha256sum";
-	argv[1] = "--";
-	memcpy(argv + 2, full + from, (size_t)(to - from) * sizeof *argv);
-	int st = capture(argv, &out), k = from;
-	free(argv);
-	if (st < 0) {
-		snprintf(err, errlen, "cannot run sha256sum (coreutils)");
-		free(out);
-		return -1;
-	}
-	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
-		if (strlen(line) < FINGERPRINT_HASH_LEN + 2 || !is_hash(line) || line[FINGERPRINT_HASH_LEN] != ' ')
-			continue;
-		const char *name = line + FINGERPRINT_HASH_LEN + 2;
-		for (int i = k; i < to; i++)
-			if (strcmp(full[i], name) == 0) {
-				memcpy(m->e[i].hash, line, FINGERPRINT_HASH_LEN);
-				m->e[i].hash[FINGERPRINT_HASH_LEN] = '\0';
-				k = i + 1;
-				break;
-			}
-	}
-	free(out);
-	return 0;
-}
-
 int manifest_scan(struct manifest *m, const char *root, const char *const *suffixes, const char *const *skip,
 		  char *err, size_t errlen)
 {
@@ -85,25 +50,20 @@ int manifest_scan(struct manifest *m, const char *root, const char *const *suffi
 			file_list_free(&l);
 			return -1;
 		}
-	char **full = xcalloc((size_t)l.n + 1, sizeof *full);
 	size_t rlen = strlen(root);
 	for (int i = 0; i < l.n; i++) {
 		const char *rel = l.paths[i];
-		/* sha256sum escapes names with a backslash or newline: no source file has one */
-		if (strpbrk(rel, "\\\n"))
-			continue;
+		char hash[SHA256_HEX_LEN + 1] = "";
+		if (strchr(rel, '\n'))
+			continue; /* the manifest holds one path per line: no source file has a newline */
+		/* an unreadable file keeps an empty hash: it counts as changed */
+		if (sha256_file(l.paths[i], hash) < 0)
+			hash[0] = '\0';
 		if (strncmp(rel, root, rlen) == 0 && rel[rlen] == '/')
 			rel += rlen + 1;
-		full[m->n] = l.paths[i];
-		add_entry(m, xstrdup(rel), "", l.sizes[i]);
+		add_entry(m, xstrdup(rel), hash, l.sizes[i]);
 	}
-	int rc = 0;
-	for (int from = 0; from < m->n && rc == 0; from += BATCH)
-		rc = hash_batch(m, full, from, from + BATCH < m->n ? from + BATCH : m->n, err, errlen);
-	free(full);
 	file_list_free(&l);
-	if (rc < 0)
-		return -1;
 	qsort(m->e, (size_t)m->n, sizeof *m->e, cmp_entry);
 	/* overlapping suffixes (".h" and ".c.h") must not list a file twice */
 	int out = 0;

@@ -22,7 +22,7 @@ struct manifest {
 /* The default source suffixes: .c .h .cc .cpp .cxx .hh .hpp .inc .S */
 extern const char *const fingerprint_default_suffixes[];
 
-/* Hashes (SHA-256, by coreutils' sha256sum) every file under root whose name ends with one
+/* Hashes (SHA-256, by libcrypto) every file under root whose name ends with one
  * of suffixes (NULL-terminated), not entering directories named in skip.  Sorted by path.
  * Returns 0, or -1 with the reason in err. */
 int manifest_scan(struct manifest *m, const char *root, const char *const *suffixes, const char *const *skip,

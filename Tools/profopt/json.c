@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-void json_init(struct json *j, FILE *out)
+void jw_init(struct json *j, FILE *out)
 {
 	j->out = out;
 	j->depth = 0;
@@ -54,10 +54,10 @@ static void close(struct json *j, char c)
 	fputc(c, j->out);
 }
 
-void json_begin_object(struct json *j) { open(j, '{'); }
-void json_end_object(struct json *j) { close(j, '}'); }
-void json_begin_array(struct json *j) { open(j, '['); }
-void json_end_array(struct json *j) { close(j, ']'); }
+void jw_begin_object(struct json *j) { open(j, '{'); }
+void jw_end_object(struct json *j) { close(j, '}'); }
+void jw_begin_array(struct json *j) { open(j, '['); }
+void jw_end_array(struct json *j) { close(j, ']'); }
 
 /* A JSON string literal: quotes, backslashes and control characters (C0, DEL, C1) escaped,
  * as \u00XX but for the short forms \n \r \t; each byte that is not part of valid UTF-8
@@ -99,7 +99,7 @@ static void quoted(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-void json_key(struct json *j, const char *key)
+void jw_key(struct json *j, const char *key)
 {
 	before_item(j);
 	quoted(j->out, key);
@@ -107,17 +107,17 @@ void json_key(struct json *j, const char *key)
 	j->pending_key = 1;
 }
 
-void json_string(struct json *j, const char *s)
+void jw_string(struct json *j, const char *s)
 {
 	if (!s) {
-		json_null(j);
+		jw_null(j);
 		return;
 	}
 	before_item(j);
 	quoted(j->out, s);
 }
 
-void json_number(struct json *j, double v)
+void jw_number(struct json *j, double v)
 {
 	before_item(j);
 	if (isfinite(v))
@@ -126,7 +126,7 @@ void json_number(struct json *j, double v)
 		fputs("null", j->out);
 }
 
-void json_fixed(struct json *j, double v, int decimals)
+void jw_fixed(struct json *j, double v, int decimals)
 {
 	before_item(j);
 	if (isfinite(v))
@@ -135,36 +135,36 @@ void json_fixed(struct json *j, double v, int decimals)
 		fputs("null", j->out);
 }
 
-void json_int(struct json *j, long long v)
+void jw_int(struct json *j, long long v)
 {
 	before_item(j);
 	fprintf(j->out, "%lld", v);
 }
 
-void json_bool(struct json *j, int v)
+void jw_bool(struct json *j, int v)
 {
 	before_item(j);
 	fputs(v ? "true" : "false", j->out);
 }
 
-void json_null(struct json *j)
+void jw_null(struct json *j)
 {
 	before_item(j);
 	fputs("null", j->out);
 }
 
-void json_kv_string(struct json *j, const char *key, const char *s) { json_key(j, key); json_string(j, s); }
-void json_kv_number(struct json *j, const char *key, double v) { json_key(j, key); json_number(j, v); }
-void json_kv_int(struct json *j, const char *key, long long v) { json_key(j, key); json_int(j, v); }
-void json_kv_bool(struct json *j, const char *key, int v) { json_key(j, key); json_bool(j, v); }
+void jw_kv_string(struct json *j, const char *key, const char *s) { jw_key(j, key); jw_string(j, s); }
+void jw_kv_number(struct json *j, const char *key, double v) { jw_key(j, key); jw_number(j, v); }
+void jw_kv_int(struct json *j, const char *key, long long v) { jw_key(j, key); jw_int(j, v); }
+void jw_kv_bool(struct json *j, const char *key, int v) { jw_key(j, key); jw_bool(j, v); }
 
-void json_finish(struct json *j)
+void jw_finish(struct json *j)
 {
 	fputc('\n', j->out);
 	fflush(j->out);
 }
 
-char *json_escape(const char *s)
+char *jw_escape(const char *s)
 {
 	char *data = NULL;
 	size_t len = 0;

@@ -11,27 +11,27 @@ struct json {
 	int pending_key; /* a key was written; the value follows without a comma */
 };
 
-void json_init(struct json *j, FILE *out);
-void json_begin_object(struct json *j);
-void json_end_object(struct json *j);
-void json_begin_array(struct json *j);
-void json_end_array(struct json *j);
-void json_key(struct json *j, const char *key);
-void json_string(struct json *j, const char *s); /* NULL writes null */
-void json_number(struct json *j, double v);
+void jw_init(struct json *j, FILE *out);
+void jw_begin_object(struct json *j);
+void jw_end_object(struct json *j);
+void jw_begin_array(struct json *j);
+void jw_end_array(struct json *j);
+void jw_key(struct json *j, const char *key);
+void jw_string(struct json *j, const char *s); /* NULL writes null */
+void jw_number(struct json *j, double v);
 /* A number with a fixed count of decimals (1.000000), for figures read by people too. */
-void json_fixed(struct json *j, double v, int decimals);
-void json_int(struct json *j, long long v);
-void json_bool(struct json *j, int v);
-void json_null(struct json *j);
+void jw_fixed(struct json *j, double v, int decimals);
+void jw_int(struct json *j, long long v);
+void jw_bool(struct json *j, int v);
+void jw_null(struct json *j);
 /* key + value shorthands */
-void json_kv_string(struct json *j, const char *key, const char *s);
-void json_kv_number(struct json *j, const char *key, double v);
-void json_kv_int(struct json *j, const char *key, long long v);
-void json_kv_bool(struct json *j, const char *key, int v);
+void jw_kv_string(struct json *j, const char *key, const char *s);
+void jw_kv_number(struct json *j, const char *key, double v);
+void jw_kv_int(struct json *j, const char *key, long long v);
+void jw_kv_bool(struct json *j, const char *key, int v);
 /* A malloc'd, quoted JSON string literal for s. */
-char *json_escape(const char *s);
+char *jw_escape(const char *s);
 /* Ends the document with a newline. */
-void json_finish(struct json *j);
+void jw_finish(struct json *j);
 
 #endif

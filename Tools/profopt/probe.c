@@ -32,45 +32,45 @@ const char help_probe[] =
 static void print_json(const struct toolchain *t, int ok)
 {
 	struct json j;
-	json_init(&j, stdout);
-	json_begin_object(&j);
-	json_key(&j, "compiler");
-	json_begin_object(&j);
-	json_kv_string(&j, "command", t->cc);
-	json_kv_string(&j, "path", t->cc_path);
-	json_kv_string(&j, "real_path", t->real_path);
-	json_kv_string(&j, "family", t->family == CC_UNKNOWN ? NULL : cc_family_name(t->family));
-	json_kv_string(&j, "version", t->family == CC_UNKNOWN ? NULL : t->version);
-	json_kv_int(&j, "major", t->major);
-	json_end_object(&j);
-	json_key(&j, "profile_tool");
-	json_begin_object(&j);
-	json_kv_string(&j, "name", t->tool_name);
-	json_kv_string(&j, "path", t->tool_path);
-	json_kv_string(&j, "version", t->tool_path && t->tool_version[0] ? t->tool_version : NULL);
-	json_kv_bool(&j, "matches", t->tool_matches);
-	json_key(&j, "candidates");
-	json_begin_array(&j);
+	jw_init(&j, stdout);
+	jw_begin_object(&j);
+	jw_key(&j, "compiler");
+	jw_begin_object(&j);
+	jw_kv_string(&j, "command", t->cc);
+	jw_kv_string(&j, "path", t->cc_path);
+	jw_kv_string(&j, "real_path", t->real_path);
+	jw_kv_string(&j, "family", t->family == CC_UNKNOWN ? NULL : cc_family_name(t->family));
+	jw_kv_string(&j, "version", t->family == CC_UNKNOWN ? NULL : t->version);
+	jw_kv_int(&j, "major", t->major);
+	jw_end_object(&j);
+	jw_key(&j, "profile_tool");
+	jw_begin_object(&j);
+	jw_kv_string(&j, "name", t->tool_name);
+	jw_kv_string(&j, "path", t->tool_path);
+	jw_kv_string(&j, "version", t->tool_path && t->tool_version[0] ? t->tool_version : NULL);
+	jw_kv_bool(&j, "matches", t->tool_matches);
+	jw_key(&j, "candidates");
+	jw_begin_array(&j);
 	for (int i = 0; i < t->ncandidates; i++) {
-		json_begin_object(&j);
-		json_kv_string(&j, "path", t->candidates[i].path);
-		json_kv_string(&j, "version", t->candidates[i].version[0] ? t->candidates[i].version : NULL);
-		json_kv_string(&j, "found_by", t->candidates[i].source);
-		json_end_object(&j);
+		jw_begin_object(&j);
+		jw_kv_string(&j, "path", t->candidates[i].path);
+		jw_kv_string(&j, "version", t->candidates[i].version[0] ? t->candidates[i].version : NULL);
+		jw_kv_string(&j, "found_by", t->candidates[i].source);
+		jw_end_object(&j);
 	}
-	json_end_array(&j);
-	json_end_object(&j);
-	json_key(&j, "flags");
-	json_begin_object(&j);
-	json_kv_string(&j, "generate", t->gen_flags);
-	json_kv_string(&j, "use", t->use_flags);
-	json_kv_string(&j, "merge", t->merge_cmd);
-	json_end_object(&j);
-	json_kv_bool(&j, "instrumented_program_links", t->runtime_links);
-	json_kv_bool(&j, "pgo_possible", ok);
-	json_kv_string(&j, "why", t->why);
-	json_end_object(&j);
-	json_finish(&j);
+	jw_end_array(&j);
+	jw_end_object(&j);
+	jw_key(&j, "flags");
+	jw_begin_object(&j);
+	jw_kv_string(&j, "generate", t->gen_flags);
+	jw_kv_string(&j, "use", t->use_flags);
+	jw_kv_string(&j, "merge", t->merge_cmd);
+	jw_end_object(&j);
+	jw_kv_bool(&j, "instrumented_program_links", t->runtime_links);
+	jw_kv_bool(&j, "pgo_possible", ok);
+	jw_kv_string(&j, "why", t->why);
+	jw_end_object(&j);
+	jw_finish(&j);
 }
 
 static void print_text(const struct toolchain *t, int ok)

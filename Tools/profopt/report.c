@@ -555,96 +555,96 @@ static double share(double part, double whole)
 
 static void json_totals(struct json *j, const struct totals *t, int lines)
 {
-	json_kv_int(j, "functions", t->functions);
-	json_kv_int(j, "executed", t->executed);
-	json_kv_int(j, "never_executed", t->functions - t->executed);
-	json_kv_int(j, "counters", (long long)t->counters);
-	json_kv_int(j, "zero_counters", (long long)t->zero);
+	jw_kv_int(j, "functions", t->functions);
+	jw_kv_int(j, "executed", t->executed);
+	jw_kv_int(j, "never_executed", t->functions - t->executed);
+	jw_kv_int(j, "counters", (long long)t->counters);
+	jw_kv_int(j, "zero_counters", (long long)t->zero);
 	if (lines) {
-		json_kv_int(j, "lines", t->lines);
-		json_kv_int(j, "cold_lines", t->cold_lines);
+		jw_kv_int(j, "lines", t->lines);
+		jw_kv_int(j, "cold_lines", t->cold_lines);
 	}
 }
 
 static void print_json(const struct report *r, const struct totals *all, struct fn_stat **hot, int top)
 {
 	struct json j;
-	json_init(&j, stdout);
-	json_begin_object(&j);
-	json_kv_string(&j, "family", r->family);
-	json_kv_string(&j, "format", r->version[0] ? r->version : NULL);
-	json_kv_int(&j, "profile_files", r->profile_files);
-	json_kv_int(&j, "damaged_files", r->damaged);
+	jw_init(&j, stdout);
+	jw_begin_object(&j);
+	jw_kv_string(&j, "family", r->family);
+	jw_kv_string(&j, "format", r->version[0] ? r->version : NULL);
+	jw_kv_int(&j, "profile_files", r->profile_files);
+	jw_kv_int(&j, "damaged_files", r->damaged);
 	if (!strcmp(r->family, "gcc")) {
-		json_kv_int(&j, "notes_files", r->notes_files);
-		json_kv_int(&j, "mismatched_files", r->mismatched);
-		json_kv_int(&j, "objects_never_loaded", r->unloaded);
-		json_kv_int(&j, "objects_without_data", r->objects_without_data);
-		json_kv_int(&j, "named_by_symbol", r->named_by_symbol);
-		json_kv_int(&j, "runs", r->runs);
+		jw_kv_int(&j, "notes_files", r->notes_files);
+		jw_kv_int(&j, "mismatched_files", r->mismatched);
+		jw_kv_int(&j, "objects_never_loaded", r->unloaded);
+		jw_kv_int(&j, "objects_without_data", r->objects_without_data);
+		jw_kv_int(&j, "named_by_symbol", r->named_by_symbol);
+		jw_kv_int(&j, "runs", r->runs);
 	}
-	json_key(&j, "functions");
-	json_begin_object(&j);
-	json_kv_int(&j, "total", all->functions);
-	json_kv_int(&j, "executed", all->executed);
-	json_kv_int(&j, "never_executed", all->functions - all->executed);
-	json_kv_number(&j, "never_executed_share", share((double)(all->functions - all->executed), (double)all->functions));
-	json_end_object(&j);
-	json_key(&j, "counters");
-	json_begin_object(&j);
-	json_kv_int(&j, "total", (long long)all->counters);
-	json_kv_int(&j, "never_taken", (long long)all->zero);
-	json_kv_number(&j, "never_taken_share", share((double)all->zero, (double)all->counters));
-	json_end_object(&j);
-	json_key(&j, "lines");
+	jw_key(&j, "functions");
+	jw_begin_object(&j);
+	jw_kv_int(&j, "total", all->functions);
+	jw_kv_int(&j, "executed", all->executed);
+	jw_kv_int(&j, "never_executed", all->functions - all->executed);
+	jw_kv_number(&j, "never_executed_share", share((double)(all->functions - all->executed), (double)all->functions));
+	jw_end_object(&j);
+	jw_key(&j, "counters");
+	jw_begin_object(&j);
+	jw_kv_int(&j, "total", (long long)all->counters);
+	jw_kv_int(&j, "never_taken", (long long)all->zero);
+	jw_kv_number(&j, "never_taken_share", share((double)all->zero, (double)all->counters));
+	jw_end_object(&j);
+	jw_key(&j, "lines");
 	if (r->have_lines) {
-		json_begin_object(&j);
-		json_kv_int(&j, "total", all->lines);
-		json_kv_int(&j, "in_never_executed_functions", all->cold_lines);
-		json_kv_number(&j, "cold_share", share((double)all->cold_lines, (double)all->lines));
-		json_end_object(&j);
+		jw_begin_object(&j);
+		jw_kv_int(&j, "total", all->lines);
+		jw_kv_int(&j, "in_never_executed_functions", all->cold_lines);
+		jw_kv_number(&j, "cold_share", share((double)all->cold_lines, (double)all->lines));
+		jw_end_object(&j);
 	} else {
-		json_null(&j);
+		jw_null(&j);
 	}
-	json_key(&j, "files");
-	json_begin_array(&j);
+	jw_key(&j, "files");
+	jw_begin_array(&j);
 	for (int i = 0; i < r->nfn;) {
 		struct totals t = {0};
 		int k = i;
 		for (; k < r->nfn && !strcmp(r->fn[k].file, r->fn[i].file); k++)
 			add_totals(&t, &r->fn[k]);
-		json_begin_object(&j);
-		json_kv_string(&j, "file", r->fn[i].file);
+		jw_begin_object(&j);
+		jw_kv_string(&j, "file", r->fn[i].file);
 		json_totals(&j, &t, r->have_lines);
-		json_end_object(&j);
+		jw_end_object(&j);
 		i = k;
 	}
-	json_end_array(&j);
-	json_key(&j, "hottest");
-	json_begin_array(&j);
+	jw_end_array(&j);
+	jw_key(&j, "hottest");
+	jw_begin_array(&j);
 	for (int i = 0; i < top && i < r->nfn && hot[i]->executed; i++) {
-		json_begin_object(&j);
-		json_kv_string(&j, "name", hot[i]->name);
-		json_kv_string(&j, "file", hot[i]->file);
-		json_kv_int(&j, "max_count", (long long)hot[i]->max);
-		json_kv_int(&j, "sum_count", (long long)hot[i]->sum);
-		json_end_object(&j);
+		jw_begin_object(&j);
+		jw_kv_string(&j, "name", hot[i]->name);
+		jw_kv_string(&j, "file", hot[i]->file);
+		jw_kv_int(&j, "max_count", (long long)hot[i]->max);
+		jw_kv_int(&j, "sum_count", (long long)hot[i]->sum);
+		jw_end_object(&j);
 	}
-	json_end_array(&j);
-	json_key(&j, "never_executed");
-	json_begin_array(&j);
+	jw_end_array(&j);
+	jw_key(&j, "never_executed");
+	jw_begin_array(&j);
 	for (int i = 0; i < r->nfn; i++)
 		if (!r->fn[i].executed) {
-			json_begin_object(&j);
-			json_kv_string(&j, "name", r->fn[i].name);
-			json_kv_string(&j, "file", r->fn[i].file);
+			jw_begin_object(&j);
+			jw_kv_string(&j, "name", r->fn[i].name);
+			jw_kv_string(&j, "file", r->fn[i].file);
 			if (r->fn[i].line)
-				json_kv_int(&j, "line", r->fn[i].line);
-			json_end_object(&j);
+				jw_kv_int(&j, "line", r->fn[i].line);
+			jw_end_object(&j);
 		}
-	json_end_array(&j);
-	json_end_object(&j);
-	json_finish(&j);
+	jw_end_array(&j);
+	jw_end_object(&j);
+	jw_finish(&j);
 }
 
 static void print_text(const struct report *r, const struct totals *all, struct fn_stat **hot, int top, int list_cold)

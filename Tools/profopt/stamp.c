@@ -13,7 +13,7 @@ void stamp_write(const char *path, const char *stage, double seconds, const char
 	char when[32];
 	time_t t = time(NULL);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	char *name = json_escape(stage);
+	char *name = jw_escape(stage);
 	char *line = xasprintf("{\"stage\": %s, \"status\": \"ok\", \"seconds\": %.1f, \"finished\": \"%s\"%s%s}\n", name,
 			       seconds, when, extra && *extra ? ", " : "", extra ? extra : "");
 	if (write_file_atomic(path, line, strlen(line)) < 0)

@@ -1,8 +1,12 @@
 /* stash.c - `profopt stash save|restore`: keeps profile files safe across a `make clean`
  * that would delete them (GCC keeps .gcda next to the objects, also under CPython's build/
- * for extension modules: bpo-26307).  The stash is a tar archive written under a temporary
- * name and renamed, so it is either complete or absent. */
+ * for extension modules: bpo-26307).  The stash is a tar archive (libarchive: the names are
+ * stored literally, never read as options) written under a temporary name and renamed, so it
+ * is either complete or absent.  Restoring accepts only regular profile files and removes
+ * links in their way, so it never writes through a link planted in the build tree. */
 #include "commands.h"
+#include "facts.h"
+#include "tarfile.h"
 #include "util.h"
 #include "walk.h"
 
@@ -11,24 +15,69 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 const char help_stash[] =
 	"usage: profopt stash save --dir=DIR --archive=FILE [--suffix=.gcda] [--skip=NAME]\n"
-	"       profopt stash restore --dir=DIR --archive=FILE\n"
+	"       profopt stash restore --dir=DIR --archive=FILE [--suffix=.gcda] [--skip=NAME]\n"
 	"\n"
-	"save:    archives every file under DIR ending in SUFFIX (default .gcda) into FILE\n"
-	"         (tar), keeping relative paths.  Fails if there is none.\n"
-	"restore: unpacks FILE into DIR, overwriting what is there.\n";
+	"save:    archives every regular file under DIR ending in SUFFIX (default .gcda) into\n"
+	"         FILE (tar), keeping relative paths.  Fails if there is none.\n"
+	"restore: removes the symbolic links named *SUFFIX under DIR (a profile is never a link),\n"
+	"         then unpacks FILE into DIR, overwriting what is there.  FILE must hold only\n"
+	"         regular *SUFFIX files with relative names (no link, device, absolute name or\n"
+	"         '..'): otherwise nothing is restored.  A link in the way of a file is removed.\n"
+	"--skip=NAME: directories of that name are not entered (e.g. the pipeline's own).\n";
 
-static int run_tar(char *const argv[])
+static void remove_stray_links(const char *dir, const char *suffix, const char *const *skip)
 {
-	char *out = NULL;
-	int st = capture(argv, &out);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		fatal("tar failed: %s", out && *out ? out : "cannot run tar");
-	free(out);
+	struct file_list links = {0};
+	find_links(&links, dir, suffix, skip);
+	for (int i = 0; i < links.n; i++) {
+		if (unlink(links.paths[i]) < 0)
+			fatal("cannot remove the link %s: %s", links.paths[i], strerror(errno));
+		const char *p = printable(links.paths[i]);
+		warn("removed the link %s: a profile file is never a link", p);
+	}
+	file_list_free(&links);
+}
+
+static int restore(const char *dir, const char *archive, const char *suffix, const char *const *skip)
+{
+	struct stat st;
+	if (stat(archive, &st) < 0)
+		fatal("no stash %s to restore: %s", archive, strerror(errno));
+	remove_stray_links(dir, suffix, skip);
+	int n = tar_extract_profiles(archive, dir, suffix, TAR_REPLACE);
+	fprintf(stderr, "stash: restored %d profile files from %s into %s\n", n, archive, dir);
+	return 0;
+}
+
+static int save(const char *dir, const char *archive, const char *suffix, const char *const *skip)
+{
+	struct file_list files = {0};
+	char *cwd = getcwd(NULL, 0);
+	if (!cwd || chdir(dir) < 0)
+		fatal("cannot enter %s: %s", dir, strerror(errno));
+	find_files(&files, ".", suffix, skip);
+	file_list_sort(&files);
+	if (files.n == 0)
+		fatal("no *%s files under %s to stash: there is no profile to keep", suffix, dir);
+	char *tmp = xasprintf("%s.tmp", archive);
+	struct tar_out *tar = tar_create(tmp, 0);
+	for (int i = 0; i < files.n; i++)
+		tar_add_file(tar, files.paths[i], files.paths[i]);
+	tar_close(tar);
+	if (rename(tmp, archive) < 0)
+		fatal("cannot rename %s: %s", tmp, strerror(errno));
+	char bytes[32];
+	format_bytes(bytes, sizeof bytes, files.total_bytes);
+	fprintf(stderr, "stash: saved %d %s files (%s) from %s into %s\n", files.n, suffix, bytes, dir, archive);
+	if (chdir(cwd) < 0)
+		fatal("cannot return to %s: %s", cwd, strerror(errno));
+	free(cwd);
+	free(tmp);
+	file_list_free(&files);
 	return 0;
 }
 
@@ -46,7 +95,7 @@ int cmd_stash(int argc, char **argv)
 	int nskip = 0, c;
 	if (argc < 2 || (strcmp(argv[1], "save") != 0 && strcmp(argv[1], "restore") != 0))
 		usage_error("expected 'save' or 'restore' (see 'profopt stash --help')");
-	int save = strcmp(argv[1], "save") == 0;
+	int saving = strcmp(argv[1], "save") == 0;
 	opterr = 0;
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
@@ -64,47 +113,12 @@ int cmd_stash(int argc, char **argv)
 	}
 	if (!dir || !archive)
 		usage_error("--dir=DIR and --archive=FILE are required");
-	char *abs_archive = archive[0] == '/' ? xstrdup(archive) : xasprintf("%s/%s", getcwd(NULL, 0), archive);
-
-	if (!save) {
-		struct stat st;
-		if (stat(abs_archive, &st) < 0)
-			fatal("no stash %s to restore: %s", abs_archive, strerror(errno));
-		char *tar[] = {"tar", "-xf", abs_archive, "-C", (char *)dir, NULL};
-		run_tar(tar);
-		fprintf(stderr, "stash: restored profiles from %s into %s\n", archive, dir);
-		free(abs_archive);
-		return 0;
-	}
-
-	struct file_list files = {0};
+	if (!*suffix)
+		usage_error("--suffix must not be empty");
 	char *cwd = getcwd(NULL, 0);
-	if (chdir(dir) < 0)
-		fatal("cannot enter %s: %s", dir, strerror(errno));
-	find_files(&files, ".", suffix, skip);
-	file_list_sort(&files);
-	if (files.n == 0)
-		fatal("no *%s files under %s to stash: there is no profile to keep", suffix, dir);
-	struct buf list = {0};
-	for (int i = 0; i < files.n; i++)
-		buf_printf(&list, "%s\n", files.paths[i]);
-	char *list_path = xasprintf("%s.list", abs_archive), *tmp = xasprintf("%s.tmp", abs_archive);
-	if (write_file_atomic(list_path, list.data, list.len) < 0)
-		fatal("cannot write %s: %s", list_path, strerror(errno));
-	char *tar[] = {"tar", "-cf", tmp, "-T", list_path, NULL};
-	run_tar(tar);
-	if (rename(tmp, abs_archive) < 0)
-		fatal("cannot rename %s: %s", tmp, strerror(errno));
-	unlink(list_path);
-	char bytes[32];
-	format_bytes(bytes, sizeof bytes, files.total_bytes);
-	fprintf(stderr, "stash: saved %d %s files (%s) from %s into %s\n", files.n, suffix, bytes, dir, archive);
-	if (chdir(cwd) < 0) {}
+	char *abs_archive = archive[0] == '/' ? xstrdup(archive) : xasprintf("%s/%s", cwd, archive);
+	int rc = saving ? save(dir, abs_archive, suffix, skip) : restore(dir, abs_archive, suffix, skip);
 	free(cwd);
-	buf_free(&list);
-	file_list_free(&files);
-	free(list_path);
-	free(tmp);
 	free(abs_archive);
-	return 0;
+	return rc;
 }

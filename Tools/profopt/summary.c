@@ -52,7 +52,7 @@ int cmd_summary(int argc, char **argv)
 		total += s;
 		missing += !rec;
 		if (json) {
-			char *q = json_escape(name);
+			char *q = jw_escape(name);
 			printf("  {\"name\": %s, \"record\": %s}%s\n", q, rec ? rec : "{\"status\": \"missing\"}",
 			       i + 1 < argc ? "," : "");
 			free(q);

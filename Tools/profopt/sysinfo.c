@@ -279,17 +279,17 @@ void sysinfo_print(const struct sysinfo *si, FILE *out)
 
 void sysinfo_json(const struct sysinfo *si, struct json *j)
 {
-	json_begin_array(j);
+	jw_begin_array(j);
 	for (int i = 0; i < si->n; i++) {
 		const struct sys_check *c = &si->checks[i];
-		json_begin_object(j);
-		json_kv_string(j, "name", c->name);
-		json_kv_string(j, "status", check_status_name(c->status));
-		json_kv_string(j, "detail", c->detail);
-		json_kv_string(j, "fix", c->fix);
-		json_end_object(j);
+		jw_begin_object(j);
+		jw_kv_string(j, "name", c->name);
+		jw_kv_string(j, "status", check_status_name(c->status));
+		jw_kv_string(j, "detail", c->detail);
+		jw_kv_string(j, "fix", c->fix);
+		jw_end_object(j);
 	}
-	json_end_array(j);
+	jw_end_array(j);
 }
 
 int pin_to_cpu(int cpu)

@@ -298,7 +298,7 @@ static void write_results(const struct pool *pool, const char *path, double seco
 	buf_puts(&b, ", \"results\": [");
 	for (int i = 0; i < pool->njobs; i++) {
 		const struct job *j = &pool->jobs[i];
-		char *name = json_escape(j->name), *log = json_escape(j->log_path);
+		char *name = jw_escape(j->name), *log = jw_escape(j->log_path);
 		buf_printf(&b, "%s\n  {\"name\": %s, \"result\": \"%s\", \"exit\": %d, \"seconds\": %.2f, \"log\": %s}",
 			   i ? "," : "", name, job_result_name(j->result),
 			   j->state == JOB_DONE ? shell_status(j->status) : -1,

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void add(struct file_list *l, char *path, long long size)
+void file_list_add(struct file_list *l, char *path, long long size)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 64;
@@ -28,7 +28,8 @@ static int skipped(const char *name, const char *const *skip)
 	return 0;
 }
 
-int find_files(struct file_list *out, const char *dir, const char *suffix, const char *const *skip)
+/* Appends the files under dir of the type (S_IFREG or S_IFLNK) whose names end with suffix. */
+static int walk(struct file_list *out, const char *dir, const char *suffix, const char *const *skip, mode_t type)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -45,16 +46,26 @@ int find_files(struct file_list *out, const char *dir, const char *suffix, const
 		}
 		if (S_ISDIR(st.st_mode)) {
 			if (!skipped(e->d_name, skip))
-				find_files(out, path, suffix, skip);
+				walk(out, path, suffix, skip, type);
 			free(path);
-		} else if (S_ISREG(st.st_mode) && ends_with(e->d_name, suffix)) {
-			add(out, path, (long long)st.st_size);
+		} else if ((st.st_mode & S_IFMT) == type && ends_with(e->d_name, suffix)) {
+			file_list_add(out, path, (long long)st.st_size);
 		} else {
 			free(path);
 		}
 	}
 	closedir(d);
 	return 0;
+}
+
+int find_files(struct file_list *out, const char *dir, const char *suffix, const char *const *skip)
+{
+	return walk(out, dir, suffix, skip, S_IFREG);
+}
+
+int find_links(struct file_list *out, const char *dir, const char *suffix, const char *const *skip)
+{
+	return walk(out, dir, suffix, skip, S_IFLNK);
 }
 
 static int cmp_index(const void *a, const void *b, void *arg)

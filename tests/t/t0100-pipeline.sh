@@ -69,10 +69,13 @@ test_resume_after_kill_9() {
 	fixture_for gcc
 	printf 'slow\tsleep 60.202\n' > slow.txt
 	make profile-opt TRAIN_TASKS=slow.txt > first.out 2>&1 &
-	# Only this test's processes: the training command line names this directory.
-	for i in $(seq 1 100); do pgrep -f "profopt train.*$PWD/" > /dev/null && break; sleep 0.2; done
+	# Only this test's processes: the training command line names this directory (a regular
+	# expression: the directory's own . + [ are escaped).
+	local here
+	here=$(printf '%s' "$PWD" | sed 's/[][\\.*^$+?(){}|]/\\&/g')
+	for i in $(seq 1 100); do pgrep -f "profopt train.*$here/" > /dev/null && break; sleep 0.2; done
 	sleep 0.5
-	pkill -9 -f "profopt train.*$PWD/"   # a power loss, as far as profopt can tell
+	pkill -9 -f "profopt train.*$here/"   # a power loss, as far as profopt can tell
 	pkill -f 'sleep 60.202' || true
 	wait || true
 	test ! -f pgo/train.stamp || fail "train stamp after kill -9"

@@ -77,7 +77,7 @@ test_import_relocates_absolute_object_paths() {
 	grep -qF "build/temp.x$new/Modules/m.gcda" list || { cat list; fail "m.gcda not moved"; }
 	! grep -qF "$old" list || fail "old paths left in the archive"
 	expect_contains list 'build/top\.gcda'
-	tar -xOf got.tar "./build/temp.x$new/Modules/m.gcda" > m.out
+	tar -xOf got.tar "build/temp.x$new/Modules/m.gcda" > m.out
 	expect_eq "$(cat m.out)" data "relocated file's contents"
 	# The same directory: nothing to move.
 	"$PROFOPT" import --bundle=b.tar.gz --dest=same.tar --relocate-root="$old" 2> err2

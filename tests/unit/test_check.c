@@ -53,3 +53,26 @@ TEST(manifest_roundtrip_and_change)
 	free(b);
 	free(m);
 }
+
+/* Hashed in this process: a name with a backslash or a leading dash is hashed like any other. */
+TEST(manifest_scan_any_name)
+{
+	char dir[] = "/tmp/profopt-unit.XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0);
+		return;
+	}
+	char *a = xasprintf("%s/a\\b.c", dir), *b = xasprintf("%s/-rf.c", dir);
+	CHECK_INT(write_file_atomic(a, "abc", 3), 0);
+	CHECK_INT(write_file_atomic(b, "abc", 3), 0);
+	const char *suffixes[] = {".c", NULL};
+	struct manifest s;
+	char err[300] = "";
+	CHECK_INT(manifest_scan(&s, dir, suffixes, NULL, err, sizeof err), 0);
+	CHECK_INT(s.n, 2);
+	for (int i = 0; i < s.n; i++)
+		CHECK_STR(s.e[i].hash, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	manifest_free(&s);
+	unlink(a), unlink(b), rmdir(dir);
+	free(a), free(b);
+}

@@ -14,10 +14,10 @@ static char *json_text(const char *key, const char *value)
 {
 	FILE *f = tmpfile();
 	struct json j;
-	json_init(&j, f);
-	json_begin_object(&j);
-	json_kv_string(&j, key, value);
-	json_end_object(&j);
+	jw_init(&j, f);
+	jw_begin_object(&j);
+	jw_kv_string(&j, key, value);
+	jw_end_object(&j);
 	struct buf b = {0};
 	char chunk[256];
 	size_t n;
@@ -42,7 +42,7 @@ TEST(json_invalid_utf8_is_replaced)
 	char *t = json_text("k", "\x80|\xe2\x82|\xc0\xaf|\xed\xa0\x80|\xc2\x9b|\xc3\xa9");
 	CHECK_STR(t, "{\n  \"k\": \"\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|\\u009b|\xc3\xa9\"\n}");
 	free(t);
-	char *e = json_escape("tab\there");
+	char *e = jw_escape("tab\there");
 	CHECK_STR(e, "\"tab\\there\"");
 	free(e);
 }

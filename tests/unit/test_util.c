@@ -48,7 +48,7 @@ TEST(format_bytes)
 
 TEST(json_escape)
 {
-	char *s = json_escape("a\"b\\c\n\x01");
+	char *s = jw_escape("a\"b\\c\n\x01");
 	CHECK_STR(s, "\"a\\\"b\\\\c\\n\\u0001\"");
 	free(s);
 }
@@ -59,19 +59,19 @@ TEST(json_writer_nesting)
 	size_t len = 0;
 	FILE *f = open_memstream(&data, &len);
 	struct json j;
-	json_init(&j, f);
-	json_begin_object(&j);
-	json_kv_int(&j, "a", 1);
-	json_key(&j, "b");
-	json_begin_array(&j);
-	json_string(&j, "x");
-	json_null(&j);
-	json_end_array(&j);
-	json_key(&j, "e");
-	json_begin_object(&j);
-	json_end_object(&j);
-	json_kv_bool(&j, "t", 1);
-	json_end_object(&j);
+	jw_init(&j, f);
+	jw_begin_object(&j);
+	jw_kv_int(&j, "a", 1);
+	jw_key(&j, "b");
+	jw_begin_array(&j);
+	jw_string(&j, "x");
+	jw_null(&j);
+	jw_end_array(&j);
+	jw_key(&j, "e");
+	jw_begin_object(&j);
+	jw_end_object(&j);
+	jw_kv_bool(&j, "t", 1);
+	jw_end_object(&j);
 	fclose(f);
 	CHECK_STR(data, "{\n  \"a\": 1,\n  \"b\": [\n    \"x\",\n    null\n  ],\n  \"e\": {},\n  \"t\": true\n}");
 	free(data);
