@@ -21,6 +21,7 @@ for i in range(n):
     data.append(w(0x01000000, 12, i + 1, 11, 22))
     data.append(w(0x01a10000, 8) + struct.pack('<Q', i))
 open(d + '/big.gcno', 'wb').write(b''.join(notes))
+data.append(w(0))  # the end-of-file word libgcov writes
 open(d + '/big.gcda', 'wb').write(b''.join(data))
 PY
 }
