@@ -78,6 +78,27 @@ PGO_CONFIGURE ?= true
 PGO_TRAIN_LIST ?= true
 
 pgo_abs_dir := $(abspath $(PGO_DIR))
+# Paths the recipes hand to the shell are refused at once, naming the character, when they
+# hold what make or the shell would read as syntax (configure refuses the same in the build
+# and source directories): a path never becomes code.
+# $(1) as one single-quoted shell word, whatever it holds: the one way make text that came
+# from a user or a file enters a recipe's shell.
+pgo_quote = '$(subst ','\'',$(1))'
+pgo_lp := (
+pgo_rp := )
+pgo_hash := \#
+pgo_syntax_chars = ' " ` ; & | < > $(pgo_lp) $(pgo_rp) * ? [ ] \ % : $(pgo_hash)
+pgo_syntax_in = $(firstword $(foreach c,$(pgo_syntax_chars),$(if $(findstring $(c),$(1)),$(c))))
+pgo_check_path = $(if $(findstring $$,$(value $(1))),$(error pgo.mk: $(1) holds '$$': a path for the PGO pipeline \
+	cannot contain shell or make syntax)) \
+	$(if $(word 2,x$($(1))x),$(error pgo.mk: $(1) '$($(1))' contains white space, which make splits file names at: \
+	use a path without it)) \
+	$(if $(call pgo_syntax_in,$($(1))),$(error pgo.mk: $(1) '$($(1))' contains '$(call pgo_syntax_in,$($(1)))', \
+	which make or the shell running its recipes reads as syntax: use a path of letters, digits, / . _ - + = @ ~ ^ ! { }))
+$(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR,$(call pgo_check_path,$(v)))
+# Workload names become file names, log names and JSON text.
+$(foreach w,$(PGO_MAIN_NAME) $(foreach x,$(PGO_WORKLOADS),$(word 1,$(subst :, ,$(x)))),$(if $(or $(call pgo_syntax_in,$(w)),$(findstring /,$(w))),\
+	$(error pgo.mk: the workload '$(w)' holds '$(or $(call pgo_syntax_in,$(w)),/)': a workload is NAME:WEIGHT, NAME of letters, digits, . _ -)))
 PGO_PROFDATA ?= $(pgo_abs_dir)/merged.profdata
 PGO_RAW_DIR ?= $(pgo_abs_dir)/raw
 pgo_stash := $(pgo_abs_dir)/profiles.tar
@@ -165,7 +186,7 @@ pgo_train_run = echo "==> $(3): workload $(4), weight $(5)$(if $(pgo_is_gcc),$(i
 	$(call pgo_wenv,$(4),$(2)) $(PGO_TRAIN_ARGS_$(4)) &&
 pgo_train_each = $(foreach w,$(pgo_workloads),$(foreach r,$(call pgo_runs,$(call pgo_wweight,$(w))),\
 	$(call pgo_train_run,$(1),$(2),$(3),$(call pgo_wname,$(w)),$(call pgo_wweight,$(w)),$(r)))) \
-	printf '{"stage": "$(1)", "status": "ok", "workloads": "%s"}\n' "$(pgo_workloads)" > $(2).stamp
+	printf '{"stage": "%s", "status": "ok", "workloads": "%s"}\n' $(1) $(call pgo_quote,$(pgo_workloads)) > $(2).stamp
 # Each training run writes into a fresh directory (pgo/run.XXXXXX), which replaces $(2) only
 # once the run succeeded; earlier runs' directories are removed first.  A stray process of an
 # earlier run (a task left running by a kill -9 of make) writes into its own run's directory,
@@ -197,20 +218,20 @@ $(pgo_abs_dir)/.dir:
 	@touch $@
 
 $(call pgo_stamp,configure): | $(pgo_abs_dir)/.dir
-	@$(call pgo_run,configure,configure) sh -c '$(PGO_CONFIGURE)'
+	@$(call pgo_run,configure,configure) sh -c $(call pgo_quote,$(PGO_CONFIGURE))
 
 $(call pgo_stamp,instrument): $(call pgo_after,instrument)
 	@$(call pgo_rm_later,instrument)
-	@$(PROFOPT) run --label="clean before the instrumented build" --log=$(call pgo_log,preclean) -- sh -c '$(PGO_CLEAN)'
+	@$(PROFOPT) run --label="clean before the instrumented build" --log=$(call pgo_log,preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
 	@$(if $(pgo_is_gcc),,$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2)
-	@$(call pgo_run,instrumented build,instrument) sh -c '$(PGO_BUILD_GEN)'
+	@$(call pgo_run,instrumented build,instrument) sh -c $(call pgo_quote,$(PGO_BUILD_GEN))
 
 # Training starts from zero counts: each run writes into a fresh directory (pgo_train_cmds).
 # The previous merged profile (clang) or archive (gcc) stays until a new one replaces it.
 $(call pgo_stamp,train): $(call pgo_after,train)
 	@$(call pgo_rm_later,train)
 	@rm -f $(pgo_ir_profdata)
-	@$(PROFOPT) run --label="list training tasks (the instrumented program must start)" --log=$(call pgo_log,train-list) -- sh -c '$(PGO_TRAIN_LIST)'
+	@$(PROFOPT) run --label="list training tasks (the instrumented program must start)" --log=$(call pgo_log,train-list) -- sh -c $(call pgo_quote,$(PGO_TRAIN_LIST))
 	@rm -f $(pgo_fingerprint)
 	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_fingerprint) --root=$(PGO_SOURCE_ROOT))
 	@$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} +)
@@ -258,8 +279,8 @@ pgo_ir_profdata = $(pgo_abs_dir)/merged-ir.profdata
 PGO_CS_RAW_DIR ?= $(pgo_abs_dir)/raw-cs
 $(call pgo_stamp,cs-instrument): $(call pgo_after,cs-instrument)
 	@$(call pgo_rm_later,cs-instrument)
-	@$(PROFOPT) run --label="clean before the context-sensitive build" --log=$(call pgo_log,cs-preclean) -- sh -c '$(PGO_CLEAN)'
-	@$(call pgo_run,context-sensitive instrumented build,cs-instrument) sh -c '$(PGO_BUILD_CSGEN)'
+	@$(PROFOPT) run --label="clean before the context-sensitive build" --log=$(call pgo_log,cs-preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
+	@$(call pgo_run,context-sensitive instrumented build,cs-instrument) sh -c $(call pgo_quote,$(PGO_BUILD_CSGEN))
 
 $(call pgo_stamp,cs-train): $(call pgo_after,cs-train)
 	@$(call pgo_rm_later,cs-train)
@@ -278,10 +299,8 @@ $(call pgo_stamp,cs-merge): $(call pgo_after,cs-merge)
 
 # One file with the merged profile and its manifest, for PGO_PROFILE= in another build.
 PGO_EXPORT ?= $(pgo_abs_dir)/profile-export.tar.gz
-# $(1) as one single-quoted shell word, whatever it holds.
-pgo_quote = '$(subst ','\'',$(1))'
 profile-export: $(call pgo_stamp,verify)
-	@{ $(PGO_MANIFEST_CMD); echo training_args=$(PGO_TRAIN_ARGS); \
+	@{ $(PGO_MANIFEST_CMD); printf 'training_args=%s\n' $(call pgo_quote,$(PGO_TRAIN_ARGS)); \
 		$(if $(PGO_RELOCATE_ROOT),printf 'relocate_root=%s\n' "$(PGO_RELOCATE_ROOT)";) } > $(call pgo_quote,$(pgo_manifest))
 	@$(PROFOPT) export --profile=$(call pgo_quote,$(pgo_profile_file)) --manifest=$(call pgo_quote,$(pgo_manifest)) \
 		--output=$(call pgo_quote,$(PGO_EXPORT)) --record=$(call pgo_quote,$(pgo_abs_dir)/profile-manifest.json)
@@ -290,7 +309,7 @@ profile-export: $(call pgo_stamp,verify)
 # interrupted clean finds the archive and does not archive the cleaned tree) and put back in
 # the same step, so the stamp says "clean and profiles in place".
 pgo_stash_save = $(if $(pgo_is_gcc),test -f $(pgo_stash) || $(PROFOPT) stash save $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash),true)
-pgo_clean_keeping = sh -c '$(PGO_CLEAN) $(if $(pgo_is_gcc),&& $(PROFOPT) stash restore $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash))'
+pgo_clean_keeping = sh -c $(call pgo_quote,$(PGO_CLEAN) $(if $(pgo_is_gcc),&& $(PROFOPT) stash restore $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)))
 
 $(call pgo_stamp,clean): $(call pgo_after,clean)
 	@$(call pgo_rm_later,clean)
@@ -313,7 +332,7 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 	@$(pgo_check_profile)
 	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
 	@touch $(pgo_use_started)
-	@$(call pgo_run,rebuild with profile,use) sh -c '$(PGO_BUILD_USE)'
+	@$(call pgo_run,rebuild with profile,use) sh -c $(call pgo_quote,$(PGO_BUILD_USE))
 	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_use_fp) --root=$(PGO_SOURCE_ROOT) >/dev/null)
 	@rm -f $(pgo_use_started)
 
@@ -367,7 +386,7 @@ pgo-clean-retain-profile-locked:
 		$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping) && \
 		$(call pgo_rm_later,clean); \
 	else \
-		$(PROFOPT) run --label="clean (no merged profile to keep)" --log=$(call pgo_log,clean) -- sh -c '$(PGO_CLEAN)' && \
+		$(PROFOPT) run --label="clean (no merged profile to keep)" --log=$(call pgo_log,clean) -- sh -c $(call pgo_quote,$(PGO_CLEAN)) && \
 		$(call pgo_rm_later,configure); \
 	fi
 
@@ -387,7 +406,7 @@ pgo-clean:
 # What training will run: each workload, its weight and its `profopt train` arguments.
 pgo-workloads:
 	@$(foreach w,$(or $(pgo_workloads),$(PGO_MAIN_NAME):1),printf '%s weight %s: profopt train %s\n' \
-		'$(call pgo_wname,$(w))' '$(call pgo_wweight,$(w))' '$(subst ','\'',$(PGO_TRAIN_ARGS_$(call pgo_wname,$(w))))';)
+		$(call pgo_wname,$(w)) $(call pgo_wweight,$(w)) $(call pgo_quote,$(PGO_TRAIN_ARGS_$(call pgo_wname,$(w))));)
 
 # Reproducibility: trains the same instrumented build twice and compares the merged profiles
 # (profopt diff: similarity, and whether identical; exit 1 when they differ).  Needs the

@@ -32,12 +32,11 @@ const char help_merge[] =
 	"Either way it fails when there is no profile data at all, and reports how many raw\n"
 	"files and bytes were merged.\n"
 	"\n"
-	"  --weighted=DIR:W    a training workload's raw profiles in DIR, counted W times\n"
-	"                      (repeatable; instead of --profile-dir).  clang: llvm-profdata\n"
-	"                      merge with weights; gcc: DIR holds the .gcda tree of one\n"
-	"                      workload (GCOV_PREFIX), merged by gcov-tool into --profile-dir\n"
-	"  --tool=PATH         llvm-profdata or gcov-tool to use (default: llvm-profdata,\n"
-	"                      gcov-tool)\n"
+	"  --weighted=DIR:W    clang: a training workload's raw profiles in DIR, counted W\n"
+	"                      times (repeatable; instead of --profile-dir).  gcc has no\n"
+	"                      weighted merge: a workload of weight W runs W times and libgcov\n"
+	"                      adds the counts (gcov-tool 12 cannot merge CPython's profiles)\n"
+	"  --tool=PATH         llvm-profdata to use (default: llvm-profdata)\n"
 	"  --output=FILE       merged profile (clang; default: DIR/merged.profdata)\n"
 	"  --skip=NAME         do not descend into directories called NAME (repeatable)\n"
 	"  --stamp=FILE        on success, write the stage record (JSON) to FILE\n"
@@ -180,7 +179,7 @@ static void seal_profdata(const char *tool, const char *profdata)
 	free(seal);
 }
 
-/* Runs llvm-profdata merge on the inputs listed in `list` ("file" or "weight,file" lines). */
+/* Runs llvm-profdata merge on the inputs listed in `list` ("weight,file" lines). */
 static void merge_clang_list(const char *list, const char *tool, const char *output)
 {
 	char *tmp = xasprintf("%s.tmp", output);
@@ -205,12 +204,23 @@ static void merge_clang_list(const char *list, const char *tool, const char *out
 	free(tmp);
 }
 
+/* One line of llvm-profdata's --input-files list: "WEIGHT,FILE" always, since a bare line
+ * with a comma is read as a weight; the list is split at newlines and trimmed of blanks. */
+static void add_input_line(struct buf *b, long weight, const char *path)
+{
+	size_t n = strlen(path);
+	if (strpbrk(path, "\n\r") || n == 0 || path[0] == ' ' || path[0] == '\t' || path[n - 1] == ' ' || path[n - 1] == '\t')
+		fatal("cannot merge '%s': llvm-profdata's input list cannot carry a file name with a newline, "
+		      "a carriage return or leading or trailing blanks (rename it)", printable(path));
+	buf_printf(b, "%ld,%s\n", weight, path);
+}
+
 static void merge_clang(struct file_list *files, const char *tool, const char *output)
 {
 	char *list = xasprintf("%s.inputs", output);
 	struct buf b = {0};
 	for (int i = 0; i < files->n; i++)
-		buf_printf(&b, "%s\n", files->paths[i]);
+		add_input_line(&b, 1, files->paths[i]);
 	if (write_file_atomic(list, b.data, b.len) < 0)
 		fatal("cannot write %s: %s", list, strerror(errno));
 	buf_free(&b);
@@ -302,65 +312,13 @@ static void merge_clang_weighted(struct workload *w, int n, const char *tool, co
 	struct buf b = {0};
 	for (int k = 0; k < n; k++)
 		for (int i = 0; i < w[k].files.n; i++)
-			buf_printf(&b, "%ld,%s\n", w[k].weight, w[k].files.paths[i]);
+			add_input_line(&b, w[k].weight, w[k].files.paths[i]);
 	char *list = xasprintf("%s.inputs", output);
 	if (write_file_atomic(list, b.data, b.len) < 0)
 		fatal("cannot write %s: %s", list, strerror(errno));
 	buf_free(&b);
 	merge_clang_list(list, tool, output);
 	free(list);
-}
-
-/* gcc: gcov-tool merges two trees at a time with weights; the result goes into dest. */
-static void merge_gcc_weighted(struct workload *w, int n, const char *tool, const char *dest_dir)
-{
-	char *acc = NULL, *dest = resolve_path(dest_dir);
-	const char *tmpbase = getenv("TMPDIR");
-	char *scratch = xasprintf("%s/profopt-merge-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");
-	if (!mkdtemp(scratch))
-		fatal("cannot create a temporary directory: %s", strerror(errno));
-	for (int k = 0; k < n; k++) {
-		if (w[k].files.n == 0)
-			continue;
-		if (!acc && n > 1 && k == n - 1 && w[k].weight == 1) {
-			acc = xstrdup(w[k].dir);
-			continue;
-		}
-		char *out = xasprintf("%s/step-%d", scratch, k);
-		char *wopt, *st_out = NULL;
-		int st;
-		if (!acc) {
-			/* The first tree, scaled by its weight. */
-			wopt = xasprintf("%ld", w[k].weight);
-			char *argv[] = {(char *)tool, "rewrite", "-s", wopt, "-o", out, w[k].dir, NULL};
-			st = capture(argv, &st_out);
-		} else {
-			wopt = xasprintf("1,%ld", w[k].weight);
-			char *argv[] = {(char *)tool, "merge", "-w", wopt, "-o", out, acc, w[k].dir, NULL};
-			st = capture(argv, &st_out);
-		}
-		if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-			fatal("%s failed on %s: %s", tool, w[k].dir, st_out && *st_out ? st_out : "cannot run it");
-		free(st_out);
-		free(wopt);
-		free(acc);
-		acc = out;
-	}
-	if (!acc)
-		fatal("no .gcda files in any workload");
-	/* Into the build directory, where the profile-use compilation looks for them. */
-	char *cp = xasprintf("cd '%s' && find . -name '*.gcda' | tar -cf - -T - | tar -xf - -C '%s'", acc, dest);
-	char *argv[] = {"/bin/sh", "-c", cp, NULL}, *out = NULL;
-	int st = capture(argv, &out);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		fatal("copying the merged .gcda files into %s failed: %s", dest, out ? out : "");
-	free(out);
-	free(cp);
-	free(acc);
-	char *rm[] = {"rm", "-rf", scratch, NULL};
-	capture(rm, NULL);
-	free(scratch);
-	free(dest);
 }
 
 struct merge_opts {
@@ -422,7 +380,7 @@ static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 		usage_error("--family=gcc|clang|apple-clang is required");
 	o->gcc = strcmp(f, "gcc") == 0;
 	if (!o->tool)
-		o->tool = o->gcc ? "gcov-tool" : "llvm-profdata";
+		o->tool = "llvm-profdata";
 	if ((o->check_only || o->seal) && !o->gcc && !o->profdata)
 		usage_error("--check-only and --seal with clang check --profdata=FILE");
 	if (o->seal && o->gcc)
@@ -431,6 +389,8 @@ static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 		usage_error("--profile-dir=DIR is required");
 	if (o->from && !o->gcc)
 		usage_error("--from is for gcc's .gcda trees (clang: --profile-dir)");
+	if (o->nwork > 0 && o->gcc)
+		usage_error("--weighted is for clang: with gcc a workload of weight W runs W times and libgcov adds the counts");
 }
 
 /* --check-only: the profile the rebuild is about to read. */
@@ -468,10 +428,7 @@ static void merge_workloads(struct merge_opts *o, const char *output)
 		if (w->files.n == 0)
 			fatal("no profile data for the workload in %s: did its training run?", w->dir);
 	}
-	if (o->gcc)
-		merge_gcc_weighted(o->work, o->nwork, o->tool, o->dir);
-	else
-		merge_clang_weighted(o->work, o->nwork, o->tool, output);
+	merge_clang_weighted(o->work, o->nwork, o->tool, output);
 	for (int k = 0; k < o->nwork; k++) {
 		file_list_free(&o->work[k].files);
 		free(o->work[k].dir);
@@ -520,7 +477,7 @@ int cmd_merge(int argc, char **argv)
 	if (find_files(&files, o.dir, o.gcc ? ".gcda" : ".profraw", o.skip) < 0)
 		fatal("cannot read profile directory %s: %s", o.dir, strerror(errno));
 	file_list_sort(&files);
-	if (files.n == 0 && !(o.nwork > 0 && !o.gcc))
+	if (files.n == 0 && o.nwork == 0)
 		fatal("no profile data: no %s files under %s. Training produced nothing: was the program built "
 		      "with the profile-generate flags, did the training commands run it%s?",
 		      o.gcc ? ".gcda" : ".profraw", o.dir,

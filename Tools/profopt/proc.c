@@ -18,6 +18,23 @@ int needs_shell(const char *cmd)
 	return strpbrk(cmd, "|&;<>()$`\\\"'*?[#~=%\n{}") != NULL;
 }
 
+char *shell_quote(const char *s)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:,+@-") == strlen(s) &&
+	    !needs_shell(s))
+		return xstrdup(s);
+	struct buf b = {0};
+	buf_puts(&b, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			buf_puts(&b, "'\\''");
+		else
+			buf_add(&b, s, 1);
+	}
+	buf_puts(&b, "'");
+	return b.data;
+}
+
 int shell_status(int st)
 {
 	if (WIFEXITED(st))

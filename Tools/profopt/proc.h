@@ -28,6 +28,11 @@ int shell_status(int wait_status);
 /* Describes a wait status: "exit 1", "killed by signal 11 (Segmentation fault)". */
 const char *describe_status(int wait_status, char *out, int n);
 
+/* s as one shell word: as it is when it holds only characters no shell reads as syntax,
+ * otherwise single-quoted (a ' becomes '\\'').  Malloc'd.  The one way data enters a shell
+ * command. */
+char *shell_quote(const char *s);
+
 /* Whether cmd needs a shell (has quotes, redirections, variables, globs, ...). */
 int needs_shell(const char *cmd);
 

@@ -73,13 +73,17 @@ struct train_state {
 	struct train_opts *opts;
 };
 
-static char *substitute(const char *template, const char *name)
+/* template with {} replaced by name; in a command, the name is quoted as one shell word, so
+ * a task named `;touch x` or `$(...)` is an argument, never code. */
+static char *substitute(const char *template, const char *name, int command)
 {
 	struct buf b = {0};
 	buf_add(&b, "", 0);
 	for (const char *p = template; *p; p++) {
 		if (p[0] == '{' && p[1] == '}') {
-			buf_puts(&b, name);
+			char *q = command ? shell_quote(name) : xstrdup(name);
+			buf_puts(&b, q);
+			free(q);
 			p++;
 		} else {
 			buf_add(&b, p, 1);
@@ -117,7 +121,7 @@ static void add_job(struct pool *pool, int *cap, const char *name, const char *c
 	if (o->ntask_env) {
 		j->env = xcalloc((size_t)o->ntask_env + 1, sizeof *j->env);
 		for (int i = 0; i < o->ntask_env; i++)
-			j->env[i] = substitute(o->task_env[i], file);
+			j->env[i] = substitute(o->task_env[i], file, 0);
 	}
 	free(file);
 	pool->njobs++;
@@ -144,7 +148,7 @@ static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o)
 			continue;
 		char *tab = strchr(line, '\t');
 		if (o->each) {
-			char *cmd = substitute(o->each, line);
+			char *cmd = substitute(o->each, line, 1);
 			add_job(pool, cap, line, cmd, o);
 			free(cmd);
 		} else if (tab) {
