@@ -34,6 +34,9 @@ const char help_bench[] =
 	"bootstrap interval (rounds resampled in pairs); overall, the geometric mean of the\n"
 	"speedups with its interval.  An interval that contains 1.00 is labelled 'noise': that\n"
 	"difference is not a win.  'man profopt' (section BENCH) explains the method.\n"
+	"Per group of workloads (a workload's module sets GROUP = \"python\", \"c-modules\",\n"
+	"\"startup\", ...; \"python\" when it sets none) and for all of them: the geometric mean\n"
+	"next to the worst workload's speedup, so one workload that got slower is not hidden.\n"
 	"\n"
 	"Before measuring it checks the CPU frequency governor, turbo, load average, busy\n"
 	"processes, ASLR and CPU pinning, and prints the fix for each problem.  It never changes\n"
@@ -195,6 +198,19 @@ static char **list_workloads(const char *suite, const char *only, int *count)
 		fatal("no workloads (bm_*.py) in %s", suite);
 	*count = n;
 	return names;
+}
+
+/* The GROUP the workload's module declares ("python" if none). */
+static char *workload_group(const char *suite, const char *name)
+{
+	char *path = xasprintf("%s/bm_%s.py", suite, name);
+	char *text = read_file(path, NULL);
+	if (!text)
+		fatal("cannot read %s: %s", path, strerror(errno));
+	char *group = bench_parse_group(text);
+	free(text);
+	free(path);
+	return group;
 }
 
 static void parse_interps(struct bench_result *r, int argc, char **argv)
@@ -436,6 +452,7 @@ int cmd_bench(int argc, char **argv)
 	r.cells = xcalloc((size_t)(nwork * r.ninterp), sizeof *r.cells);
 	for (int w = 0; w < nwork; w++) {
 		r.works[w].name = works[w];
+		r.works[w].group = workload_group(suite, works[w]);
 		for (int i = 0; i < r.ninterp; i++)
 			bench_cell(&r, w, i)->samples = xcalloc((size_t)r.rounds, sizeof(double));
 	}

@@ -12,6 +12,97 @@
  * are "same", not a speedup. */
 #define EXACT_TOLERANCE 0.001
 
+char *bench_parse_group(const char *source)
+{
+	for (const char *p = source; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!starts_with(p, "GROUP"))
+			continue;
+		const char *q = p + 5;
+		q += strspn(q, " \t");
+		if (*q++ != '=')
+			continue;
+		q += strspn(q, " \t");
+		char quote = *q;
+		if (quote != '"' && quote != '\'')
+			continue;
+		size_t len = strspn(q + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-");
+		if (len && q[1 + len] == quote)
+			return xasprintf("%.*s", (int)len, q + 1);
+	}
+	return xstrdup("python");
+}
+
+static void free_groups(struct bench_result *r)
+{
+	for (int g = 0; g < r->ngroups; g++) {
+		free(r->groups[g].name);
+		free(r->groups[g].works);
+		free(r->groups[g].geomean);
+		free(r->groups[g].geomean_verdict);
+		free(r->groups[g].worst);
+	}
+	free(r->groups);
+	r->groups = NULL;
+	r->ngroups = 0;
+}
+
+/* The geometric mean and the worst workload of group g, for every interpreter against the first. */
+static void analyze_group(struct bench_result *r, struct bench_group *g)
+{
+	int ni = r->ninterp, k = g->nwork;
+	const double **b = xcalloc((size_t)k, sizeof *b), **o = xcalloc((size_t)k, sizeof *o);
+	int *n = xcalloc((size_t)k, sizeof *n);
+	g->geomean = xcalloc((size_t)ni, sizeof *g->geomean);
+	g->geomean_verdict = xcalloc((size_t)ni, sizeof *g->geomean_verdict);
+	g->worst = xcalloc((size_t)ni, sizeof *g->worst);
+	for (int i = 0; i < ni; i++) {
+		for (int x = 0; x < k; x++) {
+			const struct bench_cell *ci = bench_cell(r, g->works[x], i), *c0 = bench_cell(r, g->works[x], 0);
+			b[x] = c0->samples;
+			o[x] = ci->samples;
+			n[x] = ci->n < c0->n ? ci->n : c0->n;
+			if (ci->speedup.point < bench_cell(r, g->works[g->worst[i]], i)->speedup.point)
+				g->worst[i] = x;
+		}
+		g->worst[i] = g->works[g->worst[i]];
+		/* the same seed stream as the overall figure: "all" reproduces r->pair exactly */
+		g->geomean[i] = i == 0 ? (struct interval){1, 1, 1}
+				       : stats_geomean_speedup(b, o, n, k, r->conf, r->nboot, r->seed + 7919ULL * (uint64_t)(i * ni));
+		g->geomean_verdict[i] = i == 0 ? VERDICT_SAME : stats_verdict(g->geomean[i], EXACT_TOLERANCE);
+		if (i && r->mode == BENCH_TIME && r->rounds < 2)
+			g->geomean_verdict[i] = VERDICT_NOISE;
+	}
+	free(b);
+	free(o);
+	free(n);
+}
+
+/* Groups in the order they first appear among the workloads, then "all". */
+static void bench_analyze_groups(struct bench_result *r)
+{
+	free_groups(r);
+	r->groups = xcalloc((size_t)r->nwork + 1, sizeof *r->groups);
+	for (int w = 0; w < r->nwork; w++) {
+		const char *name = r->works[w].group ? r->works[w].group : "python";
+		int g = 0;
+		while (g < r->ngroups && strcmp(r->groups[g].name, name))
+			g++;
+		if (g == r->ngroups) {
+			r->groups[g].name = xstrdup(name);
+			r->groups[g].works = xcalloc((size_t)r->nwork, sizeof(int));
+			r->ngroups++;
+		}
+		r->groups[g].works[r->groups[g].nwork++] = w;
+	}
+	struct bench_group *all = &r->groups[r->ngroups++];
+	all->name = xstrdup("all");
+	all->works = xcalloc((size_t)r->nwork, sizeof(int));
+	for (int w = 0; w < r->nwork; w++)
+		all->works[all->nwork++] = w;
+	for (int g = 0; g < r->ngroups; g++)
+		analyze_group(r, &r->groups[g]);
+}
+
 void bench_analyze(struct bench_result *r)
 {
 	int ni = r->ninterp, nw = r->nwork;
@@ -53,6 +144,7 @@ void bench_analyze(struct bench_result *r)
 	free(b);
 	free(o);
 	free(n);
+	bench_analyze_groups(r);
 }
 
 void bench_format_value(char *out, size_t n, double v, enum bench_mode mode)
@@ -108,6 +200,35 @@ static int format_median(char *out, size_t n, const struct bench_cell *c, enum b
 #define MEDIAN_W 17
 #define SPEEDUP_W 26
 
+/* Per group and overall: the geometric mean next to the worst workload, for every interpreter
+ * against the first (a suite's mean can hide one workload that got slower). */
+static void print_groups(const struct bench_result *r, FILE *out)
+{
+	if (r->ninterp < 2 || !r->ngroups)
+		return;
+	int gw = 9, iw = 11;
+	for (int g = 0; g < r->ngroups; g++)
+		if ((int)strlen(r->groups[g].name) > gw)
+			gw = (int)strlen(r->groups[g].name);
+	for (int i = 1; i < r->ninterp; i++)
+		if ((int)strlen(r->interps[i].name) > iw)
+			iw = (int)strlen(r->interps[i].name);
+	fprintf(out, "\nby group, against %s (speedup: geometric mean, and the worst workload):\n", r->interps[0].name);
+	fprintf(out, "%-*s %9s  %-*s  %-*s  %s\n", gw, "group", "workloads", iw, "interpreter", SPEEDUP_W, "geometric mean",
+		"worst workload");
+	for (int g = 0; g < r->ngroups; g++) {
+		const struct bench_group *gr = &r->groups[g];
+		for (int i = 1; i < r->ninterp; i++) {
+			const struct bench_cell *wc = bench_cell(r, gr->worst[i], i);
+			char m[96], w[96];
+			format_speedup(m, sizeof m, gr->geomean[i], gr->geomean_verdict[i]);
+			format_speedup(w, sizeof w, wc->speedup, wc->verdict);
+			fprintf(out, "%-*s %9d  %-*s  %-*s  %-*s %s\n", gw, i == 1 ? gr->name : "", gr->nwork, iw, r->interps[i].name,
+				SPEEDUP_W, m, SPEEDUP_W, w, r->works[gr->worst[i]].name);
+		}
+	}
+}
+
 void bench_print_table(const struct bench_result *r, FILE *out)
 {
 	int ni = r->ninterp, nw = r->nwork, namew = 14;
@@ -154,6 +275,7 @@ void bench_print_table(const struct bench_result *r, FILE *out)
 		fprintf(out, "  %-*s %-*s", MEDIAN_W, "", SPEEDUP_W, s);
 	}
 	fputc('\n', out);
+	print_groups(r, out);
 	fputc('\n', out);
 	for (int i = 1; i < ni; i++)
 		for (int j = 0; j < i; j++) {
@@ -180,6 +302,43 @@ static void json_interval(struct json *j, const char *key, struct interval iv)
 	json_begin_array(j);
 	json_number(j, iv.lo);
 	json_number(j, iv.hi);
+	json_end_array(j);
+}
+
+/* "groups": per group (the last is "all"), per interpreter against the first: the geometric
+ * mean and the worst workload. */
+static void json_groups(const struct bench_result *r, struct json *j)
+{
+	json_key(j, "groups");
+	json_begin_array(j);
+	for (int g = 0; g < r->ngroups; g++) {
+		const struct bench_group *gr = &r->groups[g];
+		json_begin_object(j);
+		json_kv_string(j, "name", gr->name);
+		json_key(j, "workloads");
+		json_begin_array(j);
+		for (int x = 0; x < gr->nwork; x++)
+			json_string(j, r->works[gr->works[x]].name);
+		json_end_array(j);
+		json_key(j, "results");
+		json_begin_array(j);
+		for (int i = 1; i < r->ninterp; i++) {
+			const struct bench_cell *wc = bench_cell(r, gr->worst[i], i);
+			json_begin_object(j);
+			json_kv_string(j, "interpreter", r->interps[i].name);
+			json_kv_string(j, "baseline", r->interps[0].name);
+			json_kv_number(j, "geometric_mean", gr->geomean[i].point);
+			json_interval(j, "interval", gr->geomean[i]);
+			json_kv_string(j, "verdict", verdict_name(gr->geomean_verdict[i]));
+			json_kv_string(j, "worst_workload", r->works[gr->worst[i]].name);
+			json_kv_number(j, "worst_speedup", wc->speedup.point);
+			json_interval(j, "worst_interval", wc->speedup);
+			json_kv_string(j, "worst_verdict", verdict_name(wc->verdict));
+			json_end_object(j);
+		}
+		json_end_array(j);
+		json_end_object(j);
+	}
 	json_end_array(j);
 }
 
@@ -231,6 +390,7 @@ void bench_write_json(const struct bench_result *r, FILE *out)
 	for (int w = 0; w < r->nwork; w++) {
 		json_begin_object(&j);
 		json_kv_string(&j, "name", r->works[w].name);
+		json_kv_string(&j, "group", r->works[w].group ? r->works[w].group : "python");
 		json_kv_int(&j, "loops", r->works[w].loops);
 		json_key(&j, "results");
 		json_begin_array(&j);
@@ -278,6 +438,7 @@ void bench_write_json(const struct bench_result *r, FILE *out)
 			json_end_object(&j);
 		}
 	json_end_array(&j);
+	json_groups(r, &j);
 	json_end_object(&j);
 	json_finish(&j);
 }

@@ -282,3 +282,62 @@ TEST(bench_report_instructions)
 	free(r.pair);
 	free(r.pair_verdict);
 }
+
+TEST(bench_parse_group)
+{
+	char *g = bench_parse_group("\"\"\"doc\"\"\"\nimport re\n\nGROUP = \"c-modules\"\nX = 1\n");
+	CHECK_STR(g, "c-modules");
+	free(g);
+	g = bench_parse_group("GROUP='startup'\n");
+	CHECK_STR(g, "startup");
+	free(g);
+	/* none, a name in a comment or an expression: the default */
+	g = bench_parse_group("# GROUP = \"x\"\nMY_GROUP = \"y\"\nGROUP = make_group()\n");
+	CHECK_STR(g, "python");
+	free(g);
+	g = bench_parse_group("");
+	CHECK_STR(g, "python");
+	free(g);
+}
+
+TEST(bench_report_groups)
+{
+	/* calls (python): 2x faster; dicts (c-modules): 0.8x, slower; the worst workload of the
+	 * suite is dicts though the geometric mean is a win */
+	double s[2][2][4] = {{{1e8}, {0.5e8}}, {{4e7}, {5e7}}};
+	struct bench_result r;
+	make_result(&r, s);
+	r.mode = BENCH_INSTRUCTIONS;
+	r.rounds = 1;
+	for (int k = 0; k < 4; k++)
+		r.cells[k].n = 1;
+	r.works[1].group = "c-modules";
+	bench_analyze(&r);
+	CHECK_INT(r.ngroups, 3);
+	CHECK_STR(r.groups[0].name, "python");
+	CHECK_STR(r.groups[1].name, "c-modules");
+	CHECK_STR(r.groups[2].name, "all");
+	CHECK_NEAR(r.groups[0].geomean[1].point, 2.0, 1e-12);
+	CHECK_NEAR(r.groups[1].geomean[1].point, 0.8, 1e-12);
+	CHECK_NEAR(r.groups[2].geomean[1].point, sqrt(1.6), 1e-12);
+	CHECK_NEAR(r.groups[2].geomean[1].point, r.pair[1 * 2 + 0].point, 1e-12);
+	CHECK_INT(r.groups[2].worst[1], 1);
+	CHECK_INT(r.groups[0].worst[1], 0);
+	char *table = render(&r, bench_print_table);
+	if (getenv("SHOW"))
+		fputs(table, stderr);
+	CHECK(strstr(table, "by group, against plain") != NULL);
+	CHECK(strstr(table, "\nc-modules         1  pgo          0.800x slower") != NULL);
+	CHECK(strstr(table, "\nall               2  pgo          1.265x faster               0.800x slower") != NULL);
+	CHECK(strstr(table, "0.800x slower              dicts\n") != NULL);
+	free(table);
+	char *json = render(&r, bench_write_json);
+	CHECK(strstr(json, "\"group\": \"c-modules\"") && strstr(json, "\"group\": \"python\""));
+	CHECK(strstr(json, "\"groups\": [") && strstr(json, "\"worst_workload\": \"dicts\"") &&
+	      strstr(json, "\"worst_speedup\": 0.8,"));
+	free(json);
+	r.works[1].group = NULL;
+	free(r.cells);
+	free(r.pair);
+	free(r.pair_verdict);
+}
