@@ -21,9 +21,9 @@ def arctan_inverse(x, ctx):
 
 
 def bench():
-    with decimal.localcontext() as ctx:
-        ctx.prec = 400
-        pi = 4 * (4 * arctan_inverse(5, ctx) - arctan_inverse(239, ctx))
+    with decimal.localcontext() as wide:
+        wide.prec = 400
+        pi = 4 * (4 * arctan_inverse(5, wide) - arctan_inverse(239, wide))
     acc = Decimal(0)
     for a in AMOUNTS:
         acc += (a * Decimal("1.0825")).quantize(Decimal("0.01"), rounding=decimal.ROUND_HALF_UP)

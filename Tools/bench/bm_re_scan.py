@@ -14,7 +14,7 @@ REQUEST = re.compile(r"^GET (?P<path>/\S+?)\?ref=(?P<ref>[0-9a-f]+) HTTP/1\.[01]
 NEVER = re.compile(r"POST /admin/\d+")
 ACCENTED = re.compile(r"\b\w*[\u00e0-\u00ff]\w*\b")
 SHOUT = re.compile(r"mozilla/(\d)", re.I)
-SIZES = re.compile(rb"bytes=(\d+)")
+BYTE_COUNTS = re.compile(rb"bytes=(\d+)")
 
 
 def bench():
@@ -24,6 +24,6 @@ def bench():
     n += NEVER.search(HAYSTACK) is None
     n += len(ACCENTED.findall(HAYSTACK))
     n += len(SHOUT.sub(r"MOZ\1", HAYSTACK))
-    n += sum(int(b) for b in SIZES.findall(RAW))
+    n += sum(int(b) for b in BYTE_COUNTS.findall(RAW))
     n += len(re.split(r"[?=&\s]+", HAYSTACK[:60000]))
     return n
