@@ -32,5 +32,6 @@ DECLARE_COMMAND(bench);
 DECLARE_COMMAND(report);
 DECLARE_COMMAND(check);
 DECLARE_COMMAND(check_raw);
+DECLARE_COMMAND(coverage);
 
 #endif
