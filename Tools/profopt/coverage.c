@@ -152,8 +152,7 @@ static void parse_groups(struct groups *gs, const char *text, const char *origin
 		fatal("%s: no groups (lines are 'GROUP PATTERN...')", origin);
 }
 
-/* Does pattern match path, or a part of it that starts after a '/'? */
-static int path_matches(const char *pattern, const char *path)
+int cov_path_matches(const char *pattern, const char *path)
 {
 	for (const char *p = path; p; p = strchr(p, '/'), p = p ? p + 1 : NULL)
 		if (fnmatch(pattern, p, 0) == 0)
@@ -171,7 +170,7 @@ static int group_of(const struct groups *gs, const char *path)
 	int found = gs->n;
 	for (int i = 0; i < gs->n && found == gs->n; i++)
 		for (int k = 0; k < gs->g[i].npat; k++)
-			if (path_matches(gs->g[i].patterns[k], path) || (source && path_matches(gs->g[i].patterns[k], source))) {
+			if (cov_path_matches(gs->g[i].patterns[k], path) || (source && cov_path_matches(gs->g[i].patterns[k], source))) {
 				found = i;
 				break;
 			}
@@ -287,9 +286,7 @@ static size_t stem(const char *path, const char **start)
 	return dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
 }
 
-/* Same unit: equal stems, or one ends with the other after a '/' (a source named from
- * elsewhere, e.g. ../src/Python/ceval.c for the object Python/ceval.o). */
-static int same_unit(const char *a, const char *b)
+int cov_same_unit(const char *a, const char *b)
 {
 	const char *sa, *sb;
 	size_t la = stem(a, &sa), lb = stem(b, &sb);
@@ -305,7 +302,7 @@ static int same_unit(const char *a, const char *b)
 static int unit_for(struct units *us, const char *path, int match_stems)
 {
 	for (int i = 0; i < us->n; i++)
-		if (!strcmp(us->u[i].path, path) || (match_stems && strcmp(us->u[i].path, NO_FILE) && same_unit(us->u[i].path, path)))
+		if (!strcmp(us->u[i].path, path) || (match_stems && strcmp(us->u[i].path, NO_FILE) && cov_same_unit(us->u[i].path, path)))
 			return i;
 	if (us->n == us->cap)
 		us->u = xrealloc(us->u, (size_t)(us->cap = us->cap ? 2 * us->cap : 256) * sizeof *us->u);
