@@ -261,15 +261,21 @@ TEST(bench_report_formats)
 	free(r.pair_verdict);
 }
 
+/* One instruction count per workload and interpreter (s[w][i][0]). */
+static void make_counts(struct bench_result *r, double s[2][2][4])
+{
+	make_result(r, s);
+	r->mode = BENCH_INSTRUCTIONS;
+	r->rounds = 1;
+	for (int k = 0; k < 4; k++)
+		r->cells[k].n = 1;
+}
+
 TEST(bench_report_instructions)
 {
 	double s[2][2][4] = {{{1e8}, {0.8e8}}, {{5e7}, {5e7}}};
 	struct bench_result r;
-	make_result(&r, s);
-	r.mode = BENCH_INSTRUCTIONS;
-	r.rounds = 1;
-	for (int k = 0; k < 4; k++)
-		r.cells[k].n = 1;
+	make_counts(&r, s);
 	bench_analyze(&r);
 	CHECK_NEAR(bench_cell(&r, 0, 1)->speedup.point, 1.25, 1e-12);
 	CHECK_INT(bench_cell(&r, 0, 1)->verdict, VERDICT_FASTER);
@@ -306,11 +312,7 @@ TEST(bench_report_groups)
 	 * suite is dicts though the geometric mean is a win */
 	double s[2][2][4] = {{{1e8}, {0.5e8}}, {{4e7}, {5e7}}};
 	struct bench_result r;
-	make_result(&r, s);
-	r.mode = BENCH_INSTRUCTIONS;
-	r.rounds = 1;
-	for (int k = 0; k < 4; k++)
-		r.cells[k].n = 1;
+	make_counts(&r, s);
 	r.works[1].group = "c-modules";
 	bench_analyze(&r);
 	CHECK_INT(r.ngroups, 3);
