@@ -179,7 +179,8 @@ static void make_result(struct bench_result *r, double (*s)[2][4])
 {
 	static struct bench_interp in[2] = {{.name = "plain", .python = "/p/python", .executable = "/p/python", .version = "3.11.2"},
 					    {.name = "pgo", .python = "/q/python", .executable = "/q/python", .version = "3.11.2"}};
-	static struct bench_workload wk[2] = {{"calls", 10, 0.2}, {"dicts", 20, 0.2}};
+	static struct bench_workload wk[2] = {{.name = "calls", .loops = 10, .calib_seconds = 0.2},
+					      {.name = "dicts", .loops = 20, .calib_seconds = 0.2}};
 	memset(r, 0, sizeof *r);
 	r->mode = BENCH_TIME;
 	r->rounds = 4;
