@@ -57,20 +57,23 @@ struct bench_result {
 	/* geometric-mean speedup of interpreter i over interpreter j: pair[i * ninterp + j] */
 	struct interval *pair;
 	enum verdict *pair_verdict;
+	int baseline;        /* the interpreter the text's group table compares with (0: the first) */
 	int ngroups;         /* the workloads' groups in order of first appearance, then "all" */
 	struct bench_group *groups;
 	struct sysinfo *sys; /* may be NULL */
 };
 
-/* A group of workloads (and, last, all of them): per interpreter, against the first one, the
- * geometric mean of the speedups and the worst (lowest) workload's speedup. */
+/* A group of workloads (and, last, all of them): for interpreter i against baseline b, at
+ * [i * ninterp + b], the geometric mean of the speedups and the worst (lowest) workload's. */
 struct bench_group {
 	char *name;
 	int nwork;
 	int *works;                /* workload indices */
-	struct interval *geomean;  /* [interpreter] */
+	struct interval *geomean;
 	enum verdict *geomean_verdict;
-	int *worst;                /* [interpreter]: workload index of the lowest speedup */
+	int *worst;                /* workload index of the lowest speedup */
+	struct interval *worst_speedup;
+	enum verdict *worst_verdict;
 };
 
 static inline struct bench_cell *bench_cell(const struct bench_result *r, int w, int i)

@@ -35,45 +35,76 @@ char *bench_parse_group(const char *source)
 static void free_groups(struct bench_result *r)
 {
 	for (int g = 0; g < r->ngroups; g++) {
-		free(r->groups[g].name);
-		free(r->groups[g].works);
-		free(r->groups[g].geomean);
-		free(r->groups[g].geomean_verdict);
-		free(r->groups[g].worst);
+		struct bench_group *gr = &r->groups[g];
+		free(gr->name);
+		free(gr->works);
+		free(gr->geomean);
+		free(gr->geomean_verdict);
+		free(gr->worst);
+		free(gr->worst_speedup);
+		free(gr->worst_verdict);
 	}
 	free(r->groups);
 	r->groups = NULL;
 	r->ngroups = 0;
 }
 
-/* The geometric mean and the worst workload of group g, for every interpreter against the first. */
+/* Workload w's speedup of interpreter i over baseline b: the table's own against the first
+ * interpreter, else a bootstrap of its own. */
+static struct interval pair_speedup(const struct bench_result *r, int w, int i, int b, enum verdict *v)
+{
+	const struct bench_cell *ci = bench_cell(r, w, i), *cb = bench_cell(r, w, b);
+	if (b == 0) {
+		*v = ci->verdict;
+		return ci->speedup;
+	}
+	int n = ci->n < cb->n ? ci->n : cb->n;
+	struct interval iv = i == b ? (struct interval){1, 1, 1}
+				    : stats_speedup(cb->samples, ci->samples, n, r->conf, r->nboot,
+						    r->seed + 1000003ULL * (uint64_t)(w * r->ninterp + i) + 104729ULL * (uint64_t)b);
+	*v = i == b ? VERDICT_SAME : stats_verdict(iv, EXACT_TOLERANCE);
+	if (i != b && r->mode == BENCH_TIME && n < 2)
+		*v = VERDICT_NOISE;
+	return iv;
+}
+
+/* The geometric mean and the worst workload of group g, for every pair of interpreters. */
 static void analyze_group(struct bench_result *r, struct bench_group *g)
 {
 	int ni = r->ninterp, k = g->nwork;
-	const double **b = xcalloc((size_t)k, sizeof *b), **o = xcalloc((size_t)k, sizeof *o);
+	const double **bs = xcalloc((size_t)k, sizeof *bs), **os = xcalloc((size_t)k, sizeof *os);
 	int *n = xcalloc((size_t)k, sizeof *n);
-	g->geomean = xcalloc((size_t)ni, sizeof *g->geomean);
-	g->geomean_verdict = xcalloc((size_t)ni, sizeof *g->geomean_verdict);
-	g->worst = xcalloc((size_t)ni, sizeof *g->worst);
-	for (int i = 0; i < ni; i++) {
-		for (int x = 0; x < k; x++) {
-			const struct bench_cell *ci = bench_cell(r, g->works[x], i), *c0 = bench_cell(r, g->works[x], 0);
-			b[x] = c0->samples;
-			o[x] = ci->samples;
-			n[x] = ci->n < c0->n ? ci->n : c0->n;
-			if (ci->speedup.point < bench_cell(r, g->works[g->worst[i]], i)->speedup.point)
-				g->worst[i] = x;
+	size_t np = (size_t)(ni * ni);
+	g->geomean = xcalloc(np, sizeof *g->geomean);
+	g->geomean_verdict = xcalloc(np, sizeof *g->geomean_verdict);
+	g->worst = xcalloc(np, sizeof *g->worst);
+	g->worst_speedup = xcalloc(np, sizeof *g->worst_speedup);
+	g->worst_verdict = xcalloc(np, sizeof *g->worst_verdict);
+	for (int i = 0; i < ni; i++)
+		for (int b = 0; b < ni; b++) {
+			int p = i * ni + b;
+			for (int x = 0; x < k; x++) {
+				const struct bench_cell *ci = bench_cell(r, g->works[x], i), *cb = bench_cell(r, g->works[x], b);
+				bs[x] = cb->samples;
+				os[x] = ci->samples;
+				n[x] = ci->n < cb->n ? ci->n : cb->n;
+				enum verdict v;
+				struct interval iv = pair_speedup(r, g->works[x], i, b, &v);
+				if (x == 0 || iv.point < g->worst_speedup[p].point) {
+					g->worst[p] = g->works[x];
+					g->worst_speedup[p] = iv;
+					g->worst_verdict[p] = v;
+				}
+			}
+			/* the seed stream of the overall figure: "all" reproduces r->pair exactly */
+			g->geomean[p] = i == b ? (struct interval){1, 1, 1}
+					       : stats_geomean_speedup(bs, os, n, k, r->conf, r->nboot, r->seed + 7919ULL * (uint64_t)p);
+			g->geomean_verdict[p] = i == b ? VERDICT_SAME : stats_verdict(g->geomean[p], EXACT_TOLERANCE);
+			if (i != b && r->mode == BENCH_TIME && r->rounds < 2)
+				g->geomean_verdict[p] = VERDICT_NOISE;
 		}
-		g->worst[i] = g->works[g->worst[i]];
-		/* the same seed stream as the overall figure: "all" reproduces r->pair exactly */
-		g->geomean[i] = i == 0 ? (struct interval){1, 1, 1}
-				       : stats_geomean_speedup(b, o, n, k, r->conf, r->nboot, r->seed + 7919ULL * (uint64_t)(i * ni));
-		g->geomean_verdict[i] = i == 0 ? VERDICT_SAME : stats_verdict(g->geomean[i], EXACT_TOLERANCE);
-		if (i && r->mode == BENCH_TIME && r->rounds < 2)
-			g->geomean_verdict[i] = VERDICT_NOISE;
-	}
-	free(b);
-	free(o);
+	free(bs);
+	free(os);
 	free(n);
 }
 
@@ -201,30 +232,35 @@ static int format_median(char *out, size_t n, const struct bench_cell *c, enum b
 #define SPEEDUP_W 26
 
 /* Per group and overall: the geometric mean next to the worst workload, for every interpreter
- * against the first (a suite's mean can hide one workload that got slower). */
+ * against the baseline (a suite's mean can hide one workload that got slower). */
 static void print_groups(const struct bench_result *r, FILE *out)
 {
-	if (r->ninterp < 2 || !r->ngroups)
+	int ni = r->ninterp, base = r->baseline >= 0 && r->baseline < ni ? r->baseline : 0;
+	if (ni < 2 || !r->ngroups)
 		return;
 	int gw = 9, iw = 11;
 	for (int g = 0; g < r->ngroups; g++)
 		if ((int)strlen(r->groups[g].name) > gw)
 			gw = (int)strlen(r->groups[g].name);
-	for (int i = 1; i < r->ninterp; i++)
+	for (int i = 0; i < ni; i++)
 		if ((int)strlen(r->interps[i].name) > iw)
 			iw = (int)strlen(r->interps[i].name);
-	fprintf(out, "\nby group, against %s (speedup: geometric mean, and the worst workload):\n", r->interps[0].name);
+	fprintf(out, "\nby group, against %s (speedup: geometric mean, and the worst workload):\n", r->interps[base].name);
 	fprintf(out, "%-*s %9s  %-*s  %-*s  %s\n", gw, "group", "workloads", iw, "interpreter", SPEEDUP_W, "geometric mean",
 		"worst workload");
 	for (int g = 0; g < r->ngroups; g++) {
 		const struct bench_group *gr = &r->groups[g];
-		for (int i = 1; i < r->ninterp; i++) {
-			const struct bench_cell *wc = bench_cell(r, gr->worst[i], i);
+		int first = 1;
+		for (int i = 0; i < ni; i++) {
+			if (i == base)
+				continue;
+			int p = i * ni + base;
 			char m[96], w[96];
-			format_speedup(m, sizeof m, gr->geomean[i], gr->geomean_verdict[i]);
-			format_speedup(w, sizeof w, wc->speedup, wc->verdict);
-			fprintf(out, "%-*s %9d  %-*s  %-*s  %-*s %s\n", gw, i == 1 ? gr->name : "", gr->nwork, iw, r->interps[i].name,
-				SPEEDUP_W, m, SPEEDUP_W, w, r->works[gr->worst[i]].name);
+			format_speedup(m, sizeof m, gr->geomean[p], gr->geomean_verdict[p]);
+			format_speedup(w, sizeof w, gr->worst_speedup[p], gr->worst_verdict[p]);
+			fprintf(out, "%-*s %9d  %-*s  %-*s  %-*s %s\n", gw, first ? gr->name : "", gr->nwork, iw, r->interps[i].name,
+				SPEEDUP_W, m, SPEEDUP_W, w, r->works[gr->worst[p]].name);
+			first = 0;
 		}
 	}
 }
@@ -305,10 +341,11 @@ static void json_interval(struct json *j, const char *key, struct interval iv)
 	json_end_array(j);
 }
 
-/* "groups": per group (the last is "all"), per interpreter against the first: the geometric
- * mean and the worst workload. */
+/* "groups": per group (the last is "all"), for every interpreter against every other: the
+ * geometric mean and the worst workload. */
 static void json_groups(const struct bench_result *r, struct json *j)
 {
+	int ni = r->ninterp;
 	json_key(j, "groups");
 	json_begin_array(j);
 	for (int g = 0; g < r->ngroups; g++) {
@@ -322,20 +359,23 @@ static void json_groups(const struct bench_result *r, struct json *j)
 		json_end_array(j);
 		json_key(j, "results");
 		json_begin_array(j);
-		for (int i = 1; i < r->ninterp; i++) {
-			const struct bench_cell *wc = bench_cell(r, gr->worst[i], i);
-			json_begin_object(j);
-			json_kv_string(j, "interpreter", r->interps[i].name);
-			json_kv_string(j, "baseline", r->interps[0].name);
-			json_kv_number(j, "geometric_mean", gr->geomean[i].point);
-			json_interval(j, "interval", gr->geomean[i]);
-			json_kv_string(j, "verdict", verdict_name(gr->geomean_verdict[i]));
-			json_kv_string(j, "worst_workload", r->works[gr->worst[i]].name);
-			json_kv_number(j, "worst_speedup", wc->speedup.point);
-			json_interval(j, "worst_interval", wc->speedup);
-			json_kv_string(j, "worst_verdict", verdict_name(wc->verdict));
-			json_end_object(j);
-		}
+		for (int b = 0; b < ni; b++)
+			for (int i = 0; i < ni; i++) {
+				int p = i * ni + b;
+				if (i == b)
+					continue;
+				json_begin_object(j);
+				json_kv_string(j, "interpreter", r->interps[i].name);
+				json_kv_string(j, "baseline", r->interps[b].name);
+				json_kv_number(j, "geometric_mean", gr->geomean[p].point);
+				json_interval(j, "interval", gr->geomean[p]);
+				json_kv_string(j, "verdict", verdict_name(gr->geomean_verdict[p]));
+				json_kv_string(j, "worst_workload", r->works[gr->worst[p]].name);
+				json_kv_number(j, "worst_speedup", gr->worst_speedup[p].point);
+				json_interval(j, "worst_interval", gr->worst_speedup[p]);
+				json_kv_string(j, "worst_verdict", verdict_name(gr->worst_verdict[p]));
+				json_end_object(j);
+			}
 		json_end_array(j);
 		json_end_object(j);
 	}

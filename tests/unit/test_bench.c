@@ -320,12 +320,19 @@ TEST(bench_report_groups)
 	CHECK_STR(r.groups[0].name, "python");
 	CHECK_STR(r.groups[1].name, "c-modules");
 	CHECK_STR(r.groups[2].name, "all");
-	CHECK_NEAR(r.groups[0].geomean[1].point, 2.0, 1e-12);
-	CHECK_NEAR(r.groups[1].geomean[1].point, 0.8, 1e-12);
-	CHECK_NEAR(r.groups[2].geomean[1].point, sqrt(1.6), 1e-12);
-	CHECK_NEAR(r.groups[2].geomean[1].point, r.pair[1 * 2 + 0].point, 1e-12);
-	CHECK_INT(r.groups[2].worst[1], 1);
-	CHECK_INT(r.groups[0].worst[1], 0);
+	/* [interpreter * 2 + baseline]: pgo against plain, and plain against pgo */
+	CHECK_NEAR(r.groups[0].geomean[1 * 2 + 0].point, 2.0, 1e-12);
+	CHECK_NEAR(r.groups[1].geomean[1 * 2 + 0].point, 0.8, 1e-12);
+	CHECK_NEAR(r.groups[2].geomean[1 * 2 + 0].point, sqrt(1.6), 1e-12);
+	CHECK_NEAR(r.groups[2].geomean[1 * 2 + 0].point, r.pair[1 * 2 + 0].point, 1e-12);
+	CHECK_NEAR(r.groups[2].geomean[0 * 2 + 1].point, 1 / sqrt(1.6), 1e-12);
+	CHECK_INT(r.groups[2].worst[1 * 2 + 0], 1);
+	CHECK_NEAR(r.groups[2].worst_speedup[1 * 2 + 0].point, 0.8, 1e-12);
+	CHECK_INT(r.groups[0].worst[1 * 2 + 0], 0);
+	/* against pgo, plain's worst workload is calls (0.5x) */
+	CHECK_INT(r.groups[2].worst[0 * 2 + 1], 0);
+	CHECK_NEAR(r.groups[2].worst_speedup[0 * 2 + 1].point, 0.5, 1e-12);
+	CHECK_INT(r.groups[2].worst_verdict[0 * 2 + 1], VERDICT_SLOWER);
 	char *table = render(&r, bench_print_table);
 	if (getenv("SHOW"))
 		fputs(table, stderr);
@@ -339,6 +346,11 @@ TEST(bench_report_groups)
 	CHECK(strstr(json, "\"groups\": [") && strstr(json, "\"worst_workload\": \"dicts\"") &&
 	      strstr(json, "\"worst_speedup\": 0.8,"));
 	free(json);
+	r.baseline = 1;
+	table = render(&r, bench_print_table);
+	CHECK(strstr(table, "by group, against pgo") != NULL);
+	CHECK(strstr(table, "\nall               2  plain        0.791x slower               0.500x slower              calls\n") != NULL);
+	free(table);
 	r.works[1].group = NULL;
 	free(r.cells);
 	free(r.pair);
