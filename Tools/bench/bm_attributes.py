@@ -1,5 +1,7 @@
 """Attribute access: instance dicts, __slots__, properties, class attributes, getattr."""
 
+GROUP = "python"
+
 
 class Point:
     scale = 3

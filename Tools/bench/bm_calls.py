@@ -1,5 +1,7 @@
 """Function calls: positional, keyword, default, *args/**kwargs, and recursion."""
 
+GROUP = "python"
+
 
 def add(a, b):
     return a + b

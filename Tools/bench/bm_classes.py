@@ -1,5 +1,7 @@
 """Classes: instance creation, inheritance, dunder methods (__eq__, __hash__, __lt__, __add__), isinstance."""
 
+GROUP = "python"
+
 
 class Vec:
     __slots__ = ("x", "y")

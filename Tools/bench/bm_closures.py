@@ -1,6 +1,8 @@
 """Closures: nested functions, nonlocal state, decorators, lambdas, functools.partial."""
 import functools
 
+GROUP = "python"
+
 
 def counter():
     n = 0

@@ -1,5 +1,7 @@
 """Dictionaries: insert, lookup, update, iteration, get/setdefault, string and int keys."""
 
+GROUP = "python"
+
 WORDS = ["w%d" % i for i in range(500)]
 
 

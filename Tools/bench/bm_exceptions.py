@@ -1,5 +1,7 @@
 """Exceptions: raise and catch, custom hierarchies, try/finally, with statements, re-raising."""
 
+GROUP = "python"
+
 
 class AppError(Exception):
     pass

@@ -1,6 +1,8 @@
 """Float arithmetic: a small n-body simulation with plain lists and math functions."""
 import math
 
+GROUP = "python"
+
 
 def make_bodies():
     return [[math.cos(i), math.sin(i), i * 0.1, 0.0, 0.0, 0.0, 1.0 + i * 0.01] for i in range(5)]

@@ -1,5 +1,7 @@
 """Generators and comprehensions: yield, yield from, generator expressions, list/dict/set comprehensions."""
 
+GROUP = "python"
+
 
 def numbers(n):
     for i in range(n):

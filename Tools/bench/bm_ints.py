@@ -1,5 +1,7 @@
 """Integer arithmetic: small ints in loops, big ints (a pi digit spigot), gcd, divmod, bits."""
 
+GROUP = "python"
+
 
 def pi_digits(n):
     # Gibbons' unbounded spigot, written from the formula.

@@ -1,6 +1,8 @@
 """JSON: dumps and loads of a nested document, with and without indentation."""
 import json
 
+GROUP = "python"
+
 DOC = {
     "users": [
         {"id": i, "name": "user %d" % i, "score": i * 0.25, "tags": ["a", "b", str(i)],

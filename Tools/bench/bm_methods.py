@@ -1,5 +1,7 @@
 """Method calls: instance, class and static methods, super(), bound method objects."""
 
+GROUP = "python"
+
 
 class Counter:
     def __init__(self):

@@ -1,6 +1,8 @@
 """A small parser: a tokenizer and a recursive-descent parser for an arithmetic language with
 variables and function calls, building a tree that is then evaluated."""
 
+GROUP = "python"
+
 SOURCE = """
 let a = 3 + 4 * (2 - 1);
 let b = max(a, 10) / 2;

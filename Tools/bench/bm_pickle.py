@@ -1,6 +1,8 @@
 """pickle: dumps and loads of objects, containers and class instances, several protocols."""
 import pickle
 
+GROUP = "python"
+
 
 class Record:
     def __init__(self, i):

@@ -1,6 +1,8 @@
 """Regular expressions: compile once, search, findall, sub with groups, split."""
 import re
 
+GROUP = "python"
+
 LINE = re.compile(r"^(\w+)\s+(\d+)\s+([\w.]+@[\w.]+)$")
 NUM = re.compile(r"\d+")
 WORD = re.compile(r"\b[a-z]{4,}\b")

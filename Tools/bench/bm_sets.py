@@ -1,5 +1,7 @@
 """Sets: building, membership, union/intersection/difference, frozensets as keys."""
 
+GROUP = "python"
+
 
 def bench():
     a = set(range(0, 3000, 2))

@@ -1,6 +1,8 @@
 """Sorting: lists of ints, strings and tuples; key functions, reverse, stability, sorted/min/max."""
 import random
 
+GROUP = "python"
+
 RNG = random.Random(4)
 INTS = [RNG.randrange(100000) for _ in range(4000)]
 WORDS = ["".join(RNG.choice("abcdefghij") for _ in range(6)) for _ in range(1500)]

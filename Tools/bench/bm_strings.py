@@ -1,5 +1,7 @@
 """Strings: formatting (f-strings, %, format), join/split, methods, slicing, encode."""
 
+GROUP = "python"
+
 
 def bench():
     parts = []

@@ -1,6 +1,8 @@
 """A small interpreter: a stack-based virtual machine with jumps, running a program that sums
 primes found by trial division.  Its dispatch loop is the kind of code PGO is meant for."""
 
+GROUP = "python"
+
 PUSH, LOAD, STORE, ADD, SUB, MUL, MOD, LT, JMP, JZ, HALT = range(11)
 
 

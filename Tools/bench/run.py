@@ -4,7 +4,8 @@ usage: run.py WORKLOAD LOOPS     e.g. run.py calls 20
        run.py --list
 
 WORKLOAD is a module bm_WORKLOAD.py next to this file; its bench() function does a fixed
-amount of work.  The module is imported (and whatever it prepares at import time is built)
+amount of work, and its GROUP = "..." ("python", "c-modules", "startup") names the group
+profopt bench reports it in (profopt reads that line from the file).  The module is imported (and whatever it prepares at import time is built)
 before the clock starts, so interpreter startup and setup are not measured.  LOOPS calls of
 bench() are timed with time.perf_counter(); the elapsed seconds are printed on one line.
 LOOPS=0 only imports the workload (profopt bench uses that to subtract startup from

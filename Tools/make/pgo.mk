@@ -89,7 +89,7 @@ pgo_rp := )
 pgo_hash := \#
 pgo_syntax_chars = ' " ` ; & | < > $(pgo_lp) $(pgo_rp) * ? [ ] \ % : $(pgo_hash)
 pgo_syntax_in = $(firstword $(foreach c,$(pgo_syntax_chars),$(if $(findstring $(c),$(1)),$(c))))
-pgo_check_path = $(if $(findstring $$,$(value $(1))),$(error pgo.mk: $(1) holds '$$': a path for the PGO pipeline \
+pgo_check_path = $(if $(findstring $$,$($(1))),$(error pgo.mk: $(1) holds '$$': a path for the PGO pipeline \
 	cannot contain shell or make syntax)) \
 	$(if $(word 2,x$($(1))x),$(error pgo.mk: $(1) '$($(1))' contains white space, which make splits file names at: \
 	use a path without it)) \

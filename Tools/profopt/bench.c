@@ -34,6 +34,10 @@ const char help_bench[] =
 	"bootstrap interval (rounds resampled in pairs); overall, the geometric mean of the\n"
 	"speedups with its interval.  An interval that contains 1.00 is labelled 'noise': that\n"
 	"difference is not a win.  'man profopt' (section BENCH) explains the method.\n"
+	"Per group of workloads (a workload's module sets GROUP = \"python\", \"c-modules\",\n"
+	"\"startup\", ...; \"python\" when it sets none) and for all of them: the geometric mean\n"
+	"next to the worst workload's speedup, so one workload that got slower is not hidden;\n"
+	"against --baseline (the JSON has every pair).\n"
 	"\n"
 	"Before measuring it checks the CPU frequency governor, turbo, load average, busy\n"
 	"processes, ASLR and CPU pinning, and prints the fix for each problem.  It never changes\n"
@@ -68,6 +72,8 @@ const char help_bench[] =
 	"  --confidence=C        interval confidence (default 0.95)\n"
 	"  --bootstrap=N         bootstrap resamples (default 2000)\n"
 	"  --seed=N              bootstrap seed (default 1; same data and seed = same intervals)\n"
+	"  --baseline=NAME       the interpreter the per-group table compares with (default: the\n"
+	"                        first), e.g. --baseline=stock\n"
 	"\n"
 	"Output (the table always goes to standard output, progress to standard error):\n"
 	"  --json=FILE           everything as JSON: samples, medians, MAD, IQR, speedups,\n"
@@ -84,7 +90,7 @@ struct bench_opts {
 	long loops;
 	double target, timeout, conf;
 	unsigned long long seed;
-	const char *suite, *workloads, *json, *table, *plot;
+	const char *suite, *workloads, *json, *table, *plot, *baseline;
 };
 
 static double parse_seconds(const char *opt, const char *s)
@@ -197,6 +203,19 @@ static char **list_workloads(const char *suite, const char *only, int *count)
 	return names;
 }
 
+/* The GROUP the workload's module declares ("python" if none). */
+static char *workload_group(const char *suite, const char *name)
+{
+	char *path = xasprintf("%s/bm_%s.py", suite, name);
+	char *text = read_file(path, NULL);
+	if (!text)
+		fatal("cannot read %s: %s", path, strerror(errno));
+	char *group = bench_parse_group(text);
+	free(text);
+	free(path);
+	return group;
+}
+
 static void parse_interps(struct bench_result *r, int argc, char **argv)
 {
 	r->ninterp = argc;
@@ -218,6 +237,17 @@ static void parse_interps(struct bench_result *r, int argc, char **argv)
 		r->interps[i].name = name;
 		r->interps[i].python = path;
 	}
+}
+
+/* The index of the interpreter --baseline names (0 without it). */
+static int find_baseline(const struct bench_result *r, const char *name)
+{
+	for (int i = 0; name && i < r->ninterp; i++)
+		if (!strcmp(r->interps[i].name, name))
+			return i;
+	if (name)
+		usage_error("--baseline=%s: no interpreter of that name", name);
+	return 0;
 }
 
 struct run_state {
@@ -289,7 +319,7 @@ static void write_output(const char *path, const struct bench_result *r, void (*
 int cmd_bench(int argc, char **argv)
 {
 	enum { O_ROUNDS = 256, O_WARMUP, O_TARGET, O_LOOPS, O_WORKLOADS, O_SUITE, O_LIST, O_CPU, O_NOASLR, O_TIMEOUT, O_CG,
-	       O_CACHE, O_BRANCH, O_CHECK, O_CONF, O_BOOT, O_SEED, O_JSON, O_TABLE, O_PLOT, O_LAYOUTS };
+	       O_CACHE, O_BRANCH, O_CHECK, O_CONF, O_BOOT, O_SEED, O_JSON, O_TABLE, O_PLOT, O_LAYOUTS, O_BASELINE };
 	static const struct option lopts[] = {
 		{"rounds", required_argument, NULL, O_ROUNDS}, {"warmup", required_argument, NULL, O_WARMUP},
 		{"target", required_argument, NULL, O_TARGET}, {"loops", required_argument, NULL, O_LOOPS},
@@ -301,7 +331,7 @@ int cmd_bench(int argc, char **argv)
 		{"confidence", required_argument, NULL, O_CONF}, {"bootstrap", required_argument, NULL, O_BOOT},
 		{"seed", required_argument, NULL, O_SEED}, {"json", required_argument, NULL, O_JSON},
 		{"table", required_argument, NULL, O_TABLE}, {"plot", required_argument, NULL, O_PLOT},
-		{"layouts", required_argument, NULL, O_LAYOUTS},
+		{"layouts", required_argument, NULL, O_LAYOUTS}, {"baseline", required_argument, NULL, O_BASELINE},
 		{NULL, 0, NULL, 0},
 	};
 	struct bench_opts o = {.rounds = -1, .warmup = -1, .cpu = -1, .nboot = 2000, .target = -1, .timeout = 300, .conf = 0.95, .seed = 1};
@@ -334,6 +364,7 @@ int cmd_bench(int argc, char **argv)
 		case O_JSON: o.json = optarg; break;
 		case O_TABLE: o.table = optarg; break;
 		case O_PLOT: o.plot = optarg; break;
+		case O_BASELINE: o.baseline = optarg; break;
 		default: usage_error("unknown option '%s' (see 'profopt bench --help')", argv[optind - 1]);
 		}
 	}
@@ -368,8 +399,10 @@ int cmd_bench(int argc, char **argv)
 	else if (!o.callgrind && r.rounds < 5 && !o.check_only && !o.list)
 		warn("with %d rounds the intervals are rough (the bootstrap has few samples to resample): use 5 or more to draw conclusions",
 		     r.rounds);
-	if (!o.check_only)
+	if (!o.check_only) {
 		parse_interps(&r, argc - optind, argv + optind);
+		r.baseline = find_baseline(&r, o.baseline);
+	}
 
 	if (o.cpu >= 0 && pin_to_cpu(o.cpu) < 0)
 		fatal("cannot pin to CPU %d: %s (this machine has CPUs 0-%ld)", o.cpu, strerror(errno), sysconf(_SC_NPROCESSORS_ONLN) - 1);
@@ -433,6 +466,7 @@ int cmd_bench(int argc, char **argv)
 	r.cells = xcalloc((size_t)(nwork * r.ninterp), sizeof *r.cells);
 	for (int w = 0; w < nwork; w++) {
 		r.works[w].name = works[w];
+		r.works[w].group = workload_group(suite, works[w]);
 		for (int i = 0; i < r.ninterp; i++)
 			bench_cell(&r, w, i)->samples = xcalloc((size_t)r.rounds, sizeof(double));
 	}

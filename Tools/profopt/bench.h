@@ -23,6 +23,7 @@ struct bench_workload {
 	char *name;
 	long loops;          /* bench() calls per sample, from calibration (or --loops) */
 	double calib_seconds; /* elapsed seconds of one sample at the chosen loops, base interpreter */
+	char *group;         /* its module's GROUP = "..." (NULL: "python") */
 };
 
 #define BENCH_MAX_EVENTS 16
@@ -56,7 +57,23 @@ struct bench_result {
 	/* geometric-mean speedup of interpreter i over interpreter j: pair[i * ninterp + j] */
 	struct interval *pair;
 	enum verdict *pair_verdict;
+	int baseline;        /* the interpreter the text's group table compares with (0: the first) */
+	int ngroups;         /* the workloads' groups in order of first appearance, then "all" */
+	struct bench_group *groups;
 	struct sysinfo *sys; /* may be NULL */
+};
+
+/* A group of workloads (and, last, all of them): for interpreter i against baseline b, at
+ * [i * ninterp + b], the geometric mean of the speedups and the worst (lowest) workload's. */
+struct bench_group {
+	char *name;
+	int nwork;
+	int *works;                /* workload indices */
+	struct interval *geomean;
+	enum verdict *geomean_verdict;
+	int *worst;                /* workload index of the lowest speedup */
+	struct interval *worst_speedup;
+	enum verdict *worst_verdict;
 };
 
 static inline struct bench_cell *bench_cell(const struct bench_result *r, int w, int i)
@@ -108,6 +125,9 @@ int bench_interrupted(void);
 /* Computes every cell's median, MAD, IQR, speedup and verdict, and the pairwise geometric
  * means with their intervals. */
 void bench_analyze(struct bench_result *r);
+/* The group named in a workload's source: a line GROUP = "NAME" (letters, digits, _.+-);
+ * "python" when there is none.  Returns a new string. */
+char *bench_parse_group(const char *source);
 /* "12.3 ms", "1.23 G" (instructions): value with a unit chosen by its size. */
 void bench_format_value(char *out, size_t n, double v, enum bench_mode mode);
 /* The terminal table: a row per workload, the geometric means, and what they mean. */

@@ -12,6 +12,128 @@
  * are "same", not a speedup. */
 #define EXACT_TOLERANCE 0.001
 
+char *bench_parse_group(const char *source)
+{
+	for (const char *p = source; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!starts_with(p, "GROUP"))
+			continue;
+		const char *q = p + 5;
+		q += strspn(q, " \t");
+		if (*q++ != '=')
+			continue;
+		q += strspn(q, " \t");
+		char quote = *q;
+		if (quote != '"' && quote != '\'')
+			continue;
+		size_t len = strspn(q + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-");
+		if (len && q[1 + len] == quote)
+			return xasprintf("%.*s", (int)len, q + 1);
+	}
+	return xstrdup("python");
+}
+
+static void free_groups(struct bench_result *r)
+{
+	for (int g = 0; g < r->ngroups; g++) {
+		struct bench_group *gr = &r->groups[g];
+		free(gr->name);
+		free(gr->works);
+		free(gr->geomean);
+		free(gr->geomean_verdict);
+		free(gr->worst);
+		free(gr->worst_speedup);
+		free(gr->worst_verdict);
+	}
+	free(r->groups);
+	r->groups = NULL;
+	r->ngroups = 0;
+}
+
+/* Workload w's speedup of interpreter i over baseline b: the table's own against the first
+ * interpreter, else a bootstrap of its own. */
+static struct interval pair_speedup(const struct bench_result *r, int w, int i, int b, enum verdict *v)
+{
+	const struct bench_cell *ci = bench_cell(r, w, i), *cb = bench_cell(r, w, b);
+	if (b == 0) {
+		*v = ci->verdict;
+		return ci->speedup;
+	}
+	int n = ci->n < cb->n ? ci->n : cb->n;
+	struct interval iv = i == b ? (struct interval){1, 1, 1}
+				    : stats_speedup(cb->samples, ci->samples, n, r->conf, r->nboot,
+						    r->seed + 1000003ULL * (uint64_t)(w * r->ninterp + i) + 104729ULL * (uint64_t)b);
+	*v = i == b ? VERDICT_SAME : stats_verdict(iv, EXACT_TOLERANCE);
+	if (i != b && r->mode == BENCH_TIME && n < 2)
+		*v = VERDICT_NOISE;
+	return iv;
+}
+
+/* The geometric mean and the worst workload of group g, for every pair of interpreters. */
+static void analyze_group(struct bench_result *r, struct bench_group *g)
+{
+	int ni = r->ninterp, k = g->nwork;
+	const double **bs = xcalloc((size_t)k, sizeof *bs), **os = xcalloc((size_t)k, sizeof *os);
+	int *n = xcalloc((size_t)k, sizeof *n);
+	size_t np = (size_t)(ni * ni);
+	g->geomean = xcalloc(np, sizeof *g->geomean);
+	g->geomean_verdict = xcalloc(np, sizeof *g->geomean_verdict);
+	g->worst = xcalloc(np, sizeof *g->worst);
+	g->worst_speedup = xcalloc(np, sizeof *g->worst_speedup);
+	g->worst_verdict = xcalloc(np, sizeof *g->worst_verdict);
+	for (int i = 0; i < ni; i++)
+		for (int b = 0; b < ni; b++) {
+			int p = i * ni + b;
+			for (int x = 0; x < k; x++) {
+				const struct bench_cell *ci = bench_cell(r, g->works[x], i), *cb = bench_cell(r, g->works[x], b);
+				bs[x] = cb->samples;
+				os[x] = ci->samples;
+				n[x] = ci->n < cb->n ? ci->n : cb->n;
+				enum verdict v;
+				struct interval iv = pair_speedup(r, g->works[x], i, b, &v);
+				if (x == 0 || iv.point < g->worst_speedup[p].point) {
+					g->worst[p] = g->works[x];
+					g->worst_speedup[p] = iv;
+					g->worst_verdict[p] = v;
+				}
+			}
+			/* the seed stream of the overall figure: "all" reproduces r->pair exactly */
+			g->geomean[p] = i == b ? (struct interval){1, 1, 1}
+					       : stats_geomean_speedup(bs, os, n, k, r->conf, r->nboot, r->seed + 7919ULL * (uint64_t)p);
+			g->geomean_verdict[p] = i == b ? VERDICT_SAME : stats_verdict(g->geomean[p], EXACT_TOLERANCE);
+			if (i != b && r->mode == BENCH_TIME && r->rounds < 2)
+				g->geomean_verdict[p] = VERDICT_NOISE;
+		}
+	free(bs);
+	free(os);
+	free(n);
+}
+
+/* Groups in the order they first appear among the workloads, then "all". */
+static void bench_analyze_groups(struct bench_result *r)
+{
+	free_groups(r);
+	r->groups = xcalloc((size_t)r->nwork + 1, sizeof *r->groups);
+	for (int w = 0; w < r->nwork; w++) {
+		const char *name = r->works[w].group ? r->works[w].group : "python";
+		int g = 0;
+		while (g < r->ngroups && strcmp(r->groups[g].name, name))
+			g++;
+		if (g == r->ngroups) {
+			r->groups[g].name = xstrdup(name);
+			r->groups[g].works = xcalloc((size_t)r->nwork, sizeof(int));
+			r->ngroups++;
+		}
+		r->groups[g].works[r->groups[g].nwork++] = w;
+	}
+	struct bench_group *all = &r->groups[r->ngroups++];
+	all->name = xstrdup("all");
+	all->works = xcalloc((size_t)r->nwork, sizeof(int));
+	for (int w = 0; w < r->nwork; w++)
+		all->works[all->nwork++] = w;
+	for (int g = 0; g < r->ngroups; g++)
+		analyze_group(r, &r->groups[g]);
+}
+
 void bench_analyze(struct bench_result *r)
 {
 	int ni = r->ninterp, nw = r->nwork;
@@ -53,6 +175,7 @@ void bench_analyze(struct bench_result *r)
 	free(b);
 	free(o);
 	free(n);
+	bench_analyze_groups(r);
 }
 
 void bench_format_value(char *out, size_t n, double v, enum bench_mode mode)
@@ -108,6 +231,40 @@ static int format_median(char *out, size_t n, const struct bench_cell *c, enum b
 #define MEDIAN_W 17
 #define SPEEDUP_W 26
 
+/* Per group and overall: the geometric mean next to the worst workload, for every interpreter
+ * against the baseline (a suite's mean can hide one workload that got slower). */
+static void print_groups(const struct bench_result *r, FILE *out)
+{
+	int ni = r->ninterp, base = r->baseline >= 0 && r->baseline < ni ? r->baseline : 0;
+	if (ni < 2 || !r->ngroups)
+		return;
+	int gw = 9, iw = 11;
+	for (int g = 0; g < r->ngroups; g++)
+		if ((int)strlen(r->groups[g].name) > gw)
+			gw = (int)strlen(r->groups[g].name);
+	for (int i = 0; i < ni; i++)
+		if ((int)strlen(r->interps[i].name) > iw)
+			iw = (int)strlen(r->interps[i].name);
+	fprintf(out, "\nby group, against %s (speedup: geometric mean, and the worst workload):\n", r->interps[base].name);
+	fprintf(out, "%-*s %9s  %-*s  %-*s  %s\n", gw, "group", "workloads", iw, "interpreter", SPEEDUP_W, "geometric mean",
+		"worst workload");
+	for (int g = 0; g < r->ngroups; g++) {
+		const struct bench_group *gr = &r->groups[g];
+		int first = 1;
+		for (int i = 0; i < ni; i++) {
+			if (i == base)
+				continue;
+			int p = i * ni + base;
+			char m[96], w[96];
+			format_speedup(m, sizeof m, gr->geomean[p], gr->geomean_verdict[p]);
+			format_speedup(w, sizeof w, gr->worst_speedup[p], gr->worst_verdict[p]);
+			fprintf(out, "%-*s %9d  %-*s  %-*s  %-*s %s\n", gw, first ? gr->name : "", gr->nwork, iw, r->interps[i].name,
+				SPEEDUP_W, m, SPEEDUP_W, w, r->works[gr->worst[p]].name);
+			first = 0;
+		}
+	}
+}
+
 void bench_print_table(const struct bench_result *r, FILE *out)
 {
 	int ni = r->ninterp, nw = r->nwork, namew = 14;
@@ -154,6 +311,7 @@ void bench_print_table(const struct bench_result *r, FILE *out)
 		fprintf(out, "  %-*s %-*s", MEDIAN_W, "", SPEEDUP_W, s);
 	}
 	fputc('\n', out);
+	print_groups(r, out);
 	fputc('\n', out);
 	for (int i = 1; i < ni; i++)
 		for (int j = 0; j < i; j++) {
@@ -180,6 +338,47 @@ static void json_interval(struct json *j, const char *key, struct interval iv)
 	jw_begin_array(j);
 	jw_number(j, iv.lo);
 	jw_number(j, iv.hi);
+	jw_end_array(j);
+}
+
+/* "groups": per group (the last is "all"), for every interpreter against every other: the
+ * geometric mean and the worst workload. */
+static void json_groups(const struct bench_result *r, struct json *j)
+{
+	int ni = r->ninterp;
+	jw_key(j, "groups");
+	jw_begin_array(j);
+	for (int g = 0; g < r->ngroups; g++) {
+		const struct bench_group *gr = &r->groups[g];
+		jw_begin_object(j);
+		jw_kv_string(j, "name", gr->name);
+		jw_key(j, "workloads");
+		jw_begin_array(j);
+		for (int x = 0; x < gr->nwork; x++)
+			jw_string(j, r->works[gr->works[x]].name);
+		jw_end_array(j);
+		jw_key(j, "results");
+		jw_begin_array(j);
+		for (int b = 0; b < ni; b++)
+			for (int i = 0; i < ni; i++) {
+				int p = i * ni + b;
+				if (i == b)
+					continue;
+				jw_begin_object(j);
+				jw_kv_string(j, "interpreter", r->interps[i].name);
+				jw_kv_string(j, "baseline", r->interps[b].name);
+				jw_kv_number(j, "geometric_mean", gr->geomean[p].point);
+				json_interval(j, "interval", gr->geomean[p]);
+				jw_kv_string(j, "verdict", verdict_name(gr->geomean_verdict[p]));
+				jw_kv_string(j, "worst_workload", r->works[gr->worst[p]].name);
+				jw_kv_number(j, "worst_speedup", gr->worst_speedup[p].point);
+				json_interval(j, "worst_interval", gr->worst_speedup[p]);
+				jw_kv_string(j, "worst_verdict", verdict_name(gr->worst_verdict[p]));
+				jw_end_object(j);
+			}
+		jw_end_array(j);
+		jw_end_object(j);
+	}
 	jw_end_array(j);
 }
 
@@ -231,6 +430,7 @@ void bench_write_json(const struct bench_result *r, FILE *out)
 	for (int w = 0; w < r->nwork; w++) {
 		jw_begin_object(&j);
 		jw_kv_string(&j, "name", r->works[w].name);
+		jw_kv_string(&j, "group", r->works[w].group ? r->works[w].group : "python");
 		jw_kv_int(&j, "loops", r->works[w].loops);
 		jw_key(&j, "results");
 		jw_begin_array(&j);
@@ -278,6 +478,7 @@ void bench_write_json(const struct bench_result *r, FILE *out)
 			jw_end_object(&j);
 		}
 	jw_end_array(&j);
+	json_groups(r, &j);
 	jw_end_object(&j);
 	jw_finish(&j);
 }

@@ -33,5 +33,6 @@ DECLARE_COMMAND(report);
 DECLARE_COMMAND(check);
 DECLARE_COMMAND(check_raw);
 DECLARE_COMMAND(lock);
+DECLARE_COMMAND(coverage);
 
 #endif

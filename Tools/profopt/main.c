@@ -24,6 +24,7 @@ const struct command commands[] = {
 	{"bench", cmd_bench, "compare interpreters on a benchmark suite: medians, speedups, intervals", help_bench},
 	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", help_report},
 	{"check", cmd_check, "detect sources changed since training and stale-profile warnings", help_check},
+	{"coverage", cmd_coverage, "what the training reached per group of units (core, compiler, modules)", help_coverage},
 	{"check-raw", cmd_check_raw, "check that llvm-profdata reads the raw profiles clang writes", help_check_raw},
 	{"lock", cmd_lock, "run a command holding a build directory's lock (one run at a time)", help_lock},
 	{NULL, NULL, NULL, NULL},

@@ -55,7 +55,8 @@ const char help_report[] =
 	"                      damaged_files, objects_without_data (gcc without notes),\n"
 	"                      functions.{total,executed,never_executed,\n"
 	"                      never_executed_share}, counters.{total,never_taken,\n"
-	"                      never_taken_share}, lines (gcc with .gcno), files[], hottest[],\n"
+	"                      never_taken_share}, lines (gcc with .gcno), files[] (count_sum:\n"
+	"                      the file's counter values added up), hottest[],\n"
 	"                      never_executed[]\n"
 	"\n"
 	"GCC names functions only in its .gcno notes, which -fprofile-generate alone does not\n"
@@ -535,7 +536,7 @@ static void merge_copies(struct report *r)
 
 struct totals {
 	long functions, executed, lines, cold_lines;
-	uint64_t counters, zero;
+	uint64_t counters, zero, sum;
 };
 
 static void add_totals(struct totals *t, const struct fn_stat *f)
@@ -546,6 +547,7 @@ static void add_totals(struct totals *t, const struct fn_stat *f)
 	t->cold_lines += f->executed ? 0 : f->lines;
 	t->counters += f->counters;
 	t->zero += f->zero;
+	t->sum = t->sum + f->sum < t->sum ? UINT64_MAX : t->sum + f->sum;
 }
 
 static double share(double part, double whole)
@@ -560,6 +562,7 @@ static void json_totals(struct json *j, const struct totals *t, int lines)
 	jw_kv_int(j, "never_executed", t->functions - t->executed);
 	jw_kv_int(j, "counters", (long long)t->counters);
 	jw_kv_int(j, "zero_counters", (long long)t->zero);
+	jw_kv_int(j, "count_sum", t->sum > INT64_MAX ? INT64_MAX : (long long)t->sum); /* for profopt coverage */
 	if (lines) {
 		jw_kv_int(j, "lines", t->lines);
 		jw_kv_int(j, "cold_lines", t->cold_lines);

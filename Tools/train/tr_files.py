@@ -21,7 +21,7 @@ import trainlib
 NAME = "tr_files"
 
 DIRS = ["src", "src/core", "src/plugins", "docs", "docs/images", "données", "logs", "build/tmp"]
-WORDS = ["alpha", "beta", "gamma", "delta", "Ελλάδα", "München", "naïve", "東京", "façade", "zeta"]
+VOCABULARY = ["alpha", "beta", "gamma", "delta", "Ελλάδα", "München", "naïve", "東京", "façade", "zeta"]
 
 
 def create_tree(root, rng, n_files):
@@ -36,8 +36,8 @@ def create_tree(root, rng, n_files):
             with open(os.path.join(root, folder, name), "wb") as f:
                 f.write(data)
         else:
-            name = ("note_%s_%03d.txt" % (WORDS[i % len(WORDS)], i))
-            lines = [" ".join(rng.choices(WORDS, k=rng.randrange(3, 14))) for _ in range(rng.randrange(5, 60))]
+            name = ("note_%s_%03d.txt" % (VOCABULARY[i % len(VOCABULARY)], i))
+            lines = [" ".join(rng.choices(VOCABULARY, k=rng.randrange(3, 14))) for _ in range(rng.randrange(5, 60))]
             newline = "\r\n" if i % 3 == 0 else "\n"
             with open(os.path.join(root, folder, name), "w", encoding="utf-8", newline=newline) as f:
                 f.writelines(line + "\n" for line in lines)

@@ -296,7 +296,7 @@ class Grammar:
                     items.append(self.parse_expression())
                 self.expect("]")
             return ListExpr(tok.line, items)
-        raise GrammarError("unexpected %r" % (tok.text or tok.kind), tok.line)
+        raise GrammarError("no expression can start with %r" % (tok.text or tok.kind), tok.line)
 
 
 class Scope:

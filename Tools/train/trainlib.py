@@ -7,6 +7,7 @@ line, and (for tasks that use the file system) a scratch directory with a fixed 
 removed at the end, also on error.  Standard library only.
 """
 import hashlib
+import importlib
 import math
 import os
 import shutil
@@ -66,6 +67,16 @@ def finish(name, results):
     print("%s: ok %s" % (name, checksum(results)))
     sys.stdout.flush()
     return 0
+
+
+def optional_module(name):
+    """The module `name`, or None when this CPython was built without it (sqlite3, bz2, lzma,
+    zlib need their C libraries).  A task skips that part of its work: its checksum then says
+    so, and differs from a full build's."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
 
 
 @contextmanager

@@ -260,23 +260,67 @@ test_disjoint_from_the_bench_suite() {
 	if grep -nE '(^|[^A-Za-z_])(import|from)[[:space:]]+(bm_|run([[:space:]]|$))|Tools/bench|[^A-Za-z_]bm_[A-Za-z]' "$TRAIN"/*.py; then
 		fail "the training workload refers to the benchmark suite (above)"
 	fi
-	# no function (or class) name defined in a benchmark is defined again in the workload
-	"$PY" - "$SRCDIR/Tools/bench" "$TRAIN" <<'EOF' || fail "shared names between Tools/bench and Tools/train (above)"
-import ast, glob, os, sys
-def defined(paths):
-    names = {}
-    for path in paths:
-        for node in ast.walk(ast.parse(open(path, encoding="utf-8").read(), path)):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                if not (node.name.startswith("__") and node.name.endswith("__")):
-                    names.setdefault(node.name, []).append("%s:%d" % (os.path.basename(path), node.lineno))
-    return names
-bench = defined(sorted(glob.glob(os.path.join(sys.argv[1], "bm_*.py"))))
-train = defined(sorted(glob.glob(os.path.join(sys.argv[2], "*.py"))))
+	# no shared content: no non-trivial line (30 characters or more, imports aside), no function,
+	# class or module-level name, no string literal of 12 characters or more, in any pair of a
+	# training file and a benchmark.  A renamed copy of a benchmark fails this.
+	disjoint "$SRCDIR/Tools/bench" "$TRAIN" || fail "shared content between Tools/bench and Tools/train (above)"
+}
+
+# disjoint BENCH_DIR TRAIN_DIR: prints what a bm_*.py and a *.py of TRAIN_DIR share; fails if anything.
+disjoint() {
+	"$PY" - "$1" "$2" <<'EOF'
+import ast, glob, os, re, sys
+COMMON = {"main", "bench", "GROUP", "NAME"}  # the entry points and markers every file has
+
+def features(path):
+    text = open(path, encoding="utf-8").read()
+    tree = ast.parse(text, path)
+    found = {"line": {}, "name": {}, "string": {}}
+    for no, line in enumerate(text.splitlines(), 1):
+        norm = " ".join(line.split())
+        if len(norm) >= 30 and not re.match(r"(import|from) [\w.]+", norm):
+            found["line"].setdefault(norm, no)
+    defined = [(n.name, n.lineno) for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    for top in tree.body:
+        targets = top.targets if isinstance(top, ast.Assign) else [top.target] if isinstance(top, ast.AnnAssign) else []
+        defined += [(n.id, top.lineno) for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+    for name, no in defined:
+        if name not in COMMON and not (name.startswith("__") and name.endswith("__")):
+            found["name"].setdefault(name, no)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)) and len(node.value) >= 12:
+            found["string"].setdefault(node.value, node.lineno)
+    return found
+
+bench = {p: features(p) for p in sorted(glob.glob(os.path.join(sys.argv[1], "bm_*.py")))}
+train = {p: features(p) for p in sorted(glob.glob(os.path.join(sys.argv[2], "*.py")))}
 assert bench and train, "nothing parsed"
-shared = sorted(set(bench) & set(train) - {"main", "bench"})
-for name in shared:
-    print("%s: bench %s, train %s" % (name, ", ".join(bench[name]), ", ".join(train[name])))
+shared = 0
+for tp, tf in train.items():
+    for bp, bf in bench.items():
+        for kind in ("line", "name", "string"):
+            for item in sorted(set(tf[kind]) & set(bf[kind]), key=repr):
+                print("shared %s %.70r: %s:%d, %s:%d" % (kind, item, os.path.basename(tp), tf[kind][item],
+                                                       os.path.basename(bp), bf[kind][item]))
+                shared += 1
 sys.exit(1 if shared else 0)
 EOF
+}
+
+# The disjointness check itself: a benchmark copied into the workload under another name, or
+# with its functions renamed, is caught; a file that shares only common words is not.
+test_disjointness_check_catches_copies() {
+	train_python
+	mkdir bench train
+	cp "$SRCDIR/Tools/bench/bm_regex.py" "$SRCDIR/Tools/bench/bm_json.py" bench/
+	printf '"""An honest task."""\nimport re\n\n\ndef main(scale):\n    total = 0\n    for line in re.findall("x", "xx"):\n        total += len(line)\n    return total\n' > train/tr_own.py
+	disjoint bench train > out || { cat out; fail "an unrelated task counted as a copy"; }
+	cp bench/bm_regex.py train/tr_patterns.py
+	expect_status 1 disjoint bench train
+	expect_contains out "shared line 'LINE = re.compile.*tr_patterns\.py:[0-9]+, bm_regex\.py:[0-9]+"
+	rm train/tr_patterns.py
+	sed 's/def bench/def run_all/; s/LINE/ROW_RX/g; s/NUM\b/DIGITS_RX/g' bench/bm_json.py > train/tr_docs.py
+	expect_status 1 disjoint bench train
+	expect_contains out "shared (line|string) .*tr_docs\.py"
+	expect_not_contains out "tr_own"
 }

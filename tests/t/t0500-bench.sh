@@ -36,9 +36,70 @@ test_suite_has_the_workloads() {
 	bench --list > out
 	[ "$(wc -l < out)" -ge 15 ] || fail "fewer than 15 workloads: $(cat out)"
 	for w in calls methods attributes dicts sets strings regex json pickle floats ints generators \
-		classes exceptions closures sorting parser vm; do
+		classes exceptions closures sorting parser vm \
+		re_scan decimal bigint sqlite json_decode pickle_bulk hashing zlib imports compile; do
 		grep -qx "$w" out || fail "workload $w missing"
 	done
+	# every workload names its group; the C-heavy and start-up groups are there
+	python3 - "$SRCDIR/Tools/bench" <<'EOF' || fail "workload groups (above)"
+import ast, collections, glob, os, sys
+groups = collections.defaultdict(list)
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "bm_*.py"))):
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    found = [n.value.value for n in tree.body if isinstance(n, ast.Assign) and
+             [t.id for t in n.targets if isinstance(t, ast.Name)] == ["GROUP"] and isinstance(n.value, ast.Constant)]
+    assert len(found) == 1, "%s: no GROUP = \"...\"" % path
+    assert found[0] in ("python", "c-modules", "startup"), "%s: group %r" % (path, found[0])
+    groups[found[0]].append(os.path.basename(path)[3:-3])
+assert set(groups["c-modules"]) >= {"re_scan", "decimal", "bigint", "sqlite", "json_decode", "pickle_bulk", "hashing", "zlib"}, groups
+assert set(groups["startup"]) >= {"imports", "compile"}, groups
+assert len(groups["python"]) >= 18, groups
+EOF
+}
+
+# Per group and overall, the geometric mean is reported next to the worst workload: a suite
+# where one workload of a group got slower while the others stayed the same.
+test_groups_report_the_worst_workload() {
+	pythons
+	mkdir suite && cp "$SRCDIR/Tools/bench/run.py" suite/
+	printf 'import time\nGROUP = "python"\ndef bench():\n    time.sleep(0.03)\n' > suite/bm_steady.py
+	printf 'import sys, time\nGROUP = "c-modules"\nLAG = 0.06 if sys.executable == "%s" else 0.03\ndef bench():\n    time.sleep(LAG)\n' \
+		"$("$PY_B" -c 'import sys; print(sys.executable)')" > suite/bm_lagging.py
+	printf 'import time\nGROUP = "c-modules"\ndef bench():\n    time.sleep(0.03)\n' > suite/bm_level.py
+	"$PROFOPT" bench --suite=suite --loops=1 --warmup=0 --rounds=3 --json=g.json a="$PY_A" b="$PY_B" > out 2>&1 ||
+		{ cat out; fail "bench failed"; }
+	expect_contains out '^by group, against a \(speedup: geometric mean, and the worst workload\):'
+	expect_contains out '^python +1  b +[01]\.[0-9]+x .* steady$'
+	expect_contains out '^c-modules +2  b +0\.[67][0-9]x .* 0\.[45][0-9]x .* lagging$'
+	expect_contains out '^all +3  b +0\.[6-9][0-9]x .* 0\.[45][0-9]x .* lagging$'
+	expect_eq "$(json_get g.json workloads.0.group)" c-modules
+	expect_eq "$(json_get g.json groups.0.name)" c-modules
+	expect_eq "$(json_get g.json groups.1.name)" python
+	expect_eq "$(json_get g.json groups.2.name)" all
+	expect_eq "$(json_get g.json groups.2.results.0.worst_workload)" lagging
+	python3 -c 'import json, math
+d = json.load(open("g.json"))
+sp = {w["name"]: w["results"][1]["speedup"] for w in d["workloads"]}
+for g in d["groups"]:
+    assert sorted((r["interpreter"], r["baseline"]) for r in g["results"]) == [("a", "b"), ("b", "a")], g
+    r = [r for r in g["results"] if r["baseline"] == "a"][0]
+    mean = math.exp(sum(math.log(sp[w]) for w in g["workloads"]) / len(g["workloads"]))
+    assert abs(r["geometric_mean"] - mean) < 1e-4 * mean, (g, mean)
+    worst = min(g["workloads"], key=sp.get)
+    assert r["worst_workload"] == worst and abs(r["worst_speedup"] - sp[worst]) < 1e-6, (g, sp)
+all_ = [r for r in d["groups"][-1]["results"] if r["baseline"] == "a"][0]
+overall = [x for x in d["geometric_mean"] if x["interpreter"] == "b"][0]
+assert abs(all_["geometric_mean"] - overall["speedup"]) < 1e-9, (all_, overall)
+assert sorted(d["groups"][-1]["workloads"]) == sorted(sp), d["groups"][-1]
+' || fail "group figures do not follow from the workloads (g.json)"
+	# against another baseline: a is twice as fast as b on lagging, the same elsewhere
+	"$PROFOPT" bench --suite=suite --loops=1 --warmup=0 --rounds=2 --baseline=b a="$PY_A" b="$PY_B" > out 2>&1 ||
+		{ cat out; fail "bench --baseline failed"; }
+	expect_contains out '^by group, against b '
+	expect_contains out '^c-modules +2  a +1\.[2-6][0-9]x '
+	expect_not_contains out '^c-modules +2  b '
+	expect_status 2 "$PROFOPT" bench --suite=suite --baseline=c a="$PY_A" b="$PY_B"
+	expect_contains out -- "--baseline=c: no interpreter of that name"
 }
 
 test_check_system() {

@@ -179,7 +179,8 @@ static void make_result(struct bench_result *r, double (*s)[2][4])
 {
 	static struct bench_interp in[2] = {{.name = "plain", .python = "/p/python", .executable = "/p/python", .version = "3.11.2"},
 					    {.name = "pgo", .python = "/q/python", .executable = "/q/python", .version = "3.11.2"}};
-	static struct bench_workload wk[2] = {{"calls", 10, 0.2}, {"dicts", 20, 0.2}};
+	static struct bench_workload wk[2] = {{.name = "calls", .loops = 10, .calib_seconds = 0.2},
+					      {.name = "dicts", .loops = 20, .calib_seconds = 0.2}};
 	memset(r, 0, sizeof *r);
 	r->mode = BENCH_TIME;
 	r->rounds = 4;
@@ -261,15 +262,21 @@ TEST(bench_report_formats)
 	free(r.pair_verdict);
 }
 
+/* One instruction count per workload and interpreter (s[w][i][0]). */
+static void make_counts(struct bench_result *r, double s[2][2][4])
+{
+	make_result(r, s);
+	r->mode = BENCH_INSTRUCTIONS;
+	r->rounds = 1;
+	for (int k = 0; k < 4; k++)
+		r->cells[k].n = 1;
+}
+
 TEST(bench_report_instructions)
 {
 	double s[2][2][4] = {{{1e8}, {0.8e8}}, {{5e7}, {5e7}}};
 	struct bench_result r;
-	make_result(&r, s);
-	r.mode = BENCH_INSTRUCTIONS;
-	r.rounds = 1;
-	for (int k = 0; k < 4; k++)
-		r.cells[k].n = 1;
+	make_counts(&r, s);
 	bench_analyze(&r);
 	CHECK_NEAR(bench_cell(&r, 0, 1)->speedup.point, 1.25, 1e-12);
 	CHECK_INT(bench_cell(&r, 0, 1)->verdict, VERDICT_FASTER);
@@ -278,6 +285,73 @@ TEST(bench_report_instructions)
 	CHECK(strstr(table, "instructions per loop") != NULL);
 	CHECK(strstr(table, "100 M") && strstr(table, "1.250x faster") && strstr(table, "1.000x same"));
 	free(table);
+	free(r.cells);
+	free(r.pair);
+	free(r.pair_verdict);
+}
+
+TEST(bench_parse_group)
+{
+	char *g = bench_parse_group("\"\"\"doc\"\"\"\nimport re\n\nGROUP = \"c-modules\"\nX = 1\n");
+	CHECK_STR(g, "c-modules");
+	free(g);
+	g = bench_parse_group("GROUP='startup'\n");
+	CHECK_STR(g, "startup");
+	free(g);
+	/* none, a name in a comment or an expression: the default */
+	g = bench_parse_group("# GROUP = \"x\"\nMY_GROUP = \"y\"\nGROUP = make_group()\n");
+	CHECK_STR(g, "python");
+	free(g);
+	g = bench_parse_group("");
+	CHECK_STR(g, "python");
+	free(g);
+}
+
+TEST(bench_report_groups)
+{
+	/* calls (python): 2x faster; dicts (c-modules): 0.8x, slower; the worst workload of the
+	 * suite is dicts though the geometric mean is a win */
+	double s[2][2][4] = {{{1e8}, {0.5e8}}, {{4e7}, {5e7}}};
+	struct bench_result r;
+	make_counts(&r, s);
+	r.works[1].group = "c-modules";
+	bench_analyze(&r);
+	CHECK_INT(r.ngroups, 3);
+	CHECK_STR(r.groups[0].name, "python");
+	CHECK_STR(r.groups[1].name, "c-modules");
+	CHECK_STR(r.groups[2].name, "all");
+	/* [interpreter * 2 + baseline]: pgo against plain, and plain against pgo */
+	CHECK_NEAR(r.groups[0].geomean[1 * 2 + 0].point, 2.0, 1e-12);
+	CHECK_NEAR(r.groups[1].geomean[1 * 2 + 0].point, 0.8, 1e-12);
+	CHECK_NEAR(r.groups[2].geomean[1 * 2 + 0].point, sqrt(1.6), 1e-12);
+	CHECK_NEAR(r.groups[2].geomean[1 * 2 + 0].point, r.pair[1 * 2 + 0].point, 1e-12);
+	CHECK_NEAR(r.groups[2].geomean[0 * 2 + 1].point, 1 / sqrt(1.6), 1e-12);
+	CHECK_INT(r.groups[2].worst[1 * 2 + 0], 1);
+	CHECK_NEAR(r.groups[2].worst_speedup[1 * 2 + 0].point, 0.8, 1e-12);
+	CHECK_INT(r.groups[0].worst[1 * 2 + 0], 0);
+	/* against pgo, plain's worst workload is calls (0.5x) */
+	CHECK_INT(r.groups[2].worst[0 * 2 + 1], 0);
+	CHECK_NEAR(r.groups[2].worst_speedup[0 * 2 + 1].point, 0.5, 1e-12);
+	CHECK_INT(r.groups[2].worst_verdict[0 * 2 + 1], VERDICT_SLOWER);
+	char *table = render(&r, bench_print_table);
+	if (getenv("SHOW"))
+		fputs(table, stderr);
+	CHECK(strstr(table, "by group, against plain") != NULL);
+	CHECK(strstr(table, "\nc-modules         1  pgo          0.800x slower") != NULL);
+	CHECK(strstr(table, "\nall               2  pgo          1.265x faster               0.800x slower") != NULL);
+	CHECK(strstr(table, "0.800x slower              dicts\n") != NULL);
+	free(table);
+	char *json = render(&r, bench_write_json);
+	CHECK(strstr(json, "\"group\": \"c-modules\"") && strstr(json, "\"group\": \"python\""));
+	CHECK(strstr(json, "\"groups\": [") && strstr(json, "\"worst_workload\": \"dicts\"") &&
+	      strstr(json, "\"worst_speedup\": 0.8,"));
+	free(json);
+	r.baseline = 1;
+	table = render(&r, bench_print_table);
+	CHECK(strstr(table, "by group, against pgo") != NULL);
+	CHECK(strstr(table, "\nall               2  plain        0.791x slower               0.500x slower              calls\n") != NULL);
+	free(table);
+	r.works[1].group = NULL;
 	free(r.cells);
 	free(r.pair);
 	free(r.pair_verdict);

@@ -1,0 +1,48 @@
+/* coverage.h - `profopt coverage`: what a training reached, per group of compiled units, from
+ * `profopt report --json` outputs (read by coverage_read.c with jansson; grouped and printed by
+ * coverage.c). */
+#ifndef PROFOPT_COVERAGE_H
+#define PROFOPT_COVERAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A source file (or object) of the report's files[]. */
+struct cov_file {
+	char *file;
+	long functions, executed;
+	uint64_t count_sum;  /* its counter values added up (report's count_sum) */
+};
+
+/* A function the report names: executed ones from hottest[] (with their counts), the others
+ * from never_executed[]. */
+struct cov_fn {
+	char *name, *file;
+	int executed;
+	uint64_t sum;
+};
+
+struct cov_input {
+	char *name, *path;   /* NAME=PATH as given */
+	char *family;        /* gcc or clang */
+	struct cov_file *files;
+	int nfiles;
+	struct cov_fn *fns;
+	int nfns;
+	long executed;       /* functions.executed */
+	long listed_executed; /* executed functions hottest[] lists (all of them with a large --top) */
+	int have_sums;       /* every files[] entry has count_sum */
+};
+
+/* Reads a `profopt report --json` output into *in (name and path set by the caller).  Returns 0,
+ * or -1 with a message naming the file in err. */
+int cov_read_report(const char *path, struct cov_input *in, char *err, size_t errlen);
+void cov_input_free(struct cov_input *in);
+
+/* coverage.c: does the fnmatch pattern match path, or a part of it that starts after a '/'? */
+int cov_path_matches(const char *pattern, const char *path);
+/* One unit: equal paths without extension and leading ./ and ../, or one ending with the other
+ * after a '/' (../src/Python/ceval.c and the object Python/ceval.o). */
+int cov_same_unit(const char *a, const char *b);
+
+#endif
