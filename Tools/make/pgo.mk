@@ -78,8 +78,9 @@ PGO_CONFIGURE ?= true
 PGO_TRAIN_LIST ?= true
 
 pgo_abs_dir := $(abspath $(PGO_DIR))
-# Paths the recipes hand to the shell are refused at once, naming the character, when they
-# hold what make or the shell would read as syntax (configure refuses the same in the build
+# Paths the recipes hand to the shell are refused, naming the character, before any pipeline
+# target runs, when they (or a workload name: file and log names, JSON text) hold what make
+# or the shell would read as syntax (configure refuses the same in the build
 # and source directories): a path never becomes code.
 # $(1) as one single-quoted shell word, whatever it holds: the one way make text that came
 # from a user or a file enters a recipe's shell.
@@ -95,9 +96,12 @@ pgo_check_path = $(if $(findstring $$,$($(1))),$(error pgo.mk: $(1) holds '$$': 
 	use a path without it)) \
 	$(if $(call pgo_syntax_in,$($(1))),$(error pgo.mk: $(1) '$($(1))' contains '$(call pgo_syntax_in,$($(1)))', \
 	which make or the shell running its recipes reads as syntax: use a path of letters, digits, / . _ - + = @ ~ ^ ! { }))
-$(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR,$(call pgo_check_path,$(v)))
-# Workload names become file names, log names and JSON text.
-$(foreach w,$(PGO_MAIN_NAME) $(foreach x,$(PGO_WORKLOADS),$(word 1,$(subst :, ,$(x)))),$(if $(or $(call pgo_syntax_in,$(w)),$(findstring /,$(w))),\
+# What make itself cannot parse in a target's name is refused as soon as pgo.mk is read.
+pgo_parse_chars = ; : % $(pgo_hash)
+$(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA,$(foreach c,$(pgo_parse_chars),$(if $(findstring $(c),$($(v))),\
+	$(error pgo.mk: $(v) '$($(v))' contains '$(c)', which make reads as syntax in a file name: use a path of letters, digits, / . _ - + = @ ~ ^ ! { }))))
+pgo_check_paths = $(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR,$(call pgo_check_path,$(v)))\
+	$(foreach w,$(PGO_MAIN_NAME) $(foreach x,$(PGO_WORKLOADS),$(word 1,$(subst :, ,$(x)))),$(if $(or $(call pgo_syntax_in,$(w)),$(findstring /,$(w))),\
 	$(error pgo.mk: the workload '$(w)' holds '$(or $(call pgo_syntax_in,$(w)),/)': a workload is NAME:WEIGHT, NAME of letters, digits, . _ -)))
 PGO_PROFDATA ?= $(pgo_abs_dir)/merged.profdata
 PGO_RAW_DIR ?= $(pgo_abs_dir)/raw
@@ -202,7 +206,7 @@ pgo_train_cmds = rm -rf $(pgo_abs_dir)/run.* && run=$$(mktemp -d $(pgo_abs_dir)/
 # holds it.
 # (clean-retain-profile and profile-removal take the same lock.)
 pgo_lock = $(pgo_abs_dir)/lock
-pgo_locked = @mkdir -p $(pgo_abs_dir) && \
+pgo_locked = @$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
 	$(PROFOPT) lock --file=$(pgo_lock) --what="make $(1) in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-$(1)-locked
 profile-opt:
 	$(call pgo_locked,profile-opt)
@@ -300,7 +304,7 @@ $(call pgo_stamp,cs-merge): $(call pgo_after,cs-merge)
 # One file with the merged profile and its manifest, for PGO_PROFILE= in another build.
 PGO_EXPORT ?= $(pgo_abs_dir)/profile-export.tar.gz
 profile-export: $(call pgo_stamp,verify)
-	@{ $(PGO_MANIFEST_CMD); printf 'training_args=%s\n' $(call pgo_quote,$(PGO_TRAIN_ARGS)); \
+	@$(pgo_check_paths){ $(PGO_MANIFEST_CMD); printf 'training_args=%s\n' $(call pgo_quote,$(PGO_TRAIN_ARGS)); \
 		$(if $(PGO_RELOCATE_ROOT),printf 'relocate_root=%s\n' "$(PGO_RELOCATE_ROOT)";) } > $(call pgo_quote,$(pgo_manifest))
 	@$(PROFOPT) export --profile=$(call pgo_quote,$(pgo_profile_file)) --manifest=$(call pgo_quote,$(pgo_manifest)) \
 		--output=$(call pgo_quote,$(PGO_EXPORT)) --record=$(call pgo_quote,$(pgo_abs_dir)/profile-manifest.json)
@@ -416,7 +420,7 @@ pgo_repro_dir = $(pgo_abs_dir)/repro
 pgo_repro_save = $(if $(pgo_is_gcc),rm -f $(pgo_repro_dir)/$(1).tar && $(PROFOPT) stash save $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_repro_dir)/$(1).tar,cp $(PGO_PROFDATA) $(pgo_repro_dir)/$(1).profdata)
 pgo_repro_file = $(pgo_repro_dir)/$(1).$(if $(pgo_is_gcc),tar,profdata)
 pgo-repro-check:
-	@$(if $(strip $(PGO_PROFILE)),echo "pgo-repro-check trains: it cannot work on an imported profile (PGO_PROFILE)" >&2; exit 2)
+	@$(pgo_check_paths)$(if $(strip $(PGO_PROFILE)),echo "pgo-repro-check trains: it cannot work on an imported profile (PGO_PROFILE)" >&2; exit 2)
 	@if test -f $(call pgo_stamp,clean); then echo "==> the instrumented build was cleaned: building it again" >&2; $(call pgo_rm_later,configure); fi
 	@mkdir -p $(pgo_repro_dir)
 	@$(call pgo_rm_later,instrument) && $(MAKE) --no-print-directory $(call pgo_stamp,merge)
