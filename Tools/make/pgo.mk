@@ -255,8 +255,11 @@ $(call pgo_stamp,use): $(call pgo_after,use)
 $(call pgo_stamp,verify): $(call pgo_after,verify)
 	@echo "==> verify" >&2
 	@$(call pgo_rm_later,verify)
-	@$(PROFOPT) check --build-log=$(call pgo_log,use) --max-changed=999999 | sed -n '1,6p' >&2
-	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --stamp=$(call pgo_stamp,verify) \
+	@rm -f $(call pgo_stamp,verify)
+	@# Per object, from the use build's log (commands, diagnostics), the profile and the object;
+	@# its exit status is the stage's.
+	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --build-log=$(call pgo_log,use) \
+		--stamp=$(call pgo_stamp,verify) $(pgo_skip) \
 		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
 		$(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
 
