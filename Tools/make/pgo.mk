@@ -342,8 +342,9 @@ pgo-repro-check:
 	@$(PROFOPT) diff $(if $(pgo_is_gcc),,--tool=$(LLVM_PROFDATA)) $(call pgo_repro_file,first) $(call pgo_repro_file,second) \
 		> $(pgo_repro_dir)/diff.txt; rc=$$?; cat $(pgo_repro_dir)/diff.txt; exit $$rc
 
+# An unfinished pipeline is an answer (exit 1); a damaged or foreign stamp (exit 3) is an error.
 pgo-status:
-	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) || true
+	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))); test $$? -le 1
 
 pgo-summary:
 	@$(PROFOPT) summary --json $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s)))

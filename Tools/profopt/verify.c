@@ -312,10 +312,10 @@ static enum reason judge(const struct verify *v, const struct unit *u)
 		return INSTRUMENTED;
 	if (u->flags >= 0 && !(u->flags & PROFILE_FLAG_USE))
 		return NO_FLAG;
-	if (!u->profile)
-		return NO_PROFILE;
 	if (u->complaint)
 		return COMPLAINT;
+	if (!u->profile)
+		return NO_PROFILE;
 	if (!v->gcc && u->expect_layout && u->layout == 0)
 		return NO_LAYOUT;
 	/* without its command, only clang's profile layout in the object proves use */
@@ -469,11 +469,6 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 		if (build_log_read(&log, logpath, absdir) < 0)
 			fatal("cannot read build log %s: %s", logpath, strerror(errno));
 		build_log_print(&log, stdout, list ? -1 : 5);
-		for (int i = 0; i < log.n; i++)
-			if (log.m[i].kind == LOG_CORRUPTED)
-				fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "
-				      "profile-opt)",
-				      logpath, log.m[i].line, log.m[i].text);
 	}
 	char *profdata = v->profdata ? resolve_path(v->profdata) : NULL;
 	v->profdata = profdata;
@@ -488,6 +483,11 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 		check_gcda_files(dir, skip);
 	else
 		load_profile(v);
+	for (int i = 0; i < log.n; i++)
+		if (log.m[i].kind == LOG_CORRUPTED)
+			fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "
+			      "profile-opt)",
+			      logpath, log.m[i].line, log.m[i].text);
 	v->n = objs.n;
 	v->u = xcalloc((size_t)v->n, sizeof *v->u);
 	for (int i = 0; i < v->n; i++)
