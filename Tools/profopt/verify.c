@@ -129,16 +129,20 @@ static char *run_tool(char **argv, const char *what)
 {
 	char *out = NULL;
 	int st = capture(argv, &out);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		fatal("%s %s failed: %.500s", argv[0], what, out && *out ? out : "cannot run it");
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		size_t n = out ? strlen(out) : 0;
+		while (n && (out[n - 1] == '\n' || out[n - 1] == ' '))
+			out[--n] = '\0';
+		fatal("%s %s %s failed: %.500s", argv[0], argv[1], what, n ? out : "cannot run it");
+	}
 	return out;
 }
 
 /* Every function of the merged profile with its largest counter; and the hot threshold (the
  * count at which blocks hold 99% of all counts: LLVM's default hot cutoff). */
-static void load_profile(struct verify *v)
+static void load_profile(struct verify *v, const char *path)
 {
-	char *argv[] = {(char *)v->tool, "show", "--all-functions", "--counts", "--", (char *)v->profdata, NULL};
+	char *argv[] = {(char *)v->tool, "show", "--all-functions", "--counts", "--", (char *)path, NULL};
 	char *out = run_tool(argv, v->profdata), *name = NULL;
 	uint64_t max = 0;
 	for (char *save, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -161,7 +165,7 @@ static void load_profile(struct verify *v)
 	if (name)
 		add_function(v, name, max);
 	free(out);
-	char *sargv[] = {(char *)v->tool, "show", "--detailed-summary", "--", (char *)v->profdata, NULL};
+	char *sargv[] = {(char *)v->tool, "show", "--detailed-summary", "--", (char *)path, NULL};
 	out = run_tool(sargv, v->profdata);
 	const char *p = strstr(out, "account for 99 percentage"), *q;
 	for (q = p; q && q > out && q[-1] != '\n'; q--)
@@ -470,8 +474,11 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 			fatal("cannot read build log %s: %s", logpath, strerror(errno));
 		build_log_print(&log, stdout, list ? -1 : 5);
 	}
-	char *profdata = v->profdata ? resolve_path(v->profdata) : NULL;
-	v->profdata = profdata;
+	/* the tool runs in DIR; messages keep the user's name of the file */
+	char *cwd = getcwd(NULL, 0), *profdata = NULL;
+	if (v->profdata)
+		profdata = v->profdata[0] == '/' || !cwd ? xstrdup(v->profdata) : xasprintf("%s/%s", cwd, v->profdata);
+	free(cwd);
 	if (chdir(absdir) < 0)
 		fatal("cannot enter %s: %s", dir, strerror(errno));
 	struct file_list objs = {0};
@@ -482,7 +489,7 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 	if (v->gcc)
 		check_gcda_files(dir, skip);
 	else
-		load_profile(v);
+		load_profile(v, profdata);
 	for (int i = 0; i < log.n; i++)
 		if (log.m[i].kind == LOG_CORRUPTED)
 			fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "

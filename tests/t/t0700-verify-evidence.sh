@@ -134,3 +134,24 @@ EOF
 	expect_contains out "interp.o: NO PROFILE DATA: the compiler said \(big\.log:200003\): .*profile for function 'run' not found"
 	[ $((SECONDS - start)) -lt 20 ] || fail "reading a 200,000-line log took $((SECONDS - start)) s"
 }
+
+# Clang 19: the same evidence, from its log line and from the object alone.
+test_clang19_hash_mismatch() {
+	require clang-19
+	local tool=/usr/lib/llvm-19/bin/llvm-profdata
+	[ -x "$tool" ] || skip "no llvm-profdata of clang 19"
+	setup_fixture
+	clang-19 -O2 -fprofile-generate -o toy interp.c main.c
+	LLVM_PROFILE_FILE=t.profraw ./toy ppas 200000 > /dev/null
+	"$tool" merge -o t.profdata t.profraw
+	clang-19 -O2 -fprofile-use=t.profdata -c interp.c main.c
+	expect_status 0 "$PROFOPT" verify --family=clang --objdir=. --profdata=t.profdata --tool="$tool" --require=interp.o
+	expect_contains out 'verify: 2 of 2 compiled units used profile data'
+	sed -i "s/default: break;/case 'z': if (sp >= 1 \&\& acc > 3) acc = 0; break;\n\t\t\tdefault: break;/" interp.c
+	{ echo "clang-19 -O2 -fprofile-use=t.profdata -c interp.c"; clang-19 -O2 -fprofile-use=t.profdata -c interp.c 2>&1; } > build.log
+	expect_contains build.log 'hash mismatch'
+	expect_status 1 "$PROFOPT" verify --family=clang --objdir=. --profdata=t.profdata --tool="$tool" --require=interp.o
+	expect_contains out 'interp.o: NO PROFILE DATA: compiled as without profile'
+	expect_status 1 "$PROFOPT" verify --family=clang --objdir=. --profdata=t.profdata --tool="$tool" --require=interp.o --build-log=build.log
+	expect_contains out 'interp.o: NO PROFILE DATA: the compiler said \(build\.log:2\): .*hash mismatch'
+}
