@@ -147,11 +147,11 @@ static char *object_name(const char *obj, const char *cwd, const char *objdir)
 	return path;
 }
 
-/* Records the compile command on this line, if it is one; returns its index or -1. */
-static int add_compile(struct build_log *l, const char *line, int lineno, const char *cwd, const char *objdir)
+/* Records the compile command on this line, if it is one. */
+static void add_compile(struct build_log *l, const char *line, int lineno, const char *cwd, const char *objdir)
 {
 	if (!strstr(line, " -c"))
-		return -1;
+		return;
 	char *copy = xstrdup(line), *w[4096], *obj = NULL, *src = NULL;
 	int n = split_words(copy, w, 4096), compile = 0, flags = 0;
 	for (int i = 0; i < n; i++) {
@@ -164,17 +164,16 @@ static int add_compile(struct build_log *l, const char *line, int lineno, const 
 		else if (w[i][0] != '-' && is_source(w[i]) && !(i > 0 && is_value_option(w[i - 1])))
 			src = w[i];
 	}
-	int k = -1;
 	if (compile && src) {
-		char *base = obj ? NULL : strrchr(src, '/');
-		char *o = obj ? xstrdup(obj) : xasprintf("%.*s.o", (int)(strrchr(base ? base + 1 : src, '.') - (base ? base + 1 : src)),
-							 base ? base + 1 : src);
+		/* without -o, the object is the source's name with .o, in the current directory */
+		const char *name = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+		char *o = obj ? xstrdup(obj) : xasprintf("%.*s.o", (int)(strrchr(name, '.') - name), name);
 		if (ends_with(o, ".o")) {
 			if (l->nc == l->capc) {
 				l->capc = l->capc ? l->capc * 2 : 64;
 				l->c = xrealloc(l->c, (size_t)l->capc * sizeof *l->c);
 			}
-			k = l->nc++;
+			int k = l->nc++;
 			src += starts_with(src, "./") ? 2 : 0;
 			l->c[k] = (struct log_compile){object_name(o, cwd, objdir), xstrdup(src), lineno, flags, -1};
 			*strmap_slot(&l->objects, l->c[k].object, 1) = (void *)(intptr_t)(k + 1);
@@ -182,7 +181,6 @@ static int add_compile(struct build_log *l, const char *line, int lineno, const 
 		free(o);
 	}
 	free(copy);
-	return k;
 }
 
 /* make's "Entering directory '/x'" (any quotes) -> "/x"; NULL otherwise. */
@@ -203,7 +201,7 @@ static char *entered_directory(const char *line, int *leaving)
 	return xasprintf("%.*s", (int)n, p);
 }
 
-static void add_message(struct build_log *l, const char *line, int lineno, enum log_kind kind, int last_compile)
+static void add_message(struct build_log *l, const char *line, int lineno, enum log_kind kind)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 16;
@@ -213,7 +211,7 @@ static void add_message(struct build_log *l, const char *line, int lineno, enum 
 	for (unsigned char *p = (unsigned char *)text; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
 			*p = '?';
-	l->m[l->n++] = (struct log_message){lineno, kind, text, diagnostic_source(line), last_compile};
+	l->m[l->n++] = (struct log_message){lineno, kind, text, diagnostic_source(line), -1};
 	l->count[kind]++;
 }
 
@@ -233,8 +231,10 @@ static void attribute(struct build_log *l)
 			void **slot = strmap_slot(&first_message, m->source, 1);
 			if (!*slot)
 				*slot = (void *)(intptr_t)(i + 1);
-		} else if (m->compile >= 0 && l->c[m->compile].complaint < 0) {
-			l->c[m->compile].complaint = i;
+		} else {
+			/* a parallel build interleaves output: the compile just before may not be its own */
+			m->compile = -1;
+			l->unattributed++;
 		}
 	}
 	for (int k = 0; k < l->nc; k++) {
@@ -249,7 +249,7 @@ static void attribute(struct build_log *l)
 static void scan(struct build_log *l, char *text, const char *objdir)
 {
 	char *dirs[64] = {0};
-	int depth = 0, last_compile = -1, lineno = 0;
+	int depth = 0, lineno = 0;
 	for (char *p = text, *line; p; ) {
 		line = strsep(&p, "\n");
 		lineno++;
@@ -264,12 +264,10 @@ static void scan(struct build_log *l, char *text, const char *objdir)
 			free(dirs[--depth]);
 			continue;
 		}
-		int k = add_compile(l, line, lineno, depth ? dirs[depth - 1] : NULL, objdir);
-		if (k >= 0)
-			last_compile = k;
+		add_compile(l, line, lineno, depth ? dirs[depth - 1] : NULL, objdir);
 		for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++)
 			if (strcasestr(line, patterns[i].text)) {
-				add_message(l, line, lineno, patterns[i].kind, last_compile);
+				add_message(l, line, lineno, patterns[i].kind);
 				break;
 			}
 	}

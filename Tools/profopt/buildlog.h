@@ -17,8 +17,7 @@ struct log_message {
 	enum log_kind kind;
 	char *text;   /* control characters shown as '?' */
 	char *source; /* the file the diagnostic names, or NULL */
-	int compile;  /* the compile command it belongs to (by its source, else the one just
-	               * before it in the log), or -1 */
+	int compile;  /* the last compile command of the source it names, or -1 */
 };
 
 /* What a command line asks of the profile (the last of contradicting options wins). */
@@ -39,6 +38,7 @@ struct build_log {
 	struct log_message *m;
 	int n, cap;
 	int count[LOG_KINDS];
+	int unattributed; /* stale or missing messages that name no file */
 	struct log_compile *c;
 	int nc, capc;
 	struct strmap objects; /* object -> index + 1 in c (the last compile of it) */

@@ -473,6 +473,10 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 		if (build_log_read(&log, logpath, absdir) < 0)
 			fatal("cannot read build log %s: %s", logpath, strerror(errno));
 		build_log_print(&log, stdout, list ? -1 : 5);
+		if (log.unattributed)
+			printf("verify: %d stale or missing-profile diagnostic%s name no file: not tied to an object (a "
+			       "parallel build interleaves them); the objects' own evidence decides\n",
+			       log.unattributed, log.unattributed == 1 ? "" : "s");
 	}
 	/* the tool runs in DIR; messages keep the user's name of the file */
 	char *cwd = getcwd(NULL, 0), *profdata = NULL;
