@@ -112,6 +112,23 @@ static void tasks_note(char *out, size_t n, const struct tasks *t)
 			 t->tasks == 1 ? "" : "s", t->failed, t->lost);
 }
 
+/* The JSON report (stages consumed): valid JSON whatever the stamps held. */
+static void print_json(json_t *stages, const struct tasks *all, const char *verdict, double total)
+{
+	json_t *doc = json_pack("{s:o, s:b, s:s}", "stages", stages, "ok", !strcmp(verdict, "ok"), "status", verdict);
+	if (all->known)
+		json_object_set_new(doc, "training", json_pack("{s:I, s:I, s:I, s:I}", "tasks", (json_int_t)all->tasks, "ran",
+							       (json_int_t)all->ran, "failed", (json_int_t)all->failed,
+							       "lost", (json_int_t)all->lost));
+	json_object_set_new(doc, "total_seconds", json_real(total));
+	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(6));
+	if (!text)
+		fatal("cannot write the summary as JSON");
+	puts(text);
+	free(text);
+	json_decref(doc);
+}
+
 static char *stage_name(const char *path)
 {
 	char *copy = xstrdup(path), *name = xstrdup(basename(copy));
@@ -135,7 +152,7 @@ int cmd_summary(int argc, char **argv)
 	}
 	if (optind >= argc)
 		usage_error("no stamp files given");
-	json_t *stages = json_array(), *training = json_object();
+	json_t *stages = json_array();
 	struct tasks all = {0};
 	for (int i = optind; i < argc; i++) {
 		enum state state;
@@ -172,22 +189,7 @@ int cmd_summary(int argc, char **argv)
 	}
 	const char *verdict = worst == DONE ? "ok" : worst == MISSING ? "INCOMPLETE" : worst == FAILED ? "FAILED" : "DAMAGED";
 	if (json) {
-		if (all.known) {
-			json_object_set_new(training, "tasks", json_integer(all.tasks));
-			json_object_set_new(training, "ran", json_integer(all.ran));
-			json_object_set_new(training, "failed", json_integer(all.failed));
-			json_object_set_new(training, "lost", json_integer(all.lost));
-		}
-		json_t *doc = json_pack("{s:o, s:b, s:s}", "stages", stages, "ok", worst == DONE, "status", verdict);
-		if (all.known)
-			json_object_set_new(doc, "training", training);
-		else
-			json_decref(training);
-		json_object_set_new(doc, "total_seconds", json_real(total));
-		char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(6));
-		puts(text);
-		free(text);
-		json_decref(doc);
+		print_json(stages, &all, verdict, total);
 	} else {
 		char d[32];
 		format_duration(d, sizeof d, total);
@@ -196,7 +198,6 @@ int cmd_summary(int argc, char **argv)
 			printf("  (training: %lld of %lld tasks failed, %lld lost)", all.failed, all.tasks, all.lost);
 		printf("\n");
 		json_decref(stages);
-		json_decref(training);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
 		fatal("cannot write the summary: %s", strerror(errno));
