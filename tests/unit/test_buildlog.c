@@ -2,6 +2,7 @@
  * objects, NUL bytes), the profile flags of a command line, ELF section names, strmap. */
 #include "buildlog.h"
 #include "elf.h"
+#include "stamp.h"
 #include "strmap.h"
 #include "unit.h"
 #include "util.h"
@@ -110,4 +111,16 @@ TEST(strmap_grows_and_finds)
 	CHECK_INT((intptr_t)strmap_get(&m, "k4321"), 4322);
 	CHECK(strmap_get(&m, "nope") == NULL);
 	strmap_free(&m, NULL);
+}
+
+TEST(stamp_records_are_checked)
+{
+	char err[200];
+	static const char good[] = "{\"stage\": \"x\", \"status\": \"ok\", \"seconds\": 1.0}";
+	CHECK_INT(stamp_record_check(good, sizeof good - 1, err, sizeof err), 0);
+	CHECK_INT(stamp_record_check("{\"stage\": \"a\"b\"}", 15, err, sizeof err), -1);
+	CHECK(strstr(err, "not JSON") != NULL);
+	CHECK_INT(stamp_record_check("{\"hello\": 1}", 12, err, sizeof err), -1);
+	CHECK(strstr(err, "foreign") != NULL);
+	CHECK_INT(stamp_record_check("{\"stage\": \"x\", \"status\": \"ok\"}\0x", 32, err, sizeof err), -1);
 }
