@@ -246,10 +246,26 @@ static void attribute(struct build_log *l)
 	strmap_free(&last_compile, NULL);
 }
 
+/* A command make echoed over several lines ("\\" at their ends) is one command: returns the
+ * joined text once it ends, NULL while it goes on (*first: its first line). */
+static const char *command_text(struct buf *cmd, const char *line, int lineno, int *first)
+{
+	size_t n = strlen(line);
+	int more = n && line[n - 1] == '\\';
+	if (!cmd->len)
+		*first = lineno;
+	if (!more && !cmd->len)
+		return line;
+	buf_add(cmd, line, more ? n - 1 : n);
+	buf_puts(cmd, " ");
+	return more ? NULL : cmd->data;
+}
+
 static void scan(struct build_log *l, char *text, const char *objdir)
 {
 	char *dirs[64] = {0};
-	int depth = 0, lineno = 0;
+	int depth = 0, lineno = 0, first = 0;
+	struct buf cmd = {0};
 	for (char *p = text, *line; p; ) {
 		line = strsep(&p, "\n");
 		lineno++;
@@ -264,7 +280,11 @@ static void scan(struct build_log *l, char *text, const char *objdir)
 			free(dirs[--depth]);
 			continue;
 		}
-		add_compile(l, line, lineno, depth ? dirs[depth - 1] : NULL, objdir);
+		const char *command = command_text(&cmd, line, lineno, &first);
+		if (command) {
+			add_compile(l, command, first, depth ? dirs[depth - 1] : NULL, objdir);
+			cmd.len = 0;
+		}
 		for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++)
 			if (strcasestr(line, patterns[i].text)) {
 				add_message(l, line, lineno, patterns[i].kind);
@@ -273,6 +293,7 @@ static void scan(struct build_log *l, char *text, const char *objdir)
 	}
 	while (depth > 0)
 		free(dirs[--depth]);
+	buf_free(&cmd);
 }
 
 int build_log_read(struct build_log *l, const char *path, const char *objdir)

@@ -44,7 +44,8 @@ const char help_verify[] =
 	"                      (a few shown; all with --list)\n"
 	"  --profdata=FILE     merged profile (clang)\n"
 	"  --tool=PATH         llvm-profdata (clang; default llvm-profdata)\n"
-	"  --nm=PATH           nm to list the objects' symbols (default nm)\n"
+	"  --nm=PATH           nm to list the objects' symbols (default: clang, the llvm-nm\n"
+	"                      beside --tool, which reads LTO bitcode whole; else nm)\n"
 	"  --readelf=PATH      readelf to read recorded switches (default readelf)\n"
 	"  --require=OBJ       object (relative to DIR) that must have used the profile (repeatable)\n"
 	"  --skip=NAME         do not descend into directories called NAME (repeatable)\n"
@@ -87,6 +88,7 @@ struct verify {
 	struct strmap fns;    /* clang: bare name -> struct fn_info */
 	uint64_t hot;         /* clang: the profile's hot count threshold (0: unknown) */
 	int nfuncs;           /* clang: functions with non-zero counts */
+	char *nm_argv[210];
 };
 
 /* Strips the file prefix clang gives local functions in profiles ("file.c:f" or "file.c;f"). */
@@ -204,8 +206,12 @@ static void for_batches(struct verify *v, char **argv, int fixed, int (*want)(co
 			break;
 		argv[k] = NULL;
 		char *out = NULL;
-		if (capture(argv, &out) < 0)
+		int st = capture(argv, &out);
+		if (st < 0)
 			fatal("cannot run %s: %s", argv[0], strerror(errno));
+		/* a tool that fails leaves objects without evidence: say so, with its first words */
+		if (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && argv == v->nm_argv))
+			warn("%s failed on some objects (%.*s)", argv[0], (int)strcspn(out ? out : "", "\n"), out ? out : "");
 		fn(v, out);
 		free(out);
 		for (int a = fixed; a < k; a++)
@@ -272,6 +278,22 @@ static void on_section(const char *name, void *arg)
 	int *layout = arg;
 	if (starts_with(name, ".text.hot") || starts_with(name, ".text.unlikely"))
 		*layout = 1;
+}
+
+/* clang: the llvm-nm beside llvm-profdata, which also lists the local functions of LLVM bitcode
+ * (LTO objects; binutils nm's plugin lists only global ones); else nm. */
+static char *default_nm(const struct verify *v)
+{
+	char *tool = v->gcc ? NULL : find_program(v->tool), *slash = tool ? strrchr(tool, '/') : NULL, *nm = NULL;
+	if (slash) {
+		nm = xasprintf("%.*s/llvm-nm", (int)(slash - tool), tool);
+		if (access(nm, X_OK) != 0) {
+			free(nm);
+			nm = NULL;
+		}
+	}
+	free(tool);
+	return nm ? nm : xstrdup("nm");
 }
 
 static int command_unknown(const struct unit *u)
@@ -385,12 +407,14 @@ static void gather(struct verify *v, const struct build_log *log)
 		if (rc != 0)
 			u->layout = -1;
 	}
-	char *nm_argv[210] = {(char *)v->nm, "-A", "--"};
-	for_batches(v, nm_argv, 3, NULL, read_symbols);
-	char *re_argv[215] = {(char *)v->readelf, "--debug-dump=info", "--dwarf-depth=1", "-p", ".GCC.command.line", "--"};
+	/* the objects are named "./path": never an option, so no "--" (llvm-nm 14 refuses it) */
+	v->nm_argv[0] = (char *)v->nm;
+	v->nm_argv[1] = "-A";
+	for_batches(v, v->nm_argv, 2, NULL, read_symbols);
+	char *re_argv[215] = {(char *)v->readelf, "--debug-dump=info", "--dwarf-depth=1", "-p", ".GCC.command.line"};
 	char *readelf = find_program(v->readelf);
 	if (readelf)
-		for_batches(v, re_argv, 6, command_unknown, read_switches);
+		for_batches(v, re_argv, 5, command_unknown, read_switches);
 	free(readelf);
 }
 
@@ -544,7 +568,7 @@ int cmd_verify(int argc, char **argv)
 		{"list", no_argument, NULL, 'l'},           {"stamp", required_argument, NULL, 'S'},
 		{"build-log", required_argument, NULL, 'b'}, {NULL, 0, NULL, 0},
 	};
-	struct verify v = {.nm = "nm", .readelf = "readelf", .tool = "llvm-profdata"};
+	struct verify v = {.nm = NULL, .readelf = "readelf", .tool = "llvm-profdata"};
 	const char *family = NULL, *dir = NULL, *stamp = NULL, *logpath = NULL;
 	const char *require[32], *skip[16] = {0};
 	int nrequire = 0, nskip = 0, list = 0, c;
@@ -581,8 +605,13 @@ int cmd_verify(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors in the order they happen */
 	if (!v.gcc && !v.profdata)
 		usage_error("--profdata=FILE is required for clang");
+	char *nm = v.nm ? NULL : default_nm(&v);
+	if (nm)
+		v.nm = nm;
 	/* a verify that fails leaves no stamp, not even an older one that said ok */
 	if (stamp && unlink(stamp) < 0 && errno != ENOENT)
 		fatal("cannot remove the old stamp %s: %s", stamp, strerror(errno));
-	return verify_run(&v, dir, logpath, list, skip, require, nrequire, stamp);
+	int rc = verify_run(&v, dir, logpath, list, skip, require, nrequire, stamp);
+	free(nm);
+	return rc;
 }

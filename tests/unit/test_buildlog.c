@@ -41,13 +41,16 @@ TEST(build_log_ties_diagnostics_to_objects)
 				  "clang -fprofile-use=p -c ./m.c\n"
 				  "../src/Python/ceval.c:9:1: warning: profile for function 'f' not found [-Wmissing-profile]\n"
 				  "warning: profile data may be out of date: of 1 function, 1 has mismatched data\n"
+				  "clang -c -O3 -fprofile-instr-use=p \\\n"
+				  "\t-DX=\\\"y\\\" \\\n"
+				  "\t-o Python/sysmodule.o ../src/Python/sysmodule.c\n"
 				  "make[1]: Leaving directory '/b'\n"
 				  "gcc -fprofile-use -c -o /b/sub/x.o x.c\n"
 				  "junk \0 x.c:1:1: warning: profile data may be corrupted\n";
 	char *path = write_temp(log, sizeof log - 1);
 	struct build_log l;
 	CHECK_INT(build_log_read(&l, path, "/b"), 0);
-	CHECK_INT(l.nc, 4);
+	CHECK_INT(l.nc, 5);
 	CHECK_INT(l.count[LOG_MISSING], 1);
 	CHECK_INT(l.count[LOG_STALE], 1);
 	CHECK_INT(l.count[LOG_CORRUPTED], 1); /* after a NUL byte */
@@ -66,6 +69,9 @@ TEST(build_log_ties_diagnostics_to_objects)
 	CHECK(c && c->flags == PROFILE_FLAG_USE && c->complaint < 0);
 	CHECK_INT(l.unattributed, 1);
 	CHECK(build_log_compile(&l, "sub/x.o") != NULL);
+	/* a command make echoed over three lines */
+	c = build_log_compile(&l, "Python/sysmodule.o");
+	CHECK(c && c->flags == PROFILE_FLAG_USE && c->line == 7);
 	if (l.n == 3)
 		CHECK(strchr(l.m[2].text, '\0') == l.m[2].text + strlen(l.m[2].text));
 	build_log_free(&l);
