@@ -343,8 +343,11 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 $(call pgo_stamp,verify): $(call pgo_after,verify)
 	@echo "==> verify" >&2
 	@$(call pgo_rm_later,verify)
-	@$(PROFOPT) check --build-log=$(call pgo_log,use) --max-changed=999999 | sed -n '1,6p' >&2
-	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --stamp=$(call pgo_stamp,verify) \
+	@rm -f $(call pgo_stamp,verify)
+	@# Per object, from the use build's log (commands, diagnostics), the profile and the object;
+	@# its exit status is the stage's.
+	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --build-log=$(call pgo_log,use) \
+		--stamp=$(call pgo_stamp,verify) $(pgo_skip) \
 		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
 		$(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
 
@@ -431,8 +434,9 @@ pgo-repro-check:
 	@$(PROFOPT) diff $(if $(pgo_is_gcc),,--tool=$(LLVM_PROFDATA)) $(call pgo_repro_file,first) $(call pgo_repro_file,second) \
 		> $(pgo_repro_dir)/diff.txt; rc=$$?; cat $(pgo_repro_dir)/diff.txt; exit $$rc
 
+# An unfinished pipeline is an answer (exit 1); a damaged or foreign stamp (exit 3) is an error.
 pgo-status:
-	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) || true
+	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))); test $$? -le 1
 
 pgo-summary:
 	@$(PROFOPT) summary --json $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s)))

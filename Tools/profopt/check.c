@@ -3,9 +3,11 @@
  * after the profile-use build it lists what changed since (--against), and reads the
  * compiler's own complaints about the profile from a build log (--build-log).  Over the
  * --max-changed limit it fails; under it, it warns: a stale profile is never used silently. */
+#include "buildlog.h"
 #include "commands.h"
 #include "fingerprint.h"
 #include "json.h"
+#include "strmap.h"
 #include "util.h"
 
 #include <errno.h>
@@ -48,82 +50,6 @@ const char help_check[] =
 	"Exit status: 0 when the profile may be used (warnings listed), 1 when it is stale\n"
 	"beyond the limit or corrupted (retrain: make profile-removal profile-opt), 2 on bad usage.\n";
 
-enum log_kind { LOG_STALE, LOG_CORRUPTED, LOG_MISSING, LOG_KINDS };
-static const char *const kind_names[LOG_KINDS] = {"stale", "corrupted", "missing"};
-
-/* Substrings of the compilers' profile diagnostics (case-insensitive), by kind. */
-static const struct {
-	const char *text;
-	enum log_kind kind;
-} patterns[] = {
-	{"-Wcoverage-mismatch", LOG_STALE},
-	{"does not match its profile data", LOG_STALE},
-	{"coverage mismatch", LOG_STALE},
-	{"number of counters in profile data", LOG_STALE},
-	{"profile data may be out of date", LOG_STALE},
-	{"hash mismatch", LOG_STALE},
-	{"-Wprofile-instr-out-of-date", LOG_STALE},
-	{"profile data may be corrupted", LOG_CORRUPTED},
-	{"corrupted profile info", LOG_CORRUPTED},
-	{"malformed instrumentation profile", LOG_CORRUPTED},
-	{"unsupported instrumentation profile format", LOG_CORRUPTED},
-	{"error in reading profile", LOG_CORRUPTED},
-	{"could not read profile", LOG_CORRUPTED},
-	{"is not a gcov data file", LOG_CORRUPTED},
-	{"expected version", LOG_CORRUPTED},
-	{"-Wmissing-profile", LOG_MISSING},
-	{"no profile data available", LOG_MISSING},
-	{"profile data may be incomplete", LOG_MISSING},
-};
-
-struct log_message {
-	int line;
-	enum log_kind kind;
-	char *text, *source; /* source: the file the diagnostic names, or NULL */
-};
-
-struct log_scan {
-	struct log_message *m;
-	int n, cap;
-	int count[LOG_KINDS];
-};
-
-/* "dir/file.c:12:3: warning: ..." (gcc) or "warning: dir/file.c: ..." (clang's backend)
- * -> "dir/file.c"; NULL when the line names no file. */
-static char *diagnostic_source(const char *line)
-{
-	if (starts_with(line, "warning: ") || starts_with(line, "error: "))
-		line = strchr(line, ' ') + 1;
-	size_t n = strcspn(line, ": \t");
-	if (n == 0 || line[n] != ':' || !memchr(line, '.', n))
-		return NULL;
-	return xasprintf("%.*s", (int)n, line);
-}
-
-static void scan_log(struct log_scan *s, const char *path)
-{
-	size_t len;
-	char *text = read_file(path, &len);
-	if (!text)
-		fatal("cannot read build log %s: %s", path, strerror(errno));
-	int lineno = 0;
-	for (char *p = text, *line; p; lineno++) {
-		line = strsep(&p, "\n");
-		for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++) {
-			if (!strcasestr(line, patterns[i].text))
-				continue;
-			if (s->n == s->cap) {
-				s->cap = s->cap ? s->cap * 2 : 16;
-				s->m = xrealloc(s->m, (size_t)s->cap * sizeof *s->m);
-			}
-			s->m[s->n++] = (struct log_message){lineno + 1, patterns[i].kind, xstrdup(line), diagnostic_source(line)};
-			s->count[patterns[i].kind]++;
-			break;
-		}
-	}
-	free(text);
-}
-
 struct diff {
 	const char **changed, **added, **removed;
 	int nchanged, nadded, nremoved;
@@ -151,21 +77,34 @@ static void compare(const struct manifest *old, const struct manifest *cur, stru
 }
 
 /* Stale sources: changed, added, removed, and distinct files the compiler called stale
- * that are not among the changed ones (a stale message naming no file counts once). */
-static int count_stale(const struct diff *d, const struct log_scan *s)
+ * that are not among the changed ones (a stale message naming no file counts once).  Hash
+ * tables keep it linear: a log of many messages is not compared pairwise. */
+static int count_stale(const struct diff *d, const struct build_log *s)
 {
 	int n = d->nchanged + d->nadded + d->nremoved;
+	struct strmap changed = {0}, seen = {0};
+	for (int k = 0; k < d->nchanged; k++)
+		*strmap_slot(&changed, d->changed[k], 1) = (void *)1;
 	for (int i = 0; i < s->n; i++) {
+		const char *src = s->m[i].source;
 		if (s->m[i].kind != LOG_STALE)
 			continue;
-		const char *src = s->m[i].source;
-		int seen = 0;
-		for (int k = 0; src && k < i && !seen; k++)
-			seen = s->m[k].kind == LOG_STALE && s->m[k].source && !strcmp(s->m[k].source, src);
-		for (int k = 0; src && k < d->nchanged && !seen; k++)
-			seen = ends_with(src, d->changed[k]);
-		n += !seen;
+		if (!src) {
+			n++;
+			continue;
+		}
+		void **slot = strmap_slot(&seen, src, 1);
+		if (*slot)
+			continue;
+		*slot = (void *)1;
+		/* a changed file named from another directory: "../src/a/b.c" is "a/b.c" */
+		int known = strmap_get(&changed, src) != NULL;
+		for (const char *p = strchr(src, '/'); p && !known; p = strchr(p + 1, '/'))
+			known = strmap_get(&changed, p + 1) != NULL;
+		n += !known;
 	}
+	strmap_free(&changed, NULL);
+	strmap_free(&seen, NULL);
 	return n;
 }
 
@@ -271,9 +210,9 @@ int cmd_check(int argc, char **argv)
 			fatal("%s", err);
 		compare(&old, &cur, &d);
 	}
-	struct log_scan s = {0};
-	if (log)
-		scan_log(&s, log);
+	struct build_log s = {0};
+	if (log && build_log_read(&s, log, NULL) < 0)
+		fatal("cannot read build log %s: %s", log, strerror(errno));
 	int stale = count_stale(&d, &s);
 	double allowed = percent ? limit / 100 * old.n : limit;
 	int ok = stale <= allowed && s.count[LOG_CORRUPTED] == 0;
@@ -293,13 +232,13 @@ int cmd_check(int argc, char **argv)
 			jw_begin_object(&j);
 			jw_kv_string(&j, "file", log);
 			for (int k = 0; k < LOG_KINDS; k++)
-				jw_kv_int(&j, kind_names[k], s.count[k]);
+				jw_kv_int(&j, log_kind_names[k], s.count[k]);
 			jw_key(&j, "messages");
 			jw_begin_array(&j);
 			for (int i = 0; i < s.n; i++) {
 				jw_begin_object(&j);
 				jw_kv_int(&j, "line", s.m[i].line);
-				jw_kv_string(&j, "kind", kind_names[s.m[i].kind]);
+				jw_kv_string(&j, "kind", log_kind_names[s.m[i].kind]);
 				jw_kv_string(&j, "source", s.m[i].source);
 				jw_kv_string(&j, "text", s.m[i].text);
 				jw_end_object(&j);
@@ -322,16 +261,13 @@ int cmd_check(int argc, char **argv)
 			print_list("added", d.added, d.nadded);
 			print_list("removed", d.removed, d.nremoved);
 		}
-		if (log) {
-			printf("build log %s: %d stale, %d corrupted, %d missing profile diagnostics\n", log, s.count[LOG_STALE],
-			       s.count[LOG_CORRUPTED], s.count[LOG_MISSING]);
-			for (int i = 0; i < s.n; i++)
-				printf("  %s:%d: [%s] %.300s\n", log, s.m[i].line, kind_names[s.m[i].kind], s.m[i].text);
-		}
+		if (log)
+			build_log_print(&s, stdout, -1);
 	}
 	if (s.count[LOG_CORRUPTED])
-		warn("the compiler found the profile corrupted (%d messages): retrain (make profile-removal profile-opt)",
-		     s.count[LOG_CORRUPTED]);
+		fprintf(stderr, "%s: error: the compiler found the profile corrupted (%d message%s in %s): retrain "
+				"(make profile-removal profile-opt)\n",
+			progname, s.count[LOG_CORRUPTED], s.count[LOG_CORRUPTED] == 1 ? "" : "s", log);
 	if (stale && stale <= allowed)
 		warn("%d source%s stale since training (tolerated by --max-changed=%s): code changed since training gets no profile",
 		     stale, stale == 1 ? "" : "s", limit_arg);
@@ -339,11 +275,7 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "%s: error: the profile is stale: %d source%s changed since training, more than --max-changed=%s; "
 				"retrain (make profile-removal profile-opt)\n",
 			progname, stale, stale == 1 ? "" : "s", limit_arg);
-	for (int i = 0; i < s.n; i++) {
-		free(s.m[i].text);
-		free(s.m[i].source);
-	}
-	free(s.m);
+	build_log_free(&s);
 	free(d.changed);
 	free(d.added);
 	free(d.removed);

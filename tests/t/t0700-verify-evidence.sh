@@ -1,0 +1,157 @@
+# verify proves use, not presence: an object counts as built with the profile only on evidence
+# that a profile file lying around cannot fake (its compile command, what the compiler said, the
+# profile's data for it, and for clang the object's hot/cold layout).  Each fault below was
+# reported as "used profile data" and ok before.
+
+fixture_for() {
+	require "$1" autoconf
+	setup_fixture
+	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
+}
+
+# The whole pipeline once, then the build dropped with the profile kept: the next
+# `make profile-opt` rebuilds with the profile and verifies.
+trained_fixture() {
+	fixture_for "$1"
+	make profile-opt > first.out 2>&1 || { cat first.out; fail "first make profile-opt"; }
+	expect_contains first.out 'verify: interp.o: used profile data'
+	make clean-retain-profile > crp.out 2>&1 || { cat crp.out; fail "clean-retain-profile"; }
+}
+
+# make profile-opt fails at verify, and nothing claims the build used the profile.
+expect_verify_fails() {
+	if make profile-opt "$@" > make.out 2>&1; then cat make.out; fail "make profile-opt succeeded"; fi
+	expect_contains make.out '==> verify'
+	expect_not_contains make.out 'interp.o: used profile data'
+	test ! -f pgo/verify.stamp || fail "a verify stamp after a failed verify"
+	expect_status 1 "$PROFOPT" summary --json pgo/configure.stamp pgo/use.stamp pgo/verify.stamp
+	expect_contains out '"ok": false'
+	expect_contains out '"name": "verify",'
+}
+
+test_gcc_rebuild_without_profile_use_flag() {
+	fixture_for gcc
+	# The .gcda files are restored beside the objects, but the rebuild's flags lack -fprofile-use.
+	expect_verify_fails PGO_USE_CFLAGS= PGO_USE_LDFLAGS=
+	test -f interp.gcda || fail "the .gcda is not beside the object: the test proves nothing"
+	expect_contains make.out 'verify: 0 of 2 compiled units used profile data'
+	expect_contains make.out 'verify: interp.o: NO PROFILE DATA: compiled without the profile-use flag \(.*use\.log line [0-9]+\)'
+	# Without the build log, the switches gcc recorded in the object (-g) say the same; an old
+	# stamp given to a failing verify is removed.
+	echo '{"stage": "verify", "status": "ok"}' > old.stamp
+	expect_status 1 "$PROFOPT" verify --family=gcc --objdir=. --require=interp.o --stamp=old.stamp
+	expect_contains out 'interp.o: NO PROFILE DATA: compiled without the profile-use flag \(the switches recorded in the object\)'
+	test ! -f old.stamp || fail "a failed verify left the old stamp"
+}
+
+test_gcc_random_bytes_gcda_is_fatal() {
+	trained_fixture gcc
+	head -c 300 /dev/urandom > interp.gcda
+	expect_verify_fails
+	expect_contains make.out 'error: damaged profile: interp\.gcda: offset'
+	expect_contains make.out '1 of 2 \.gcda files under \. are damaged'
+}
+
+test_gcc_truncated_gcda_is_fatal() {
+	trained_fixture gcc
+	head -c 100 interp.gcda > cut && mv cut interp.gcda
+	expect_verify_fails
+	# gcc itself says nothing about it
+	expect_not_contains pgo/logs/use.log 'warning|error'
+	expect_contains make.out 'damaged profile: interp\.gcda: offset [0-9]+ .*truncated file \(actual/expected\)'
+}
+
+test_gcc_instrumented_objects_with_counts_beside() {
+	require gcc
+	setup_fixture
+	gcc -O1 -g -fprofile-generate -c interp.c main.c
+	gcc -fprofile-generate -o toy interp.o main.o
+	./toy ppas 1000 > /dev/null
+	test -f interp.gcda || fail "no .gcda"
+	expect_status 1 "$PROFOPT" verify --family=gcc --objdir=. --require=interp.o --list
+	expect_contains out 'interp.o: NO PROFILE DATA: an instrumented object'
+	expect_contains out 'verify: 0 of 2 compiled units'
+}
+
+test_clang_source_changed_after_training() {
+	trained_fixture clang
+	sed -i "s/default: break;/case 'z': if (sp >= 1 \&\& acc > 3) acc = 0; break;\n\t\t\tdefault: break;/" interp.c
+	grep -q "case 'z'" interp.c || fail "could not edit interp.c"
+	expect_verify_fails
+	expect_contains make.out 'interp.o: NO PROFILE DATA: the compiler said \(.*use\.log:[0-9]+\): .*hash mismatch'
+	# Without the log, the object itself shows it: compiled as without profile.
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	expect_status 1 "$PROFOPT" verify --family=clang --objdir=. --profdata=pgo/merged.profdata --tool="$llvm_profdata" --require=interp.o
+	expect_contains out 'interp.o: NO PROFILE DATA: compiled as without profile: none of its functions is laid out hot or cold'
+	expect_contains out 'verify: 1 of 2 compiled units used profile data'
+}
+
+test_clang_good_build_proved_from_the_object() {
+	trained_fixture clang
+	make profile-opt > make.out 2>&1 || { cat make.out; fail "rebuild"; }
+	expect_contains make.out 'verify: interp.o: used profile data \(command: .*use\.log line [0-9]+; .*object: hot/cold sections\)'
+	expect_eq "$(json_get pgo/verify.stamp units_with_profile)" 2
+	expect_eq "$(json_get pgo/verify.stamp without_profile.compiler_complained)" 0
+	# Without the log, clang's layout of the object proves the use.
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	expect_status 0 "$PROFOPT" verify --family=clang --objdir=. --profdata=pgo/merged.profdata --tool="$llvm_profdata" --require=interp.o
+	expect_contains out 'interp.o: used profile data \(command: unknown; .*object: hot/cold sections\)'
+}
+
+test_clang_rebuild_without_profile_flag() {
+	fixture_for clang
+	expect_verify_fails PGO_USE_CFLAGS= PGO_USE_LDFLAGS=
+	expect_contains make.out 'interp.o: NO PROFILE DATA: compiled without the profile-use flag'
+}
+
+test_corrupted_profile_in_build_log_is_fatal() {
+	require gcc
+	setup_fixture
+	gcc -O1 -c interp.c main.c
+	printf 'gcc -O1 -fprofile-use -c -o interp.o interp.c\ninterp.c: warning: profile data may be corrupted\n' > build.log
+	expect_status 1 "$PROFOPT" verify --family=gcc --objdir=. --build-log=build.log
+	expect_contains out 'error: the compiler found a profile damaged \(build\.log:2: .*may be corrupted\)'
+	expect_not_contains out 'warning: the compiler found'
+}
+
+# A big log is read in linear time, and a NUL byte hides nothing after it (check and verify).
+test_build_log_large_and_binary() {
+	require gcc python3
+	setup_fixture
+	gcc -O1 -g -fprofile-use -Wno-missing-profile -c interp.c main.c
+	python3 - <<'EOF'
+with open("big.log", "wb") as f:
+    for i in range(100000):
+        f.write(b"gcc -O2 -fprofile-use -c -o obj%d.o src%d.c\n" % (i, i))
+        f.write(b"src%d.c:1:1: warning: coverage mismatch for function 'f' [-Wcoverage-mismatch]\n" % i)
+    f.write(b"gcc -O1 -fprofile-use -c -o interp.o interp.c\nnoise \0 after a NUL byte\n")
+    f.write(b"interp.c:4:6: warning: profile for function 'run' not found in profile data [-Wmissing-profile]\n")
+EOF
+	local start=$SECONDS
+	expect_status 0 timeout 60 "$PROFOPT" check --build-log=big.log --max-changed=999999
+	expect_contains out '100000 stale, 0 corrupted, 1 missing'
+	expect_status 1 timeout 60 "$PROFOPT" verify --family=gcc --objdir=. --build-log=big.log --require=interp.o
+	expect_contains out "interp.o: NO PROFILE DATA: the compiler said \(big\.log:200003\): .*profile for function 'run' not found"
+	[ $((SECONDS - start)) -lt 20 ] || fail "reading a 200,000-line log took $((SECONDS - start)) s"
+}
+
+# Clang 19: the same evidence, from its log line and from the object alone.
+test_clang19_hash_mismatch() {
+	require clang-19
+	local tool=/usr/lib/llvm-19/bin/llvm-profdata
+	[ -x "$tool" ] || skip "no llvm-profdata of clang 19"
+	setup_fixture
+	clang-19 -O2 -fprofile-generate -o toy interp.c main.c
+	LLVM_PROFILE_FILE=t.profraw ./toy ppas 200000 > /dev/null
+	"$tool" merge -o t.profdata t.profraw
+	clang-19 -O2 -fprofile-use=t.profdata -c interp.c main.c
+	expect_status 0 "$PROFOPT" verify --family=clang --objdir=. --profdata=t.profdata --tool="$tool" --require=interp.o
+	expect_contains out 'verify: 2 of 2 compiled units used profile data'
+	sed -i "s/default: break;/case 'z': if (sp >= 1 \&\& acc > 3) acc = 0; break;\n\t\t\tdefault: break;/" interp.c
+	{ echo "clang-19 -O2 -fprofile-use=t.profdata -c interp.c"; clang-19 -O2 -fprofile-use=t.profdata -c interp.c 2>&1; } > build.log
+	expect_contains build.log 'hash mismatch'
+	expect_status 1 "$PROFOPT" verify --family=clang --objdir=. --profdata=t.profdata --tool="$tool" --require=interp.o
+	expect_contains out 'interp.o: NO PROFILE DATA: compiled as without profile'
+	expect_status 1 "$PROFOPT" verify --family=clang --objdir=. --profdata=t.profdata --tool="$tool" --require=interp.o --build-log=build.log
+	expect_contains out 'interp.o: NO PROFILE DATA: the compiler said \(build\.log:2\): .*hash mismatch'
+}
