@@ -199,6 +199,8 @@ pgo_train_cmds = rm -rf $(pgo_abs_dir)/run.* && run=$$(mktemp -d $(pgo_abs_dir)/
 	$(if $(pgo_workloads),$(call pgo_train_each,$(1),$$run,$(3)),$(call pgo_train_one,$(1),$$run,$(3))) && \
 	rm -rf $(2) && mv $$run $(2) && mv $$run.stamp $(call pgo_stamp,$(1))
 
+
+.PHONY: pgo-forget-build
 .PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
 	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-sources-changed
 
@@ -383,6 +385,13 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 			$(if $(PGO_BOLT_SKIP),-skip-funcs=$(PGO_BOLT_SKIP)) && \
 		$(PGO_BOLT_CHECK) && mv -f $(PGO_BOLT_NEW) $(pgo_bolt_bin) && rm -f $(PGO_BOLT_INST) $(pgo_bolt_dir)/prof.*.fdata'
 	@sed -n 's/^BOLT-INFO: \(.*have non-empty execution profile\)/bolt: \1/p' $(call pgo_log,bolt) >&2
+
+# The project's own `make clean` removes the build that the clean, use and verify stamps
+# describe: their stamps go with it, so the next profile-opt restores the kept profile and
+# rebuilds with it instead of saying "ok" over a missing build.
+clean: pgo-forget-build
+pgo-forget-build:
+	@rm -f $(foreach s,clean use verify bolt,$(call pgo_stamp,$(s))) $(pgo_abs_dir)/use.started
 
 # Drops the build but keeps the profile: the next profile-opt only rebuilds with it.
 clean-retain-profile:

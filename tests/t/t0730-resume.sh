@@ -84,3 +84,24 @@ test_impossible_timeouts_are_refused() {
 	expect_status 0 "$PROFOPT" train --timeout=604800 true
 	expect_status 2 "$PROFOPT" train --heartbeat=inf true
 }
+
+# The project's own `make clean` (the fixture's removes the program, objects and .gcda files)
+# leaves no stamp that would let the next profile-opt say "ok" over a missing build: the kept
+# profile is restored and the program rebuilt with it, without training again.
+check_make_clean_then_profile_opt() {
+	configured_fixture "$1"
+	make profile-opt > first.out 2>&1 || { cat first.out; fail "first profile-opt"; }
+	sha256sum "$2" > profile.sum
+	expect_status 0 make clean
+	test ! -e toy || fail "make clean left the program"
+	for s in clean use verify; do test ! -f "pgo/$s.stamp" || fail "make clean left pgo/$s.stamp"; done
+	expect_status 0 make profile-opt
+	expect_eq "$(stages_run out)" "==> clean keeping profiles;==> rebuild with profile;==> verify;" "stages after make clean"
+	expect_contains out 'verify: interp.o: used profile data'
+	test -x toy || fail "no program after profile-opt"
+	expect_eq "$(./toy ppas 10)" 90 "the rebuilt program's answer"
+	sha256sum -c profile.sum > /dev/null || fail "the profile was changed"
+}
+
+test_make_clean_then_profile_opt_gcc() { check_make_clean_then_profile_opt gcc pgo/profiles.tar; }
+test_make_clean_then_profile_opt_clang() { check_make_clean_then_profile_opt clang pgo/merged.profdata; }
