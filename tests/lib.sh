@@ -63,3 +63,18 @@ configured_fixture() {
 
 # Stages that did work in a make run (their banners), e.g. "==> training;==> verify;".
 stages_run() { grep -E '^==> [a-z]' "$1" | grep -v ': done in' | sed 's/ (log.*//' | tr '\n' ';'; }
+
+# exported_fixture CC: ./a holds the fixture trained with CC and its profile exported
+# (a/pgo/profile-export.tar.gz); ./b a fresh copy configured alike, the current directory.
+exported_fixture() {
+	require "$1" autoconf
+	mkdir a && cd a
+	setup_fixture
+	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > /dev/null 2>&1
+	make profile-opt > make.out 2>&1 || { cat make.out; fail "training build"; }
+	make profile-export > export.out 2>&1 || { cat export.out; fail "profile-export"; }
+	expect_contains export.out 'export: .*profile-export.tar.gz'
+	cd .. && mkdir b && cd b
+	setup_fixture
+	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > /dev/null 2>&1
+}

@@ -1,18 +1,6 @@
 # Profile reuse: make profile-export in one build, PGO_PROFILE= in another directory.
 
-trained_bundle() {
-	require "$1" autoconf
-	mkdir a && cd a
-	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > /dev/null 2>&1
-	make profile-opt > make.out 2>&1 || { cat make.out; fail "training build"; }
-	make profile-export > export.out 2>&1 || { cat export.out; fail "profile-export"; }
-	expect_contains export.out 'export: .*profile-export.tar.gz'
-	cd ..
-	mkdir b && cd b
-	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > /dev/null 2>&1
-}
+trained_bundle() { exported_fixture "$1"; }
 
 check_reuse() {
 	make profile-opt PGO_PROFILE=../a/pgo/profile-export.tar.gz > make.out 2>&1 || { cat make.out; fail "build with the exported profile"; }

@@ -212,18 +212,10 @@ test_sha256_pin() {
 # The pipeline: a trained build's bundle; an import refused by make leaves the previous good
 # profile and no stamp after merge; the pin reaches import through make.
 pipeline_refusal() {
-	require "$1" autoconf
-	mkdir a && cd a
-	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > /dev/null 2>&1
-	make profile-opt > make.out 2>&1 || { cat make.out; fail "training build"; }
-	make profile-export > export.out 2>&1 || { cat export.out; fail "profile-export"; }
-	cd ..
-	local good=$PWD/a/pgo/profile-export.tar.gz profile=$2 sum
+	exported_fixture "$1"
+	local good profile=$2 sum
+	good=$(cd .. && pwd)/a/pgo/profile-export.tar.gz
 	sum=$(sha256sum "$good" | cut -c1-64)
-	mkdir b && cd b
-	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > /dev/null 2>&1
 	make profile-opt PGO_PROFILE="$good" PGO_PROFILE_SHA256="$sum" > make.out 2>&1 || { cat make.out; fail "pinned import"; }
 	expect_contains make.out "has the pinned SHA-256 ${sum:0:12}"
 	expect_contains make.out 'verify: interp.o: used profile data'
