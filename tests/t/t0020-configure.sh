@@ -49,6 +49,7 @@ test_macro_missing_tool_only_matters_when_enabled() {
 }
 
 test_profopt_own_configure_refuses_mismatch() {
+	require_out_of_tree_configure
 	require clang
 	fake_bin llvm-profdata 'echo "Debian LLVM version 99.0.0"'
 	if "$SRCDIR/configure" --enable-optimizations CC=clang LLVM_PROFDATA="$PWD/fakebin/llvm-profdata" > out 2>&1; then
@@ -59,6 +60,7 @@ test_profopt_own_configure_refuses_mismatch() {
 }
 
 test_committed_configure_is_in_sync() {
+	require_out_of_tree_configure
 	require autoconf
 	cp -r "$SRCDIR/configure.ac" "$SRCDIR/m4" .
 	autoconf -o configure.new configure.ac
@@ -67,6 +69,7 @@ test_committed_configure_is_in_sync() {
 
 # --with-training: workloads and weights, as the pipeline will run them.
 test_training_workloads_and_weights() {
+	require_out_of_tree_configure
 	require gcc
 	"$SRCDIR/configure" CC=gcc --with-training=profopt:2,regrtest,user > configure.out 2>&1 ||
 		{ cat configure.out; fail "configure --with-training"; }
@@ -102,6 +105,7 @@ fake_cpython_trees() {
 }
 
 test_clang_instrumentation_follows_the_cpython_version() {
+	require_out_of_tree_configure
 	require clang
 	fake_cpython_trees
 	tar -czf py313.tar.gz py313
@@ -121,6 +125,7 @@ test_clang_instrumentation_follows_the_cpython_version() {
 }
 
 test_lto_exclusions_and_training_follow_compiler_and_version() {
+	require_out_of_tree_configure
 	require gcc clang
 	fake_cpython_trees
 	for case in clang:py313:thin:Python/ceval.o:profopt clang:py311:thin:Python/ceval.o:regrtest \

@@ -11,6 +11,7 @@ test_warning_free_gcc() { build_with gcc; }
 test_warning_free_clang() { build_with clang; }
 
 test_quiet_and_verbose_output() {
+	require_out_of_tree_configure
 	require gcc
 	"$SRCDIR/configure" CC=gcc > /dev/null
 	make > quiet.out 2>&1
@@ -22,6 +23,7 @@ test_quiet_and_verbose_output() {
 }
 
 test_install_and_uninstall_with_destdir() {
+	require_out_of_tree_configure
 	require gcc
 	"$SRCDIR/configure" CC=gcc --prefix=/opt/po > /dev/null
 	make > /dev/null 2>&1
@@ -44,6 +46,7 @@ test_man_page_renders() {
 }
 
 test_distclean() {
+	require_out_of_tree_configure
 	require gcc
 	"$SRCDIR/configure" CC=gcc > /dev/null && make > /dev/null 2>&1
 	make distclean > /dev/null 2>&1

@@ -69,6 +69,7 @@ test_release_from_a_loopback_http_mirror() {
 }
 
 test_configure_and_make_fetch_unpack_and_read_the_version() {
+	require_out_of_tree_configure
 	require gcc
 	fake_release 3.99.1
 	sha=$(sha_of mirror/Python-3.99.1.tar.xz)
@@ -95,6 +96,7 @@ test_configure_and_make_fetch_unpack_and_read_the_version() {
 }
 
 test_a_damaged_tarball_leaves_no_half_source_tree() {
+	require_out_of_tree_configure
 	require gcc
 	fake_release 3.99.1
 	head -c 300 mirror/Python-3.99.1.tar.xz > broken.tar.xz
@@ -105,6 +107,7 @@ test_a_damaged_tarball_leaves_no_half_source_tree() {
 }
 
 test_versions_read_from_source_trees() {
+	require_out_of_tree_configure
 	require gcc
 	for v in 3.14.7 3.15.0; do
 		fake_release "$v"
