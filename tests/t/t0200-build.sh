@@ -1,6 +1,7 @@
 # profopt's own build: warning-free with both compilers, quiet and verbose output, install.
 
 build_with() {
+	require_out_of_tree_configure
 	require "$1"
 	"$SRCDIR/configure" CC="$1" > configure.out 2>&1 || { cat configure.out; fail "configure with $1"; }
 	make CFLAGS="-O2 -Werror" all tests/unit/unit-tests > build.out 2>&1 || { cat build.out; fail "build with $1 -Werror"; }
