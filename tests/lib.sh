@@ -67,20 +67,26 @@ stages_run() { grep -E '^==> [a-z]' "$1" | grep -v ': done in' | sed 's/ (log.*/
 # exported_fixture CC: ./a holds the fixture trained with CC and its profile exported
 # (a/pgo/profile-export.tar.gz); ./b a fresh copy configured alike, the current directory.
 exported_fixture() {
-	require "$1" autoconf
 	mkdir a && cd a
-	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > /dev/null 2>&1
+	configured_fixture "$1"
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "training build"; }
 	make profile-export > export.out 2>&1 || { cat export.out; fail "profile-export"; }
 	expect_contains export.out 'export: .*profile-export.tar.gz'
 	cd .. && mkdir b && cd b
-	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > /dev/null 2>&1
+	configured_fixture "$1"
 }
 
 # Skips a test that configures profopt outside its source tree when that tree's path holds
 # '&': config.status cannot substitute it there (configure says so), only in-tree.
 require_out_of_tree_configure() {
 	case $SRCDIR in *'&'*) skip "profopt's configure cannot build outside a source path holding '&' ($SRCDIR): autoconf's config.status limit, refused by configure" ;; esac
+}
+
+# gcc_main_count: the largest counter of main.o's hottest function in the stashed gcc profile
+# (pgo/profiles.tar): how many times main() ran in training; "none" when main.o has none.
+gcc_main_count() {
+	"$PROFOPT" report --family=gcc --archive=pgo/profiles.tar --json > report.json || fail "profopt report"
+	python3 -c 'import json
+m=[h for h in json.load(open("report.json"))["hottest"] if h["file"].endswith("main.o")]
+print(m[0]["max_count"] if m else "none")'
 }

@@ -1,15 +1,6 @@
 # make profile-opt on the fixture project: the whole pipeline, with each compiler, and its
 # failure modes (interrupted training, crashing and failing tasks, missing profile data).
 
-fixture_for() {
-	require "$1" autoconf
-	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
-}
-
-# Stages that did work in a make run (their banners).
-stages_run() { grep -E '^==> [a-z]' "$1" | grep -v ': done in' | sed 's/ (log.*//' | tr '\n' ';'; }
-
 check_round_trip() {
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
 	for s in configure instrument train merge clean use verify; do
@@ -27,7 +18,7 @@ check_round_trip() {
 }
 
 test_round_trip_gcc() {
-	fixture_for gcc
+	configured_fixture gcc
 	CC_UNDER_TEST=gcc check_round_trip
 	expect_contains make.out 'merge: 2 \.gcda files'
 	# The profile file itself: a gcov-tool that reads it proves it is well-formed.
@@ -36,7 +27,7 @@ test_round_trip_gcc() {
 }
 
 test_round_trip_clang() {
-	fixture_for clang
+	configured_fixture clang
 	CC_UNDER_TEST=clang check_round_trip
 	expect_contains make.out 'merge: [0-9]+ raw profiles'
 	test -s pgo/merged.profdata || fail "no merged profile"
@@ -47,7 +38,7 @@ test_round_trip_clang() {
 }
 
 test_resume_after_interrupt_in_training() {
-	fixture_for gcc
+	configured_fixture gcc
 	printf 'sum\t./toy ppas 1000\nslow\tsleep 60.101\n' > slow.txt
 	setsid make profile-opt TRAIN_TASKS=slow.txt > first.out 2>&1 &
 	local pid=$!
@@ -66,7 +57,7 @@ test_resume_after_interrupt_in_training() {
 }
 
 test_resume_after_kill_9() {
-	fixture_for gcc
+	configured_fixture gcc
 	printf 'slow\tsleep 60.202\n' > slow.txt
 	make profile-opt TRAIN_TASKS=slow.txt > first.out 2>&1 &
 	# Only this test's processes: the training command line names this directory (a regular
@@ -86,7 +77,7 @@ test_resume_after_kill_9() {
 }
 
 test_crashing_task_is_reported_and_does_not_spoil() {
-	fixture_for gcc
+	configured_fixture gcc
 	printf 'a\t./toy ppas 1000\nb\t./toy ppmdxs 1000\nc\t./toy pdpapmsq 1000\ncrash\t./toy crash\n' > crash.txt
 	make profile-opt TRAIN_TASKS=crash.txt PGO_MIN_RAN=75% > make.out 2>&1 || { cat make.out; fail "make"; }
 	expect_contains make.out 'crash: crashed \(killed by signal 11'
@@ -96,7 +87,7 @@ test_crashing_task_is_reported_and_does_not_spoil() {
 }
 
 test_too_few_tasks_ran_stops_the_build() {
-	fixture_for gcc
+	configured_fixture gcc
 	printf 'a\t./toy ppas 1000\ncrash\t./toy crash\n' > crash.txt
 	if make profile-opt TRAIN_TASKS=crash.txt > make.out 2>&1; then fail "the build went on"; fi
 	expect_contains make.out 'only 1 of 2 training tasks ran to the end \(50%\), below the required 90%'
@@ -104,21 +95,21 @@ test_too_few_tasks_ran_stops_the_build() {
 }
 
 test_no_profile_data_is_an_error() {
-	fixture_for gcc
+	configured_fixture gcc
 	if make profile-opt PGO_GEN_CFLAGS= PGO_GEN_LDFLAGS= > make.out 2>&1; then fail "built without profile data"; fi
 	expect_contains make.out 'no profile data: no \.gcda files'
 	test ! -f pgo/use.stamp || fail "a use stage ran without profile"
 }
 
 test_instrumented_program_that_cannot_start() {
-	fixture_for clang
+	configured_fixture clang
 	if make profile-opt PGO_TRAIN_LIST='./toy crash' > make.out 2>&1; then fail "went on"; fi
 	expect_contains make.out 'list training tasks .*FAILED'
 	test ! -f pgo/train.stamp || fail "train stamp"
 }
 
 test_clean_retain_profile_then_rebuild() {
-	fixture_for gcc
+	configured_fixture gcc
 	make profile-opt > /dev/null 2>&1
 	make clean-retain-profile > crp.out 2>&1 || { cat crp.out; fail "clean-retain-profile"; }
 	test ! -f toy || fail "clean-retain-profile left the program"
@@ -131,7 +122,7 @@ test_clean_retain_profile_then_rebuild() {
 }
 
 test_clang_parallel_training_merges_all_processes() {
-	fixture_for clang
+	configured_fixture clang
 	for i in $(seq 1 12); do printf 't%s\t./toy ppas 1000\n' "$i"; done > many.txt
 	make profile-opt TRAIN_TASKS=many.txt PGO_JOBS=4 > make.out 2>&1 || { cat make.out; fail "make"; }
 	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
@@ -142,7 +133,7 @@ test_clang_parallel_training_merges_all_processes() {
 
 # Two training workloads merged with weights: counts are main + 2 x extra.
 weighted_fixture() {
-	fixture_for "$1"
+	configured_fixture "$1"
 	printf 'x1\t./toy ppas 100\nx2\t./toy ppas 100\nx3\t./toy ppas 100\n' > extra.txt
 	make profile-opt PGO_WORKLOADS=extra:2 PGO_TRAIN_ARGS_extra=--tasks=extra.txt > make.out 2>&1 || { cat make.out; fail "make"; }
 	expect_contains make.out '==> training: workload main, weight 1'
@@ -153,11 +144,7 @@ weighted_fixture() {
 test_weighted_workloads_gcc() {
 	weighted_fixture gcc
 	# main() ran 4 times in the main workload and 3 times in the extra one, weighted 2.
-	"$PROFOPT" report --family=gcc --archive=pgo/profiles.tar --json > report.json
-	python3 -c 'import json,sys
-r=json.load(open("report.json"))
-m=[h for h in r["hottest"] if h["file"].endswith("main.o")]
-sys.exit(0 if m and m[0]["max_count"] == 10 else "main counts: %r" % m)'
+	expect_eq "$(gcc_main_count)" 10 "main's count"
 }
 
 test_weighted_workloads_clang() {

@@ -3,16 +3,10 @@
 # profile's data for it, and for clang the object's hot/cold layout).  Each fault below was
 # reported as "used profile data" and ok before.
 
-fixture_for() {
-	require "$1" autoconf
-	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
-}
-
 # The whole pipeline once, then the build dropped with the profile kept: the next
 # `make profile-opt` rebuilds with the profile and verifies.
 trained_fixture() {
-	fixture_for "$1"
+	configured_fixture "$1"
 	make profile-opt > first.out 2>&1 || { cat first.out; fail "first make profile-opt"; }
 	expect_contains first.out 'verify: interp.o: used profile data'
 	make clean-retain-profile > crp.out 2>&1 || { cat crp.out; fail "clean-retain-profile"; }
@@ -30,7 +24,7 @@ expect_verify_fails() {
 }
 
 test_gcc_rebuild_without_profile_use_flag() {
-	fixture_for gcc
+	configured_fixture gcc
 	# The .gcda files are restored beside the objects, but the rebuild's flags lack -fprofile-use.
 	expect_verify_fails PGO_USE_CFLAGS= PGO_USE_LDFLAGS=
 	test -f interp.gcda || fail "the .gcda is not beside the object: the test proves nothing"
@@ -112,7 +106,7 @@ test_clang_good_build_proved_from_the_object() {
 }
 
 test_clang_rebuild_without_profile_flag() {
-	fixture_for clang
+	configured_fixture clang
 	expect_verify_fails PGO_USE_CFLAGS= PGO_USE_LDFLAGS=
 	expect_contains make.out 'interp.o: NO PROFILE DATA: compiled without the profile-use flag'
 }

@@ -1,16 +1,10 @@
 # Honest words: the summary says what training lost, a damaged or foreign stamp is named and
 # never passed on as a record, a failed stage is never "ok", and a fatal stop is an error.
 
-fixture_for() {
-	require "$1" autoconf
-	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
-}
-
 stamps() { echo pgo/configure.stamp pgo/instrument.stamp pgo/train.stamp pgo/merge.stamp pgo/clean.stamp pgo/use.stamp pgo/verify.stamp; }
 
 test_summary_shows_failed_training_tasks() {
-	fixture_for gcc
+	configured_fixture gcc
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
 	# the fixture's task "fails" exits 1 (its counts are in the profile)
 	expect_contains make.out '^train +done .* 4 tasks: 1 failed \(ran to the end\), 0 lost'
@@ -22,7 +16,7 @@ test_summary_shows_failed_training_tasks() {
 }
 
 test_summary_shows_lost_training_tasks() {
-	fixture_for gcc
+	configured_fixture gcc
 	printf 'a\t./toy ppas 1000\nb\t./toy ppmdxs 1000\nc\t./toy pdpapmsq 1000\ncrash\t./toy crash\n' > crash.txt
 	make profile-opt TRAIN_TASKS=crash.txt PGO_MIN_RAN=75% > make.out 2>&1 || { cat make.out; fail "make"; }
 	expect_contains make.out '^train +done .* 4 tasks: 0 failed \(ran to the end\), 1 lost \(crashed or timed out\)'
@@ -30,7 +24,7 @@ test_summary_shows_lost_training_tasks() {
 }
 
 test_summary_of_several_workloads_counts_every_run() {
-	fixture_for gcc
+	configured_fixture gcc
 	printf 'x1\t./toy ppas 100\nx2\tsh -c "exit 3"\n' > extra.txt
 	make profile-opt PGO_WORKLOADS=extra:1 PGO_TRAIN_ARGS_extra=--tasks=extra.txt PGO_MIN_RAN=50% > make.out 2>&1 ||
 		{ cat make.out; fail "make"; }
@@ -38,7 +32,7 @@ test_summary_of_several_workloads_counts_every_run() {
 }
 
 test_summary_damaged_stamp() {
-	fixture_for gcc
+	configured_fixture gcc
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
 	printf '{"stage": "train", "status": "ok", "sec' > pgo/train.stamp
 	expect_status 3 "$PROFOPT" summary $(stamps)
