@@ -192,6 +192,8 @@ struct symbol {
 struct symbols {
 	struct symbol *s;
 	int n, cap;
+	char **objects; /* every object under --objects, relative to it */
+	int nobjects;
 };
 
 static int cmp_symbol(const void *a, const void *b)
@@ -248,6 +250,10 @@ static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
 		add_nm_output(syms, out ? out : "", dir);
 		free(out);
 	}
+	syms->objects = xcalloc((size_t)objs.n + 1, sizeof *syms->objects);
+	for (int i = 0; i < objs.n; i++)
+		syms->objects[syms->nobjects++] = xstrdup(strncmp(objs.paths[i], dir, strlen(dir)) == 0 &&
+							  objs.paths[i][strlen(dir)] == '/' ? objs.paths[i] + strlen(dir) + 1 : objs.paths[i]);
 	file_list_free(&objs);
 	qsort(syms->s, (size_t)syms->n, sizeof *syms->s, cmp_symbol);
 	/* a name several objects define (each program's main) tells nothing */
@@ -298,6 +304,22 @@ int cov_same_unit(const char *a, const char *b)
 	return lb > 0 && !strncmp(sa + la - lb, sb, lb) && (la == lb || sa[la - lb - 1] == '/');
 }
 
+const char *cov_object_for_file(char *const *objects, int n, const char *file)
+{
+	const char *found = NULL;
+	if (strchr(file, '/') || !strcmp(file, NO_FILE))
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		const char *slash = strrchr(objects[i], '/'), *base = slash ? slash + 1 : objects[i];
+		if (cov_same_unit(base, file)) {
+			if (found)
+				return NULL;
+			found = objects[i];
+		}
+	}
+	return found;
+}
+
 /* The index of the unit for path (made if new); match_stems: a source and its object are one. */
 static int unit_for(struct units *us, const char *path, int match_stems)
 {
@@ -315,7 +337,8 @@ static int unit_for(struct units *us, const char *path, int match_stems)
 static long build_units(struct units *us, const struct cov_input *in, const struct symbols *syms)
 {
 	for (int i = 0; i < in->nfiles; i++) {
-		int k = unit_for(us, in->files[i].file, 0);
+		const char *object = syms ? cov_object_for_file(syms->objects, syms->nobjects, in->files[i].file) : NULL;
+		int k = unit_for(us, object ? object : in->files[i].file, 0);
 		struct unit *u = &us->u[k];
 		u->functions += in->files[i].functions;
 		u->executed += in->files[i].executed;

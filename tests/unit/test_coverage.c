@@ -27,3 +27,15 @@ TEST(coverage_same_unit)
 	CHECK(!cov_same_unit("Objects/object.o", "Include/object.h"));
 	CHECK(!cov_same_unit("Python/xceval.o", "Python/ceval.c"));
 }
+
+TEST(coverage_object_for_a_bare_file_name)
+{
+	char *objects[] = {"Python/ceval.o", "Parser/parser.o", "Modules/expat/parser.o", "Programs/python.o", "interp.o"};
+	int n = (int)(sizeof objects / sizeof *objects);
+	CHECK(!strcmp(cov_object_for_file(objects, n, "ceval.c"), "Python/ceval.o"));
+	CHECK(!strcmp(cov_object_for_file(objects, n, "interp.c"), "interp.o"));
+	CHECK(cov_object_for_file(objects, n, "parser.c") == NULL);      /* two directories have one */
+	CHECK(cov_object_for_file(objects, n, "sre.c") == NULL);         /* not built */
+	CHECK(cov_object_for_file(objects, n, "Python/ceval.c") == NULL); /* has a directory already */
+	CHECK(cov_object_for_file(objects, n, "(no file)") == NULL);
+}
