@@ -123,4 +123,9 @@ test_versions_read_from_source_trees() {
 	"$SRCDIR/configure" --with-python-source="$PWD/Python-3.14.7" PYTHON_CONFIGURE_ARGS="--with-tail-call-interp --disable-gil" > /dev/null 2>&1
 	make -n cpython-configure > dry.out 2>&1
 	expect_contains dry.out "^[[:space:]]*--with-tail-call-interp --disable-gil$"
+	# CPython's test-only program is never built (make -o), unless asked for
+	make -n install-python > dry.out 2>&1 || true
+	expect_contains dry.out "-C [^ ]*/cpython/build -o Programs/_testembed install "
+	make -n install-python PGO_SKIP_PROGRAMS= > dry.out 2>&1 || true
+	expect_not_contains dry.out "-o Programs/_testembed"
 }
