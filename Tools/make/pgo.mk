@@ -129,7 +129,7 @@ pgo_use_stale := $(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_abs_dir)/use.sta
 pgo_redo = $(if $(pgo_use_stale),use $(call pgo_rest,use,$(pgo_stages)))
 # Starting a stage invalidates every later one.
 pgo_rm_later = rm -f $(foreach s,$(call pgo_rest,$(1),$(pgo_all_stages)),$(call pgo_stamp,$(s)))
-pgo_run = $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) --label="$(1)" --log=$(call pgo_log,$(2)) --stamp=$(call pgo_stamp,$(2)) --
+pgo_run = $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) --label="$(1)" --log=$(call pgo_log,$(2)) --stamp=$(call pgo_stamp,$(2)) --units=$(PGO_DIR)/units.count --
 pgo_is_gcc = $(filter gcc,$(PGO_CC_FAMILY))
 # Clang's runtime writes raw profiles where LLVM_PROFILE_FILE says.  profopt train puts each
 # task's name in place of {}, so every task writes its own files (%m: one per instrumented

@@ -1,11 +1,13 @@
 /* run.c - `profopt run`: one pipeline stage as a quiet, logged, timed command.  Its output
- * goes to a log; the terminal gets a banner, a live elapsed-time line (or a heartbeat line every
+ * goes to a log; the terminal gets a banner, a live progress line (or a heartbeat line every
  * N seconds off a terminal, so CI never times out in silence), the duration, and on failure
- * the end of the log. */
+ * the end of the log.  For a build, progress is units compiled out of the last build's
+ * total, the link under way and an estimate of the time left. */
 #include "commands.h"
 #include "pool.h"
 #include "progress.h"
 #include "stamp.h"
+#include "unitcount.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -23,17 +25,52 @@ const char help_run[] =
 	"  --stamp=FILE          on success, write the stage record (JSON) to FILE\n"
 	"  --heartbeat=SECONDS   interval of progress lines off a terminal (default 30)\n"
 	"  --tail=N              log lines shown on failure (default 30)\n"
+	"  --units=FILE          count the compile commands in the log as it grows, show them\n"
+	"                        against the total FILE holds (the last build's), with the link\n"
+	"                        under way and the time left; on success FILE gets this count\n"
 	"  -C, --directory=DIR   run in DIR\n"
 	"  --verbose             also copy the log to the terminal at the end\n";
 
+struct run_progress {
+	struct progress p;
+	struct unit_count units;
+	const char *units_file; /* NULL: no unit counting */
+	long total;              /* the last build's count, 0 when unknown */
+};
+
+/* "212/354 units, linking python, about 3 min 10 s left" (parts left out when unknown). */
+static char *units_text(const struct run_progress *rp, double seconds)
+{
+	const struct unit_count *u = &rp->units;
+	char left[48] = "", link[160] = "";
+	if (u->linking[0])
+		snprintf(link, sizeof link, ", linking %s", u->linking);
+	if (rp->total > 0 && u->compiled > 0 && u->compiled < rp->total) {
+		char d[32];
+		format_duration(d, sizeof d, seconds * (double)(rp->total - u->compiled) / (double)u->compiled);
+		snprintf(left, sizeof left, ", about %s left", d);
+	}
+	if (rp->total > 0)
+		return xasprintf("%ld/%ld units%s%s, ", u->compiled, rp->total, link, left);
+	return xasprintf("%ld units%s, ", u->compiled, link);
+}
+
 static void tick(struct pool *pool, void *arg)
 {
-	struct progress *p = arg;
-	char elapsed[32];
-	format_duration(elapsed, sizeof elapsed, progress_elapsed(p));
-	char *text = xasprintf("    %s: running, %s elapsed (log: %s)", pool->jobs[0].name, elapsed, pool->jobs[0].log_path);
-	progress_show(p, text, 0);
+	struct run_progress *rp = arg;
+	double seconds = progress_elapsed(&rp->p);
+	char elapsed[32], *units = NULL;
+	format_duration(elapsed, sizeof elapsed, seconds);
+	if (rp->units_file) {
+		unit_count_poll(&rp->units, pool->jobs[0].log_path);
+		if (rp->units.compiled || rp->units.linking[0])
+			units = units_text(rp, seconds);
+	}
+	char *text = xasprintf("    %s: running, %s%s elapsed (log: %s)", pool->jobs[0].name, units ? units : "", elapsed,
+			       pool->jobs[0].log_path);
+	progress_show(&rp->p, text, 0);
 	free(text);
+	free(units);
 }
 
 static void print_tail(const char *path, int lines)
@@ -66,9 +103,10 @@ int cmd_run(int argc, char **argv)
 		{"tail", required_argument, NULL, 't'},
 		{"directory", required_argument, NULL, 'C'},
 		{"verbose", no_argument, NULL, 'v'},
+		{"units", required_argument, NULL, 'u'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *label = NULL, *log = NULL, *stamp = NULL, *cwd = NULL;
+	const char *label = NULL, *log = NULL, *stamp = NULL, *cwd = NULL, *units = NULL;
 	double heartbeat = 30;
 	long tail = 30;
 	int verbose = 0, c;
@@ -88,6 +126,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'C': cwd = optarg; break;
 		case 'v': verbose = 1; break;
+		case 'u': units = optarg; break;
 		default: usage_error("unknown option '%s' (see 'profopt run --help')", argv[optind - 1]);
 		}
 	}
@@ -99,13 +138,17 @@ int cmd_run(int argc, char **argv)
 		label = argv[optind];
 
 	struct job job = {.name = (char *)label, .cmd = argv[optind], .argv = argv + optind, .log_path = (char *)log};
-	struct progress prog;
-	progress_init(&prog, heartbeat);
-	struct pool pool = {.jobs = &job, .njobs = 1, .parallel = 1, .cwd = cwd, .on_tick = tick, .arg = &prog};
+	struct run_progress rp = {.units_file = units, .total = units ? unit_count_load(units) : 0};
+	progress_init(&rp.p, heartbeat);
+	struct pool pool = {.jobs = &job, .njobs = 1, .parallel = 1, .cwd = cwd, .on_tick = tick, .arg = &rp};
 	fprintf(stderr, "==> %s (log: %s)\n", label, log);
 	int sig = pool_run(&pool);
-	double seconds = progress_elapsed(&prog);
-	progress_clear(&prog);
+	double seconds = progress_elapsed(&rp.p);
+	progress_clear(&rp.p);
+	if (units) {
+		unit_count_poll(&rp.units, log);
+		unit_count_close(&rp.units);
+	}
 	char elapsed[32], what[96];
 	format_duration(elapsed, sizeof elapsed, seconds);
 	if (sig) {
@@ -129,6 +172,8 @@ int cmd_run(int argc, char **argv)
 		return shell_status(job.status) ? shell_status(job.status) : 1;
 	}
 	fprintf(stderr, "==> %s: done in %s\n", label, elapsed);
+	if (units)
+		unit_count_save(units, rp.units.compiled);
 	if (stamp)
 		stamp_write(stamp, label, seconds, NULL);
 	return 0;
