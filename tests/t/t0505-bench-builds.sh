@@ -1,0 +1,36 @@
+# t0505: bench-builds never throws away a finished build it did not stamp (one completed by
+# hand after a flaky stock training), and reads results of separate runs as one.
+
+test_an_unstamped_finished_build_is_kept() {
+	mkdir -p src/Python work/stock-best && touch src/Python/ceval.c
+	printf '#!/bin/sh\necho 3.13\n' > work/stock-best/python && chmod +x work/stock-best/python
+	expect_status 1 "$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --work="$PWD/work" --source="$PWD/src" \
+		--only=stock-best build
+	expect_contains out 'holds a built interpreter but no stamp'
+	test -x work/stock-best/python || fail "the finished interpreter was removed"
+}
+
+test_bench_compare_merges_runs_and_computes_the_headroom() {
+	require python3
+	mk() { # FILE NAME=VALUE...: a bench result with workloads a (python) and b (c-modules)
+		f=$1; shift
+		python3 - "$f" "$@" <<'PY'
+import json, sys
+f, pairs = sys.argv[1], [a.split("=") for a in sys.argv[2:]]
+ws = []
+for w, g, k in (("a", "python", 0), ("b", "c-modules", 1)):
+    ws.append({"name": w, "group": g, "results": [
+        {"interpreter": n, "median": float(v.split(",")[k])} for n, v in pairs]})
+json.dump({"interpreters": [{"name": n} for n, _ in pairs], "workloads": ws}, open(f, "w"))
+PY
+	}
+	mk one.json plain=100,100 upper=80,50
+	mk two.json profopt=90,75 plain=999,999
+	"$SRCDIR/Tools/scripts/bench-compare" --baseline=plain one.json two.json > cmp.out || { cat cmp.out; fail "bench-compare"; }
+	# profopt over plain: a 1.111x, b 1.333x; upper: 1.25x, 2x; shares (x-1)/(u-1)
+	expect_contains cmp.out '^profopt +all +2 +1\.217x +worst 1\.111x a'
+	expect_contains cmp.out '^all +2 +1\.581x +1\.217x +37%'
+	expect_contains cmp.out '^python +1 +1\.250x +1\.111x +44%'
+	expect_status 1 "$SRCDIR/Tools/scripts/bench-compare" --metric=CEst one.json
+	expect_contains out 'CEst needs the events'
+}
