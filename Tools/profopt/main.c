@@ -1,6 +1,6 @@
 /* main.c - profopt's entry point: dispatches to a command, answers --help and --version. */
 #include "commands.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

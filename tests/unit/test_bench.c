@@ -1,8 +1,8 @@
 /* test_bench.c - unit tests of profopt bench's calibration, interleaving order, callgrind
  * parsing, system checks on a fake /proc and /sys, and the report formats. */
-#include "bench.h"
+#include "bench/bench.h"
 #include "unit.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <math.h>
 #include <stdlib.h>

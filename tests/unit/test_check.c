@@ -1,7 +1,7 @@
 /* test_check.c - unit tests of source fingerprints: hashing a tree, the manifest file. */
-#include "fingerprint.h"
+#include "pipeline/fingerprint.h"
 #include "unit.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <unistd.h>

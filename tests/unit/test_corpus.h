@@ -3,7 +3,7 @@
 #ifndef PROFOPT_TEST_CORPUS_H
 #define PROFOPT_TEST_CORPUS_H
 
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* test_hostile.c - unit tests of what keeps outside bytes data: JSON escaping (keys too),
  * printable(), safe_path_arg(), split_command(), run_child(), temporary directories. */
-#include "json.h"
-#include "proc.h"
+#include "lib/json.h"
+#include "lib/proc.h"
 #include "unit.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>

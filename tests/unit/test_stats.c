@@ -1,5 +1,5 @@
 /* test_stats.c - unit tests of stats.c: order statistics, spreads, bootstrap intervals, verdicts. */
-#include "stats.h"
+#include "bench/stats.h"
 #include "unit.h"
 
 #include <math.h>

@@ -1,10 +1,10 @@
 /* test_tooltext.c - unit tests of the readers of llvm-profdata show and nm output, and of
  * stashes read in memory: hostile bytes, many records, linear time. */
-#include "gcov_io.h"
-#include "tarmem.h"
-#include "tooltext.h"
+#include "profile/gcov_io.h"
+#include "lib/tarmem.h"
+#include "profile/tooltext.h"
 #include "unit.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 

@@ -1,0 +1,285 @@
+/* check.c - `profopt check`: is the profile still good for the sources about to be built
+ * with it?  At training time it records a fingerprint of the sources (--record); before or
+ * after the profile-use build it lists what changed since (--against), and reads the
+ * compiler's own complaints about the profile from a build log (--build-log).  Over the
+ * --max-changed limit it fails; under it, it warns: a stale profile is never used silently. */
+#include "pipeline/buildlog.h"
+#include "commands.h"
+#include "pipeline/fingerprint.h"
+#include "lib/json.h"
+#include "lib/strmap.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char help_check[] =
+	"usage: profopt check --record=FILE --root=DIR [--suffix=.c ...] [--skip=NAME ...]\n"
+	"       profopt check [--against=FILE [--root=DIR]] [--build-log=FILE] [--max-changed=N|PCT%]\n"
+	"                     [--json]\n"
+	"\n"
+	"Guards the profile-use build against a stale profile.\n"
+	"\n"
+	"  --record=FILE       at training time: write a fingerprint (SHA-256 by sha256sum,\n"
+	"                      and size) of every source file under --root to FILE\n"
+	"  --root=DIR          the source tree (recording: required; checking: default the\n"
+	"                      root recorded in FILE)\n"
+	"  --suffix=SUF        source files to fingerprint (repeatable; default .c .h .cc .cpp\n"
+	"                      .cxx .hh .hpp .inc .S)\n"
+	"  --skip=NAME         do not descend into directories called NAME (repeatable; .git\n"
+	"                      is always skipped)\n"
+	"  --against=FILE      compare the sources with the fingerprint in FILE: list the files\n"
+	"                      changed, added and removed since training\n"
+	"  --build-log=FILE    scan a build log for the compilers' profile diagnostics:\n"
+	"                      stale (gcc -Wcoverage-mismatch, 'does not match its profile data';\n"
+	"                      clang 'profile data may be out of date', hash mismatch),\n"
+	"                      corrupted or unreadable ('profile data may be corrupted', 'not a\n"
+	"                      gcov data file', another GCC's version, 'Could not read\n"
+	"                      profile', malformed or unsupported profile), missing\n"
+	"                      (-Wmissing-profile, 'no profile data available', 'profile data\n"
+	"                      may be incomplete')\n"
+	"  --max-changed=LIMIT how many stale sources are tolerated (with a warning): a count N\n"
+	"                      or a share of the fingerprinted files 'P%'.  Changed, added and\n"
+	"                      removed files and files the compiler called stale all count.\n"
+	"                      Default 0: any change fails.\n"
+	"  --json              machine-readable result (keys: files, changed, added, removed,\n"
+	"                      log.{stale,corrupted,missing,messages}, stale_sources, limit, ok)\n"
+	"\n"
+	"Exit status: 0 when the profile may be used (warnings listed), 1 when it is stale\n"
+	"beyond the limit or corrupted (retrain: make profile-removal profile-opt), 2 on bad usage.\n";
+
+struct diff {
+	const char **changed, **added, **removed;
+	int nchanged, nadded, nremoved;
+};
+
+static void compare(const struct manifest *old, const struct manifest *cur, struct diff *d)
+{
+	d->changed = xcalloc((size_t)old->n + 1, sizeof *d->changed);
+	d->removed = xcalloc((size_t)old->n + 1, sizeof *d->removed);
+	d->added = xcalloc((size_t)cur->n + 1, sizeof *d->added);
+	int i = 0, k = 0;
+	while (i < old->n || k < cur->n) {
+		int c = i == old->n ? 1 : k == cur->n ? -1 : strcmp(old->e[i].path, cur->e[k].path);
+		if (c < 0) {
+			d->removed[d->nremoved++] = old->e[i++].path;
+		} else if (c > 0) {
+			d->added[d->nadded++] = cur->e[k++].path;
+		} else {
+			if (strcmp(old->e[i].hash, cur->e[k].hash) != 0 || !cur->e[k].hash[0] || old->e[i].size != cur->e[k].size)
+				d->changed[d->nchanged++] = cur->e[k].path;
+			i++;
+			k++;
+		}
+	}
+}
+
+/* Stale sources: changed, added, removed, and distinct files the compiler called stale
+ * that are not among the changed ones (a stale message naming no file counts once).  Hash
+ * tables keep it linear: a log of many messages is not compared pairwise. */
+static int count_stale(const struct diff *d, const struct build_log *s)
+{
+	int n = d->nchanged + d->nadded + d->nremoved;
+	struct strmap changed = {0}, seen = {0};
+	for (int k = 0; k < d->nchanged; k++)
+		*strmap_slot(&changed, d->changed[k], 1) = (void *)1;
+	for (int i = 0; i < s->n; i++) {
+		const char *src = s->m[i].source;
+		if (s->m[i].kind != LOG_STALE)
+			continue;
+		if (!src) {
+			n++;
+			continue;
+		}
+		void **slot = strmap_slot(&seen, src, 1);
+		if (*slot)
+			continue;
+		*slot = (void *)1;
+		/* a changed file named from another directory: "../src/a/b.c" is "a/b.c" */
+		int known = strmap_get(&changed, src) != NULL;
+		for (const char *p = strchr(src, '/'); p && !known; p = strchr(p + 1, '/'))
+			known = strmap_get(&changed, p + 1) != NULL;
+		n += !known;
+	}
+	strmap_free(&changed, NULL);
+	strmap_free(&seen, NULL);
+	return n;
+}
+
+static void json_list(struct json *j, const char *key, const char **v, int n)
+{
+	jw_key(j, key);
+	jw_begin_array(j);
+	for (int i = 0; i < n; i++)
+		jw_string(j, v[i]);
+	jw_end_array(j);
+}
+
+static void print_list(const char *what, const char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		printf("  %-8s %s\n", what, v[i]);
+}
+
+static int record(const char *file, const char *root, const char *const *suffixes, const char *const *skip)
+{
+	struct manifest m;
+	char err[512];
+	if (manifest_scan(&m, root, suffixes, skip, err, sizeof err) < 0)
+		fatal("%s", err);
+	if (m.n == 0)
+		fatal("no source files under %s (suffixes: see --suffix)", root);
+	if (manifest_write(&m, file) < 0)
+		fatal("cannot write %s: %s", file, strerror(errno));
+	fprintf(stderr, "check: fingerprint of %d source files under %s written to %s\n", m.n, m.root, file);
+	manifest_free(&m);
+	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"record", required_argument, NULL, 'r'},
+		{"root", required_argument, NULL, 'R'},
+		{"suffix", required_argument, NULL, 'x'},
+		{"skip", required_argument, NULL, 's'},
+		{"against", required_argument, NULL, 'a'},
+		{"build-log", required_argument, NULL, 'l'},
+		{"max-changed", required_argument, NULL, 'm'},
+		{"json", no_argument, NULL, 'j'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *rec = NULL, *root = NULL, *against = NULL, *log = NULL, *limit_arg = "0";
+	const char *suffixes[32] = {0}, *skip[32] = {".git"};
+	int nsuffix = 0, nskip = 1, json = 0, c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': rec = optarg; break;
+		case 'R': root = optarg; break;
+		case 'x':
+			if (nsuffix == 31)
+				usage_error("too many --suffix options");
+			suffixes[nsuffix++] = optarg;
+			break;
+		case 's':
+			if (nskip == 31)
+				usage_error("too many --skip options");
+			skip[nskip++] = optarg;
+			break;
+		case 'a': against = optarg; break;
+		case 'l': log = optarg; break;
+		case 'm': limit_arg = optarg; break;
+		case 'j': json = 1; break;
+		default: usage_error("unknown option '%s' (see 'profopt check --help')", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s' (see 'profopt check --help')", argv[optind]);
+	const char *const *suf = nsuffix ? suffixes : fingerprint_default_suffixes;
+	if (rec) {
+		if (against || log)
+			usage_error("--record is done at training time; --against and --build-log come later");
+		if (!root)
+			usage_error("--record needs --root=DIR, the source tree to fingerprint");
+		return record(rec, root, suf, skip);
+	}
+	if (!against && !log)
+		usage_error("nothing to check: --record=FILE, --against=FILE or --build-log=FILE (see --help)");
+
+	/* the limit: "N" files or "P%" of the fingerprinted files */
+	char *end;
+	errno = 0;
+	double limit = strtod(limit_arg, &end);
+	int percent = *end == '%';
+	if (errno || end == limit_arg || (percent ? end[1] != '\0' : *end != '\0') || limit < 0 || (percent && limit > 100))
+		usage_error("--max-changed wants a count N or a share P%%, not '%s'", limit_arg);
+
+	struct manifest old = {0}, cur = {0};
+	struct diff d = {0};
+	char err[512];
+	if (against) {
+		if (manifest_read(&old, against, err, sizeof err) < 0)
+			fatal("%s", err);
+		const char *r = root ? root : old.root;
+		if (!r)
+			fatal("%s names no root; give --root=DIR", against);
+		if (manifest_scan(&cur, r, suf, skip, err, sizeof err) < 0)
+			fatal("%s", err);
+		compare(&old, &cur, &d);
+	}
+	struct build_log s = {0};
+	if (log && build_log_read(&s, log, NULL) < 0)
+		fatal("cannot read build log %s: %s", log, strerror(errno));
+	int stale = count_stale(&d, &s);
+	double allowed = percent ? limit / 100 * old.n : limit;
+	int ok = stale <= allowed && s.count[LOG_CORRUPTED] == 0;
+
+	if (json) {
+		struct json j;
+		jw_init(&j, stdout);
+		jw_begin_object(&j);
+		jw_kv_string(&j, "fingerprint", against);
+		jw_kv_string(&j, "root", against ? (root ? root : old.root) : NULL);
+		jw_kv_int(&j, "files", old.n);
+		json_list(&j, "changed", d.changed, d.nchanged);
+		json_list(&j, "added", d.added, d.nadded);
+		json_list(&j, "removed", d.removed, d.nremoved);
+		jw_key(&j, "log");
+		if (log) {
+			jw_begin_object(&j);
+			jw_kv_string(&j, "file", log);
+			for (int k = 0; k < LOG_KINDS; k++)
+				jw_kv_int(&j, log_kind_names[k], s.count[k]);
+			jw_key(&j, "messages");
+			jw_begin_array(&j);
+			for (int i = 0; i < s.n; i++) {
+				jw_begin_object(&j);
+				jw_kv_int(&j, "line", s.m[i].line);
+				jw_kv_string(&j, "kind", log_kind_names[s.m[i].kind]);
+				jw_kv_string(&j, "source", s.m[i].source);
+				jw_kv_string(&j, "text", s.m[i].text);
+				jw_end_object(&j);
+			}
+			jw_end_array(&j);
+			jw_end_object(&j);
+		} else {
+			jw_null(&j);
+		}
+		jw_kv_int(&j, "stale_sources", stale);
+		jw_kv_string(&j, "limit", limit_arg);
+		jw_kv_bool(&j, "ok", ok);
+		jw_end_object(&j);
+		jw_finish(&j);
+	} else {
+		if (against) {
+			printf("sources: %d fingerprinted at training; %d changed, %d added, %d removed since\n", old.n, d.nchanged,
+			       d.nadded, d.nremoved);
+			print_list("changed", d.changed, d.nchanged);
+			print_list("added", d.added, d.nadded);
+			print_list("removed", d.removed, d.nremoved);
+		}
+		if (log)
+			build_log_print(&s, stdout, -1);
+	}
+	if (s.count[LOG_CORRUPTED])
+		fprintf(stderr, "%s: error: the compiler found the profile corrupted (%d message%s in %s): retrain "
+				"(make profile-removal profile-opt)\n",
+			progname, s.count[LOG_CORRUPTED], s.count[LOG_CORRUPTED] == 1 ? "" : "s", log);
+	if (stale && stale <= allowed)
+		warn("%d source%s stale since training (tolerated by --max-changed=%s): code changed since training gets no profile",
+		     stale, stale == 1 ? "" : "s", limit_arg);
+	if (stale > allowed)
+		fprintf(stderr, "%s: error: the profile is stale: %d source%s changed since training, more than --max-changed=%s; "
+				"retrain (make profile-removal profile-opt)\n",
+			progname, stale, stale == 1 ? "" : "s", limit_arg);
+	build_log_free(&s);
+	free(d.changed);
+	free(d.added);
+	free(d.removed);
+	manifest_free(&old);
+	manifest_free(&cur);
+	return ok ? 0 : 1;
+}
