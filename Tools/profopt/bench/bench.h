@@ -118,7 +118,6 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 char *bench_python_version(const char *python, char **why, char **executable);
 /* Set by SIGINT/SIGTERM while measuring: the run stops, the child is killed. */
 void bench_catch_signals(void);
-int bench_interrupted(void);
 
 /* ---- bench_report.c: analysis and reports */
 

@@ -28,11 +28,6 @@ void bench_catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-int bench_interrupted(void)
-{
-	return got_signal;
-}
-
 void bench_order(int round, int n, int *order)
 {
 	for (int i = 0; i < n; i++)

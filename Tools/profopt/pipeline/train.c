@@ -36,8 +36,6 @@ const char help_train[] =
 	"  --log-dir=DIR           one log per task, DIR/NAME.log (default: train-logs)\n"
 	"  --min-ran=SHARE         fail unless this share of tasks ran to the end, passing or\n"
 	"                          failing (default 90%; '100%' or '1' = all)\n"
-	"  --preflight=COMMAND     must succeed before any task starts (e.g. the instrumented\n"
-	"                          interpreter printing its version)\n"
 	"  --setenv=NAME=VALUE     set for every task (repeatable), e.g. LLVM_PROFILE_FILE;\n"
 	"                          {} in VALUE becomes the task's name (as in its log's name),\n"
 	"                          e.g. LLVM_PROFILE_FILE=raw/{}-%m.profraw: a profile file per\n"
@@ -55,12 +53,12 @@ const char help_train[] =
 	"whose profile could not be written (the profiling runtime said so in its output:\n"
 	"'profiling:FILE:...' from libgcov, 'LLVM Profile Error: ...' from clang's) is lost too.\n"
 	"Processes a task leaves behind in its process group are stopped when it ends.\n"
-	"Exit status: 0 ok, 1 too few tasks ran or preflight failed, 2 bad usage, 130 interrupted.\n";
+	"Exit status: 0 ok, 1 too few tasks ran, 2 bad usage, 130 interrupted.\n";
 
 struct train_opts {
 	int jobs;
 	double timeout;
-	const char *cwd, *log_dir, *tasks_file, *each, *preflight, *results, *stamp, *stage;
+	const char *cwd, *log_dir, *tasks_file, *each, *results, *stamp, *stage;
 	double min_ran;
 	double heartbeat;
 	char **task_env; /* --setenv values with {}, made per task */
@@ -316,29 +314,6 @@ static void write_results(const struct pool *pool, const char *path, double seco
 	buf_free(&b);
 }
 
-static int run_preflight(const struct train_opts *o)
-{
-	char *log = xasprintf("%s/preflight.log", o->log_dir);
-	struct pool pre = {0};
-	int cap = 0;
-	add_job(&pre, &cap, "preflight", o->preflight, o);
-	free(pre.jobs[0].log_path);
-	pre.jobs[0].log_path = log;
-	pre.parallel = 1;
-	pre.timeout = 120;
-	pre.cwd = o->cwd;
-	if (pool_run(&pre))
-		exit(130);
-	if (pre.jobs[0].result == RESULT_PASSED)
-		return 0;
-	char what[96], *out = read_file(log, NULL);
-	describe_status(pre.jobs[0].status, what, sizeof what);
-	fprintf(stderr, "%s", out ? out : "");
-	fatal("the instrumented program cannot start: '%s' %s (%s); no training was run, no profile "
-	      "will be produced. Log: %s",
-	      o->preflight, job_result_name(pre.jobs[0].result), what, log);
-}
-
 static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -349,7 +324,6 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		{"tasks", required_argument, NULL, 'f'},
 		{"each", required_argument, NULL, 'e'},
 		{"min-ran", required_argument, NULL, 'm'},
-		{"preflight", required_argument, NULL, 'p'},
 		{"setenv", required_argument, NULL, 's'},
 		{"heartbeat", required_argument, NULL, 'h'},
 		{"results", required_argument, NULL, 'r'},
@@ -380,7 +354,6 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 			if ((o->min_ran = parse_share(optarg)) < 0)
 				usage_error("--min-ran wants a share like 90%% or 0.9, not '%s'", optarg);
 			break;
-		case 'p': o->preflight = optarg; break;
 		case 's':
 			if (!strchr(optarg, '=') || optarg[0] == '=')
 				usage_error("--setenv wants NAME=VALUE, not '%s'", optarg);
@@ -431,9 +404,6 @@ int cmd_train(int argc, char **argv)
 		add_job(&pool, &cap, argv[i], argv[i], &o);
 	if (pool.njobs == 0)
 		usage_error("no training tasks (give --tasks=FILE or commands; see 'profopt train --help')");
-
-	if (o.preflight)
-		run_preflight(&o);
 
 	struct train_state st = {.opts = &o};
 	progress_init(&st.progress, o.heartbeat);
