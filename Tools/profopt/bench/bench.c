@@ -316,7 +316,7 @@ static void write_output(const char *path, const struct bench_result *r, void (*
 	free(data);
 }
 
-int cmd_bench(int argc, char **argv)
+static void parse_bench_opts(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_ROUNDS = 256, O_WARMUP, O_TARGET, O_LOOPS, O_WORKLOADS, O_SUITE, O_LIST, O_CPU, O_NOASLR, O_TIMEOUT, O_CG,
 	       O_CACHE, O_BRANCH, O_CHECK, O_CONF, O_BOOT, O_SEED, O_JSON, O_TABLE, O_PLOT, O_LAYOUTS, O_BASELINE };
@@ -334,45 +334,236 @@ int cmd_bench(int argc, char **argv)
 		{"layouts", required_argument, NULL, O_LAYOUTS}, {"baseline", required_argument, NULL, O_BASELINE},
 		{NULL, 0, NULL, 0},
 	};
-	struct bench_opts o = {.rounds = -1, .warmup = -1, .cpu = -1, .nboot = 2000, .target = -1, .timeout = 300, .conf = 0.95, .seed = 1};
 	int c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
-		case O_ROUNDS: o.rounds = (int)parse_count("--rounds", optarg, 1); break;
-		case O_LAYOUTS: o.layouts = (int)parse_count("--layouts", optarg, 1); break;
-		case O_WARMUP: o.warmup = (int)parse_count("--warmup", optarg, 0); break;
-		case O_TARGET: o.target = parse_seconds("--target", optarg); break;
-		case O_LOOPS: o.loops = parse_count("--loops", optarg, 1); break;
-		case O_WORKLOADS: o.workloads = optarg; break;
-		case O_SUITE: o.suite = optarg; break;
-		case O_LIST: o.list = 1; break;
-		case O_CPU: o.cpu = (int)parse_count("--cpu", optarg, 0); break;
-		case O_NOASLR: o.no_aslr = 1; break;
-		case O_TIMEOUT: o.timeout = parse_seconds("--timeout", optarg); break;
-		case O_CG: o.callgrind = 1; break;
-		case O_CACHE: o.cache_sim = 1; break;
-		case O_BRANCH: o.branch_sim = 1; break;
-		case O_CHECK: o.check_only = 1; break;
+		case O_ROUNDS: o->rounds = (int)parse_count("--rounds", optarg, 1); break;
+		case O_LAYOUTS: o->layouts = (int)parse_count("--layouts", optarg, 1); break;
+		case O_WARMUP: o->warmup = (int)parse_count("--warmup", optarg, 0); break;
+		case O_TARGET: o->target = parse_seconds("--target", optarg); break;
+		case O_LOOPS: o->loops = parse_count("--loops", optarg, 1); break;
+		case O_WORKLOADS: o->workloads = optarg; break;
+		case O_SUITE: o->suite = optarg; break;
+		case O_LIST: o->list = 1; break;
+		case O_CPU: o->cpu = (int)parse_count("--cpu", optarg, 0); break;
+		case O_NOASLR: o->no_aslr = 1; break;
+		case O_TIMEOUT: o->timeout = parse_seconds("--timeout", optarg); break;
+		case O_CG: o->callgrind = 1; break;
+		case O_CACHE: o->cache_sim = 1; break;
+		case O_BRANCH: o->branch_sim = 1; break;
+		case O_CHECK: o->check_only = 1; break;
 		case O_CONF:
-			o.conf = atof(optarg);
-			if (!(o.conf > 0.5 && o.conf < 1))
+			o->conf = atof(optarg);
+			if (!(o->conf > 0.5 && o->conf < 1))
 				usage_error("--confidence wants a number between 0.5 and 1 (e.g. 0.95), not '%s'", optarg);
 			break;
-		case O_BOOT: o.nboot = (int)parse_count("--bootstrap", optarg, 100); break;
-		case O_SEED: o.seed = (unsigned long long)parse_count("--seed", optarg, 0); break;
-		case O_JSON: o.json = optarg; break;
-		case O_TABLE: o.table = optarg; break;
-		case O_PLOT: o.plot = optarg; break;
-		case O_BASELINE: o.baseline = optarg; break;
+		case O_BOOT: o->nboot = (int)parse_count("--bootstrap", optarg, 100); break;
+		case O_SEED: o->seed = (unsigned long long)parse_count("--seed", optarg, 0); break;
+		case O_JSON: o->json = optarg; break;
+		case O_TABLE: o->table = optarg; break;
+		case O_PLOT: o->plot = optarg; break;
+		case O_BASELINE: o->baseline = optarg; break;
 		default: usage_error("unknown option '%s' (see 'profopt bench --help')", argv[optind - 1]);
 		}
 	}
-	if ((o.cache_sim || o.branch_sim) && !o.callgrind)
+	if ((o->cache_sim || o->branch_sim) && !o->callgrind)
 		usage_error("--cache-sim and --branch-sim go with --callgrind");
-	if (o.plot && !ends_with(o.plot, ".svg") && !ends_with(o.plot, ".png"))
-		usage_error("--plot wants a file ending in .svg or .png, not '%s'", o.plot);
+	if (o->plot && !ends_with(o->plot, ".svg") && !ends_with(o->plot, ".png"))
+		usage_error("--plot wants a file ending in .svg or .png, not '%s'", o->plot);
+}
 
+/* The run's settings: the options, else the defaults of the mode (timing or callgrind). */
+static void init_result(struct bench_result *r, const struct bench_opts *o)
+{
+	*r = (struct bench_result){.mode = o->callgrind ? BENCH_INSTRUCTIONS : BENCH_TIME, .nboot = o->nboot,
+				   .conf = o->conf, .seed = o->seed, .cpu = o->cpu, .no_aslr = o->no_aslr};
+	r->rounds = o->rounds > 0 ? o->rounds : o->callgrind ? 1 : 6;
+	r->layouts = o->layouts > 0 ? o->layouts : r->rounds;
+	r->warmup = o->warmup >= 0 ? o->warmup : o->callgrind ? 0 : 1;
+	r->target = o->target > 0 ? o->target : o->callgrind ? 0.05 : 0.2;
+	if (!o->callgrind && r->rounds < 2 && !o->check_only && !o->list)
+		warn("one round gives no estimate of the noise: every difference will be labelled 'noise'");
+	else if (!o->callgrind && r->rounds < 5 && !o->check_only && !o->list)
+		warn("with %d rounds the intervals are rough (the bootstrap has few samples to resample): use 5 or more to draw conclusions",
+		     r->rounds);
+}
+
+/* Pins and ASLR as asked, then the system check, printed. */
+static void check_system(struct sysinfo *sys, const struct bench_opts *o)
+{
+	if (o->cpu >= 0 && pin_to_cpu(o->cpu) < 0)
+		fatal("cannot pin to CPU %d: %s (this machine has CPUs 0-%ld)", o->cpu, strerror(errno), sysconf(_SC_NPROCESSORS_ONLN) - 1);
+	if (o->no_aslr && personality(ADDR_NO_RANDOMIZE | (unsigned long)personality(0xffffffff)) < 0)
+		fatal("cannot turn off address space randomization for the interpreters: %s", strerror(errno));
+	struct sysinfo_opts so = {.root = "", .cpu = o->cpu, .no_aslr = o->no_aslr, .sample = 0.5};
+	sysinfo_collect(sys, &so);
+	printf("System check (what may spoil the numbers):\n");
+	sysinfo_print(sys, stdout);
+	int nwarn = sysinfo_warnings(sys);
+	if (nwarn)
+		printf("  %d warning%s: the numbers below may be noisier than they need to be.\n", nwarn, nwarn == 1 ? "" : "s");
+	printf("\n");
+	fflush(stdout);
+}
+
+/* callgrind: valgrind found, its extra simulations, a scratch directory for its output. */
+static void init_callgrind(struct bench_runner *br, struct bench_result *r, const struct bench_opts *o, char **cg_extra)
+{
+	char *vg = find_program(getenv("VALGRIND") && *getenv("VALGRIND") ? getenv("VALGRIND") : "valgrind");
+	if (!vg)
+		fatal("--callgrind needs valgrind, which is not installed (Debian/Ubuntu: apt-get install valgrind)");
+	br->valgrind = vg;
+	int k = 0;
+	if (o->cache_sim)
+		cg_extra[k++] = "--cache-sim=yes";
+	if (o->branch_sim)
+		cg_extra[k++] = "--branch-sim=yes";
+	br->cg_extra = cg_extra;
+	r->callgrind_args = o->cache_sim && o->branch_sim ? "--cache-sim=yes --branch-sim=yes"
+			    : o->cache_sim		  ? "--cache-sim=yes"
+			    : o->branch_sim		  ? "--branch-sim=yes"
+							  : "";
+	br->tmpdir = make_temp_dir("bench");
+}
+
+/* Each interpreter's version and executable: one that does not start stops the run. */
+static void start_interpreters(struct bench_result *r)
+{
+	for (int i = 0; i < r->ninterp; i++) {
+		char *why = NULL;
+		char *exe = NULL;
+		r->interps[i].version = bench_python_version(r->interps[i].python, &why, &exe);
+		if (!r->interps[i].version)
+			fatal("%s (%s) does not run: %s", r->interps[i].name, r->interps[i].python, why);
+		r->interps[i].executable = exe ? exe : xstrdup(r->interps[i].python);
+	}
+}
+
+static void init_workloads(struct bench_result *r, const char *suite, char **works, int nwork)
+{
+	r->nwork = nwork;
+	r->works = xcalloc((size_t)nwork, sizeof *r->works);
+	r->cells = xcalloc((size_t)(nwork * r->ninterp), sizeof *r->cells);
+	for (int w = 0; w < nwork; w++) {
+		r->works[w].name = works[w];
+		r->works[w].group = workload_group(suite, works[w]);
+		for (int i = 0; i < r->ninterp; i++)
+			bench_cell(r, w, i)->samples = xcalloc((size_t)r->rounds, sizeof(double));
+	}
+	time_t t0 = time(NULL);
+	char when[32];
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t0));
+	r->started = xstrdup(when);
+}
+
+/* Calibration, once per workload, on the first interpreter (--loops=N skips it). */
+static void calibrate(struct bench_result *r, const struct bench_runner *br, struct run_state *st, long fixed_loops)
+{
+	for (int w = 0; w < r->nwork; w++) {
+		struct bench_workload *wk = &r->works[w];
+		if (fixed_loops) {
+			wk->loops = fixed_loops;
+			continue;
+		}
+		long loops = 1;
+		for (;;) {
+			show(st, "calibrating", wk->name, r->interps[0].name);
+			double e = bench_time_once(br, &r->interps[0], wk->name, loops);
+			long next = bench_next_loops(loops, e, r->target);
+			wk->calib_seconds = e;
+			if (!next)
+				break;
+			loops = next;
+		}
+		wk->loops = loops;
+	}
+}
+
+/* The warm-up and recorded rounds, interpreters interleaved, heap layouts cycled. */
+static void measure(struct bench_result *r, const struct bench_runner *br, struct run_state *st)
+{
+	int *order = xcalloc((size_t)r->ninterp, sizeof *order);
+	for (int round = -r->warmup; round < r->rounds; round++) {
+		bench_order(round < 0 ? -round : round, r->ninterp, order);
+		char phase[48], pad[32];
+		if (round < 0)
+			snprintf(phase, sizeof phase, "warm-up");
+		else
+			snprintf(phase, sizeof phase, "round %d/%d", round + 1, r->rounds);
+		snprintf(pad, sizeof pad, "%ld", bench_layout_pad(round, r->layouts));
+		for (int w = 0; w < r->nwork; w++)
+			for (int k = 0; k < r->ninterp; k++) {
+				int i = order[k];
+				show(st, phase, r->works[w].name, r->interps[i].name);
+				setenv("PROFOPT_BENCH_PAD", pad, 1);
+				double v = sample(br, r, w, i);
+				if (round >= 0) {
+					struct bench_cell *cell = bench_cell(r, w, i);
+					cell->samples[cell->n++] = v;
+				}
+				st->done++;
+			}
+	}
+	free(order);
+}
+
+/* The table on standard output, then the files asked for: table, JSON, plot. */
+static void report_results(struct bench_result *r, const struct bench_opts *o, const struct sysinfo *sys)
+{
+	bench_analyze(r);
+	bench_print_table(r, stdout);
+	fflush(stdout);
+	if (o->table) {
+		char *checks = NULL;
+		size_t clen = 0;
+		FILE *cf = open_memstream(&checks, &clen);
+		fprintf(cf, "profopt bench, started %s, %d workloads, %d rounds, %.0f s\n\nSystem check:\n", r->started,
+			r->nwork, r->rounds, r->seconds);
+		sysinfo_print(sys, cf);
+		fputc('\n', cf);
+		fclose(cf);
+		write_output(o->table, r, bench_print_table, checks);
+		free(checks);
+	}
+	if (o->json)
+		write_output(o->json, r, bench_write_json, NULL);
+	if (o->plot && bench_plot(r, o->plot) == 0)
+		fprintf(stderr, "bench: plot in %s\n", o->plot);
+	if (o->json)
+		fprintf(stderr, "bench: JSON in %s\n", o->json);
+}
+
+/* The measurements: calibration, then the rounds, with a progress line. */
+static void run_bench(struct bench_result *r, const struct bench_opts *o, const char *suite, char **works, int nwork)
+{
+	struct bench_runner br = {.timeout = o->timeout};
+	char *cg_extra[4] = {NULL, NULL, NULL, NULL};
+	br.runpy = xasprintf("%s/run.py", suite);
+	if (o->callgrind)
+		init_callgrind(&br, r, o, cg_extra);
+	/* String hashing is randomized per process; a fixed seed makes dict and set layouts, and
+	 * so the work done, the same in every run (the user's own setting wins). */
+	setenv("PYTHONHASHSEED", "0", 0);
+	bench_catch_signals();
+	start_interpreters(r);
+	init_workloads(r, suite, works, nwork);
+	struct run_state st = {.total = nwork * r->ninterp * (r->rounds + r->warmup), .started = now()};
+	progress_init(&st.prog, 30);
+	fprintf(stderr, "bench: %d workloads x %d interpreters x %d rounds%s\n", nwork, r->ninterp, r->rounds,
+		o->callgrind ? ", counting instructions with callgrind" : "");
+	calibrate(r, &br, &st, o->loops);
+	measure(r, &br, &st);
+	progress_clear(&st.prog);
+	r->seconds = now() - st.started;
+	if (br.tmpdir)
+		remove_dir_tree(br.tmpdir);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench_opts o = {.rounds = -1, .warmup = -1, .cpu = -1, .nboot = 2000, .target = -1, .timeout = 300, .conf = 0.95, .seed = 1};
+	parse_bench_opts(&o, argc, argv);
 	char *suite = NULL;
 	int nwork = 0;
 	char **works = NULL;
@@ -387,168 +578,19 @@ int cmd_bench(int argc, char **argv)
 		if (optind >= argc)
 			usage_error("no interpreters given: profopt bench NAME=PYTHON [NAME=PYTHON ...] (see --help)");
 	}
-
-	struct bench_result r = {.mode = o.callgrind ? BENCH_INSTRUCTIONS : BENCH_TIME, .nboot = o.nboot, .conf = o.conf,
-				 .seed = o.seed, .cpu = o.cpu, .no_aslr = o.no_aslr};
-	r.rounds = o.rounds > 0 ? o.rounds : o.callgrind ? 1 : 6;
-	r.layouts = o.layouts > 0 ? o.layouts : r.rounds;
-	r.warmup = o.warmup >= 0 ? o.warmup : o.callgrind ? 0 : 1;
-	r.target = o.target > 0 ? o.target : o.callgrind ? 0.05 : 0.2;
-	if (!o.callgrind && r.rounds < 2 && !o.check_only && !o.list)
-		warn("one round gives no estimate of the noise: every difference will be labelled 'noise'");
-	else if (!o.callgrind && r.rounds < 5 && !o.check_only && !o.list)
-		warn("with %d rounds the intervals are rough (the bootstrap has few samples to resample): use 5 or more to draw conclusions",
-		     r.rounds);
+	struct bench_result r;
+	init_result(&r, &o);
 	if (!o.check_only) {
 		parse_interps(&r, argc - optind, argv + optind);
 		r.baseline = find_baseline(&r, o.baseline);
 	}
-
-	if (o.cpu >= 0 && pin_to_cpu(o.cpu) < 0)
-		fatal("cannot pin to CPU %d: %s (this machine has CPUs 0-%ld)", o.cpu, strerror(errno), sysconf(_SC_NPROCESSORS_ONLN) - 1);
-	if (o.no_aslr && personality(ADDR_NO_RANDOMIZE | (unsigned long)personality(0xffffffff)) < 0)
-		fatal("cannot turn off address space randomization for the interpreters: %s", strerror(errno));
-
 	struct sysinfo sys;
-	struct sysinfo_opts so = {.root = "", .cpu = o.cpu, .no_aslr = o.no_aslr, .sample = 0.5};
-	sysinfo_collect(&sys, &so);
+	check_system(&sys, &o);
 	r.sys = &sys;
-	printf("System check (what may spoil the numbers):\n");
-	sysinfo_print(&sys, stdout);
-	int nwarn = sysinfo_warnings(&sys);
-	if (nwarn)
-		printf("  %d warning%s: the numbers below may be noisier than they need to be.\n", nwarn, nwarn == 1 ? "" : "s");
-	printf("\n");
-	fflush(stdout);
-	if (o.check_only) {
-		sysinfo_free(&sys);
-		return 0;
+	if (!o.check_only) {
+		run_bench(&r, &o, suite, works, nwork);
+		report_results(&r, &o, &sys);
 	}
-
-	struct bench_runner br = {.timeout = o.timeout};
-	br.runpy = xasprintf("%s/run.py", suite);
-	char *tmpdir = NULL;
-	char *cg_extra[4] = {NULL, NULL, NULL, NULL};
-	if (o.callgrind) {
-		char *vg = find_program(getenv("VALGRIND") && *getenv("VALGRIND") ? getenv("VALGRIND") : "valgrind");
-		if (!vg)
-			fatal("--callgrind needs valgrind, which is not installed (Debian/Ubuntu: apt-get install valgrind)");
-		br.valgrind = vg;
-		int k = 0;
-		if (o.cache_sim)
-			cg_extra[k++] = "--cache-sim=yes";
-		if (o.branch_sim)
-			cg_extra[k++] = "--branch-sim=yes";
-		br.cg_extra = cg_extra;
-		r.callgrind_args = o.cache_sim && o.branch_sim ? "--cache-sim=yes --branch-sim=yes"
-				   : o.cache_sim			 ? "--cache-sim=yes"
-				   : o.branch_sim			 ? "--branch-sim=yes"
-										 : "";
-		tmpdir = make_temp_dir("bench");
-		br.tmpdir = tmpdir;
-	}
-
-	/* String hashing is randomized per process; a fixed seed makes dict and set layouts, and
-	 * so the work done, the same in every run (the user's own setting wins). */
-	setenv("PYTHONHASHSEED", "0", 0);
-	bench_catch_signals();
-	for (int i = 0; i < r.ninterp; i++) {
-		char *why = NULL;
-		char *exe = NULL;
-		r.interps[i].version = bench_python_version(r.interps[i].python, &why, &exe);
-		if (!r.interps[i].version)
-			fatal("%s (%s) does not run: %s", r.interps[i].name, r.interps[i].python, why);
-		r.interps[i].executable = exe ? exe : xstrdup(r.interps[i].python);
-	}
-
-	r.nwork = nwork;
-	r.works = xcalloc((size_t)nwork, sizeof *r.works);
-	r.cells = xcalloc((size_t)(nwork * r.ninterp), sizeof *r.cells);
-	for (int w = 0; w < nwork; w++) {
-		r.works[w].name = works[w];
-		r.works[w].group = workload_group(suite, works[w]);
-		for (int i = 0; i < r.ninterp; i++)
-			bench_cell(&r, w, i)->samples = xcalloc((size_t)r.rounds, sizeof(double));
-	}
-	time_t t0 = time(NULL);
-	char when[32];
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t0));
-	r.started = xstrdup(when);
-
-	struct run_state st = {.total = nwork * r.ninterp * (r.rounds + r.warmup), .started = now()};
-	progress_init(&st.prog, 30);
-	fprintf(stderr, "bench: %d workloads x %d interpreters x %d rounds%s\n", nwork, r.ninterp, r.rounds,
-		o.callgrind ? ", counting instructions with callgrind" : "");
-
-	/* Calibration, once per workload, on the first interpreter. */
-	for (int w = 0; w < nwork; w++) {
-		struct bench_workload *wk = &r.works[w];
-		if (o.loops) {
-			wk->loops = o.loops;
-			continue;
-		}
-		long loops = 1;
-		for (;;) {
-			show(&st, "calibrating", wk->name, r.interps[0].name);
-			double e = bench_time_once(&br, &r.interps[0], wk->name, loops);
-			long next = bench_next_loops(loops, e, r.target);
-			wk->calib_seconds = e;
-			if (!next)
-				break;
-			loops = next;
-		}
-		wk->loops = loops;
-	}
-
-	int *order = xcalloc((size_t)r.ninterp, sizeof *order);
-	for (int round = -r.warmup; round < r.rounds; round++) {
-		bench_order(round < 0 ? -round : round, r.ninterp, order);
-		for (int w = 0; w < nwork; w++)
-			for (int k = 0; k < r.ninterp; k++) {
-				int i = order[k];
-				char phase[48];
-				if (round < 0)
-					snprintf(phase, sizeof phase, "warm-up");
-				else
-					snprintf(phase, sizeof phase, "round %d/%d", round + 1, r.rounds);
-				show(&st, phase, r.works[w].name, r.interps[i].name);
-				char pad[32];
-				snprintf(pad, sizeof pad, "%ld", bench_layout_pad(round, r.layouts));
-				setenv("PROFOPT_BENCH_PAD", pad, 1);
-				double v = sample(&br, &r, w, i);
-				if (round >= 0) {
-					struct bench_cell *cell = bench_cell(&r, w, i);
-					cell->samples[cell->n++] = v;
-				}
-				st.done++;
-			}
-	}
-	progress_clear(&st.prog);
-	r.seconds = now() - st.started;
-	if (tmpdir)
-		remove_dir_tree(tmpdir);
-
-	bench_analyze(&r);
-	bench_print_table(&r, stdout);
-	fflush(stdout);
-	if (o.table) {
-		char *checks = NULL;
-		size_t clen = 0;
-		FILE *cf = open_memstream(&checks, &clen);
-		fprintf(cf, "profopt bench, started %s, %d workloads, %d rounds, %.0f s\n\nSystem check:\n", r.started, nwork,
-			r.rounds, r.seconds);
-		sysinfo_print(&sys, cf);
-		fputc('\n', cf);
-		fclose(cf);
-		write_output(o.table, &r, bench_print_table, checks);
-		free(checks);
-	}
-	if (o.json)
-		write_output(o.json, &r, bench_write_json, NULL);
-	if (o.plot && bench_plot(&r, o.plot) == 0)
-		fprintf(stderr, "bench: plot in %s\n", o.plot);
-	if (o.json)
-		fprintf(stderr, "bench: JSON in %s\n", o.json);
 	sysinfo_free(&sys);
 	return 0;
 }

@@ -382,102 +382,124 @@ static void json_groups(const struct bench_result *r, struct json *j)
 	jw_end_array(j);
 }
 
-void bench_write_json(const struct bench_result *r, FILE *out)
+/* The run's settings and the machine it ran on. */
+static void json_settings(const struct bench_result *r, struct json *j)
 {
-	struct json j;
-	int ni = r->ninterp;
-	jw_init(&j, out);
-	jw_begin_object(&j);
-	jw_kv_string(&j, "tool", "profopt bench");
-	jw_kv_string(&j, "mode", r->mode == BENCH_TIME ? "time" : "instructions");
-	jw_kv_string(&j, "unit", r->mode == BENCH_TIME ? "seconds per loop" : "instructions per loop");
-	jw_kv_string(&j, "started", r->started);
-	jw_kv_number(&j, "seconds", r->seconds);
-	jw_kv_int(&j, "rounds", r->rounds);
-	jw_kv_int(&j, "warmup", r->warmup);
-	jw_kv_int(&j, "layouts", r->layouts);
-	jw_kv_int(&j, "layout_pad_step", BENCH_PAD_STEP);
-	jw_kv_number(&j, "confidence", r->conf);
-	jw_kv_int(&j, "bootstrap_resamples", r->nboot);
-	jw_kv_int(&j, "seed", (long long)r->seed);
-	jw_kv_string(&j, "interval_method",
-		       "paired percentile bootstrap over rounds of median(base)/median(other); geometric mean: rounds of every workload resampled in each replicate");
+	jw_kv_string(j, "tool", "profopt bench");
+	jw_kv_string(j, "mode", r->mode == BENCH_TIME ? "time" : "instructions");
+	jw_kv_string(j, "unit", r->mode == BENCH_TIME ? "seconds per loop" : "instructions per loop");
+	jw_kv_string(j, "started", r->started);
+	jw_kv_number(j, "seconds", r->seconds);
+	jw_kv_int(j, "rounds", r->rounds);
+	jw_kv_int(j, "warmup", r->warmup);
+	jw_kv_int(j, "layouts", r->layouts);
+	jw_kv_int(j, "layout_pad_step", BENCH_PAD_STEP);
+	jw_kv_number(j, "confidence", r->conf);
+	jw_kv_int(j, "bootstrap_resamples", r->nboot);
+	jw_kv_int(j, "seed", (long long)r->seed);
+	jw_kv_string(j, "interval_method",
+		     "paired percentile bootstrap over rounds of median(base)/median(other); geometric mean: rounds of every workload resampled in each replicate");
 	if (r->cpu >= 0)
-		jw_kv_int(&j, "cpu", r->cpu);
+		jw_kv_int(j, "cpu", r->cpu);
 	else {
-		jw_key(&j, "cpu");
-		jw_null(&j);
+		jw_key(j, "cpu");
+		jw_null(j);
 	}
-	jw_kv_bool(&j, "no_aslr", r->no_aslr);
-	jw_kv_string(&j, "callgrind_options", r->callgrind_args);
+	jw_kv_bool(j, "no_aslr", r->no_aslr);
+	jw_kv_string(j, "callgrind_options", r->callgrind_args);
 	if (r->sys) {
-		jw_key(&j, "system");
-		sysinfo_json(r->sys, &j);
+		jw_key(j, "system");
+		sysinfo_json(r->sys, j);
 	}
-	jw_key(&j, "interpreters");
-	jw_begin_array(&j);
-	for (int i = 0; i < ni; i++) {
-		jw_begin_object(&j);
-		jw_kv_string(&j, "name", r->interps[i].name);
-		jw_kv_string(&j, "python", r->interps[i].python);
-		jw_kv_string(&j, "executable", r->interps[i].executable);
-		jw_kv_string(&j, "version", r->interps[i].version);
-		jw_end_object(&j);
+	jw_key(j, "interpreters");
+	jw_begin_array(j);
+	for (int i = 0; i < r->ninterp; i++) {
+		jw_begin_object(j);
+		jw_kv_string(j, "name", r->interps[i].name);
+		jw_kv_string(j, "python", r->interps[i].python);
+		jw_kv_string(j, "executable", r->interps[i].executable);
+		jw_kv_string(j, "version", r->interps[i].version);
+		jw_end_object(j);
 	}
-	jw_end_array(&j);
-	jw_key(&j, "workloads");
-	jw_begin_array(&j);
+	jw_end_array(j);
+}
+
+/* One workload on one interpreter: its samples and what they say. */
+static void json_cell(const struct bench_result *r, struct json *j, int w, int i)
+{
+	const struct bench_cell *c = bench_cell(r, w, i);
+	jw_begin_object(j);
+	jw_kv_string(j, "interpreter", r->interps[i].name);
+	jw_key(j, "samples");
+	jw_begin_array(j);
+	for (int k = 0; k < c->n; k++)
+		jw_number(j, c->samples[k]);
+	jw_end_array(j);
+	jw_kv_number(j, "median", c->median);
+	jw_kv_number(j, "mad", c->mad);
+	jw_kv_number(j, "iqr", c->iqr);
+	jw_kv_number(j, "ratio", c->median / bench_cell(r, w, 0)->median);
+	jw_kv_number(j, "speedup", c->speedup.point);
+	json_interval(j, "speedup_interval", c->speedup);
+	jw_kv_string(j, "verdict", i ? verdict_name(c->verdict) : "baseline");
+	if (c->nevents) {
+		jw_key(j, "events");
+		jw_begin_object(j);
+		for (int e = 0; e < c->nevents; e++)
+			jw_kv_number(j, c->event_names[e], c->events[e]);
+		jw_end_object(j);
+	}
+	jw_end_object(j);
+}
+
+static void json_workloads(const struct bench_result *r, struct json *j)
+{
+	jw_key(j, "workloads");
+	jw_begin_array(j);
 	for (int w = 0; w < r->nwork; w++) {
-		jw_begin_object(&j);
-		jw_kv_string(&j, "name", r->works[w].name);
-		jw_kv_string(&j, "group", r->works[w].group ? r->works[w].group : "python");
-		jw_kv_int(&j, "loops", r->works[w].loops);
-		jw_key(&j, "results");
-		jw_begin_array(&j);
-		for (int i = 0; i < ni; i++) {
-			const struct bench_cell *c = bench_cell(r, w, i);
-			jw_begin_object(&j);
-			jw_kv_string(&j, "interpreter", r->interps[i].name);
-			jw_key(&j, "samples");
-			jw_begin_array(&j);
-			for (int k = 0; k < c->n; k++)
-				jw_number(&j, c->samples[k]);
-			jw_end_array(&j);
-			jw_kv_number(&j, "median", c->median);
-			jw_kv_number(&j, "mad", c->mad);
-			jw_kv_number(&j, "iqr", c->iqr);
-			jw_kv_number(&j, "ratio", c->median / bench_cell(r, w, 0)->median);
-			jw_kv_number(&j, "speedup", c->speedup.point);
-			json_interval(&j, "speedup_interval", c->speedup);
-			jw_kv_string(&j, "verdict", i ? verdict_name(c->verdict) : "baseline");
-			if (c->nevents) {
-				jw_key(&j, "events");
-				jw_begin_object(&j);
-				for (int e = 0; e < c->nevents; e++)
-					jw_kv_number(&j, c->event_names[e], c->events[e]);
-				jw_end_object(&j);
-			}
-			jw_end_object(&j);
-		}
-		jw_end_array(&j);
-		jw_end_object(&j);
+		jw_begin_object(j);
+		jw_kv_string(j, "name", r->works[w].name);
+		jw_kv_string(j, "group", r->works[w].group ? r->works[w].group : "python");
+		jw_kv_int(j, "loops", r->works[w].loops);
+		jw_key(j, "results");
+		jw_begin_array(j);
+		for (int i = 0; i < r->ninterp; i++)
+			json_cell(r, j, w, i);
+		jw_end_array(j);
+		jw_end_object(j);
 	}
-	jw_end_array(&j);
-	jw_key(&j, "geometric_mean");
-	jw_begin_array(&j);
+	jw_end_array(j);
+}
+
+/* The geometric mean of every interpreter against every other. */
+static void json_pairs(const struct bench_result *r, struct json *j)
+{
+	int ni = r->ninterp;
+	jw_key(j, "geometric_mean");
+	jw_begin_array(j);
 	for (int i = 0; i < ni; i++)
 		for (int b = 0; b < ni; b++) {
 			if (i == b)
 				continue;
-			jw_begin_object(&j);
-			jw_kv_string(&j, "interpreter", r->interps[i].name);
-			jw_kv_string(&j, "baseline", r->interps[b].name);
-			jw_kv_number(&j, "speedup", r->pair[i * ni + b].point);
-			json_interval(&j, "interval", r->pair[i * ni + b]);
-			jw_kv_string(&j, "verdict", verdict_name(r->pair_verdict[i * ni + b]));
-			jw_end_object(&j);
+			jw_begin_object(j);
+			jw_kv_string(j, "interpreter", r->interps[i].name);
+			jw_kv_string(j, "baseline", r->interps[b].name);
+			jw_kv_number(j, "speedup", r->pair[i * ni + b].point);
+			json_interval(j, "interval", r->pair[i * ni + b]);
+			jw_kv_string(j, "verdict", verdict_name(r->pair_verdict[i * ni + b]));
+			jw_end_object(j);
 		}
-	jw_end_array(&j);
+	jw_end_array(j);
+}
+
+void bench_write_json(const struct bench_result *r, FILE *out)
+{
+	struct json j;
+	jw_init(&j, out);
+	jw_begin_object(&j);
+	json_settings(r, &j);
+	json_workloads(r, &j);
+	json_pairs(r, &j);
 	json_groups(r, &j);
 	jw_end_object(&j);
 	jw_finish(&j);

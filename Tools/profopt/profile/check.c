@@ -138,7 +138,27 @@ static int record(const char *file, const char *root, const char *const *suffixe
 	return 0;
 }
 
-int cmd_check(int argc, char **argv)
+struct check_opts {
+	const char *record, *root, *against, *log, *limit_arg;
+	const char *suffixes[32], *skip[32];
+	int nsuffix, nskip, json;
+	double limit; /* --max-changed: files, or a percentage of them */
+	int percent;
+};
+
+/* The limit: "N" files or "P%" of the fingerprinted files. */
+static void parse_limit(struct check_opts *o)
+{
+	char *end;
+	errno = 0;
+	o->limit = strtod(o->limit_arg, &end);
+	o->percent = *end == '%';
+	if (errno || end == o->limit_arg || (o->percent ? end[1] != '\0' : *end != '\0') || o->limit < 0 ||
+	    (o->percent && o->limit > 100))
+		usage_error("--max-changed wants a count N or a share P%%, not '%s'", o->limit_arg);
+}
+
+static void parse_check_opts(struct check_opts *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"record", required_argument, NULL, 'r'},
@@ -151,135 +171,162 @@ int cmd_check(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *rec = NULL, *root = NULL, *against = NULL, *log = NULL, *limit_arg = "0";
-	const char *suffixes[32] = {0}, *skip[32] = {".git"};
-	int nsuffix = 0, nskip = 1, json = 0, c;
+	int c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': rec = optarg; break;
-		case 'R': root = optarg; break;
+		case 'r': o->record = optarg; break;
+		case 'R': o->root = optarg; break;
 		case 'x':
-			if (nsuffix == 31)
+			if (o->nsuffix == 31)
 				usage_error("too many --suffix options");
-			suffixes[nsuffix++] = optarg;
+			o->suffixes[o->nsuffix++] = optarg;
 			break;
 		case 's':
-			if (nskip == 31)
+			if (o->nskip == 31)
 				usage_error("too many --skip options");
-			skip[nskip++] = optarg;
+			o->skip[o->nskip++] = optarg;
 			break;
-		case 'a': against = optarg; break;
-		case 'l': log = optarg; break;
-		case 'm': limit_arg = optarg; break;
-		case 'j': json = 1; break;
+		case 'a': o->against = optarg; break;
+		case 'l': o->log = optarg; break;
+		case 'm': o->limit_arg = optarg; break;
+		case 'j': o->json = 1; break;
 		default: usage_error("unknown option '%s' (see 'profopt check --help')", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (see 'profopt check --help')", argv[optind]);
-	const char *const *suf = nsuffix ? suffixes : fingerprint_default_suffixes;
-	if (rec) {
-		if (against || log)
-			usage_error("--record is done at training time; --against and --build-log come later");
-		if (!root)
-			usage_error("--record needs --root=DIR, the source tree to fingerprint");
-		return record(rec, root, suf, skip);
-	}
-	if (!against && !log)
+	if (o->record && (o->against || o->log))
+		usage_error("--record is done at training time; --against and --build-log come later");
+	if (o->record && !o->root)
+		usage_error("--record needs --root=DIR, the source tree to fingerprint");
+	if (!o->record && !o->against && !o->log)
 		usage_error("nothing to check: --record=FILE, --against=FILE or --build-log=FILE (see --help)");
+	if (!o->record)
+		parse_limit(o);
+}
 
-	/* the limit: "N" files or "P%" of the fingerprinted files */
-	char *end;
-	errno = 0;
-	double limit = strtod(limit_arg, &end);
-	int percent = *end == '%';
-	if (errno || end == limit_arg || (percent ? end[1] != '\0' : *end != '\0') || limit < 0 || (percent && limit > 100))
-		usage_error("--max-changed wants a count N or a share P%%, not '%s'", limit_arg);
+/* What a check found: the sources changed since training and the build log's diagnostics. */
+struct check_result {
+	struct manifest old, cur;
+	struct diff d;
+	struct build_log log;
+	int stale, ok;
+	double allowed;
+};
 
-	struct manifest old = {0}, cur = {0};
-	struct diff d = {0};
+static void check_run(const struct check_opts *o, const char *const *suf, struct check_result *r)
+{
 	char err[512];
-	if (against) {
-		if (manifest_read(&old, against, err, sizeof err) < 0)
+	if (o->against) {
+		if (manifest_read(&r->old, o->against, err, sizeof err) < 0)
 			fatal("%s", err);
-		const char *r = root ? root : old.root;
-		if (!r)
-			fatal("%s names no root; give --root=DIR", against);
-		if (manifest_scan(&cur, r, suf, skip, err, sizeof err) < 0)
+		const char *root = o->root ? o->root : r->old.root;
+		if (!root)
+			fatal("%s names no root; give --root=DIR", o->against);
+		if (manifest_scan(&r->cur, root, suf, o->skip, err, sizeof err) < 0)
 			fatal("%s", err);
-		compare(&old, &cur, &d);
+		compare(&r->old, &r->cur, &r->d);
 	}
-	struct build_log s = {0};
-	if (log && build_log_read(&s, log, NULL) < 0)
-		fatal("cannot read build log %s: %s", log, strerror(errno));
-	int stale = count_stale(&d, &s);
-	double allowed = percent ? limit / 100 * old.n : limit;
-	int ok = stale <= allowed && s.count[LOG_CORRUPTED] == 0;
+	if (o->log && build_log_read(&r->log, o->log, NULL) < 0)
+		fatal("cannot read build log %s: %s", o->log, strerror(errno));
+	r->stale = count_stale(&r->d, &r->log);
+	r->allowed = o->percent ? o->limit / 100 * r->old.n : o->limit;
+	r->ok = r->stale <= r->allowed && r->log.count[LOG_CORRUPTED] == 0;
+}
 
-	if (json) {
-		struct json j;
-		jw_init(&j, stdout);
-		jw_begin_object(&j);
-		jw_kv_string(&j, "fingerprint", against);
-		jw_kv_string(&j, "root", against ? (root ? root : old.root) : NULL);
-		jw_kv_int(&j, "files", old.n);
-		json_list(&j, "changed", d.changed, d.nchanged);
-		json_list(&j, "added", d.added, d.nadded);
-		json_list(&j, "removed", d.removed, d.nremoved);
-		jw_key(&j, "log");
-		if (log) {
-			jw_begin_object(&j);
-			jw_kv_string(&j, "file", log);
-			for (int k = 0; k < LOG_KINDS; k++)
-				jw_kv_int(&j, log_kind_names[k], s.count[k]);
-			jw_key(&j, "messages");
-			jw_begin_array(&j);
-			for (int i = 0; i < s.n; i++) {
-				jw_begin_object(&j);
-				jw_kv_int(&j, "line", s.m[i].line);
-				jw_kv_string(&j, "kind", log_kind_names[s.m[i].kind]);
-				jw_kv_string(&j, "source", s.m[i].source);
-				jw_kv_string(&j, "text", s.m[i].text);
-				jw_end_object(&j);
-			}
-			jw_end_array(&j);
-			jw_end_object(&j);
-		} else {
-			jw_null(&j);
-		}
-		jw_kv_int(&j, "stale_sources", stale);
-		jw_kv_string(&j, "limit", limit_arg);
-		jw_kv_bool(&j, "ok", ok);
-		jw_end_object(&j);
-		jw_finish(&j);
-	} else {
-		if (against) {
-			printf("sources: %d fingerprinted at training; %d changed, %d added, %d removed since\n", old.n, d.nchanged,
-			       d.nadded, d.nremoved);
-			print_list("changed", d.changed, d.nchanged);
-			print_list("added", d.added, d.nadded);
-			print_list("removed", d.removed, d.nremoved);
-		}
-		if (log)
-			build_log_print(&s, stdout, -1);
+static void json_log(struct json *j, const struct build_log *s, const char *file)
+{
+	jw_begin_object(j);
+	jw_kv_string(j, "file", file);
+	for (int k = 0; k < LOG_KINDS; k++)
+		jw_kv_int(j, log_kind_names[k], s->count[k]);
+	jw_key(j, "messages");
+	jw_begin_array(j);
+	for (int i = 0; i < s->n; i++) {
+		jw_begin_object(j);
+		jw_kv_int(j, "line", s->m[i].line);
+		jw_kv_string(j, "kind", log_kind_names[s->m[i].kind]);
+		jw_kv_string(j, "source", s->m[i].source);
+		jw_kv_string(j, "text", s->m[i].text);
+		jw_end_object(j);
 	}
-	if (s.count[LOG_CORRUPTED])
+	jw_end_array(j);
+	jw_end_object(j);
+}
+
+static void print_check_json(const struct check_opts *o, const struct check_result *r)
+{
+	struct json j;
+	jw_init(&j, stdout);
+	jw_begin_object(&j);
+	jw_kv_string(&j, "fingerprint", o->against);
+	jw_kv_string(&j, "root", o->against ? (o->root ? o->root : r->old.root) : NULL);
+	jw_kv_int(&j, "files", r->old.n);
+	json_list(&j, "changed", r->d.changed, r->d.nchanged);
+	json_list(&j, "added", r->d.added, r->d.nadded);
+	json_list(&j, "removed", r->d.removed, r->d.nremoved);
+	jw_key(&j, "log");
+	if (o->log)
+		json_log(&j, &r->log, o->log);
+	else
+		jw_null(&j);
+	jw_kv_int(&j, "stale_sources", r->stale);
+	jw_kv_string(&j, "limit", o->limit_arg);
+	jw_kv_bool(&j, "ok", r->ok);
+	jw_end_object(&j);
+	jw_finish(&j);
+}
+
+static void print_check_text(const struct check_opts *o, const struct check_result *r)
+{
+	if (o->against) {
+		printf("sources: %d fingerprinted at training; %d changed, %d added, %d removed since\n", r->old.n,
+		       r->d.nchanged, r->d.nadded, r->d.nremoved);
+		print_list("changed", r->d.changed, r->d.nchanged);
+		print_list("added", r->d.added, r->d.nadded);
+		print_list("removed", r->d.removed, r->d.nremoved);
+	}
+	if (o->log)
+		build_log_print(&r->log, stdout, -1);
+}
+
+/* The verdict on standard error: corrupted, stale beyond the limit, or stale but tolerated. */
+static void print_verdict(const struct check_opts *o, const struct check_result *r)
+{
+	int corrupted = r->log.count[LOG_CORRUPTED], stale = r->stale;
+	if (corrupted)
 		fprintf(stderr, "%s: error: the compiler found the profile corrupted (%d message%s in %s): retrain "
 				"(make profile-removal profile-opt)\n",
-			progname, s.count[LOG_CORRUPTED], s.count[LOG_CORRUPTED] == 1 ? "" : "s", log);
-	if (stale && stale <= allowed)
+			progname, corrupted, corrupted == 1 ? "" : "s", o->log);
+	if (stale && stale <= r->allowed)
 		warn("%d source%s stale since training (tolerated by --max-changed=%s): code changed since training gets no profile",
-		     stale, stale == 1 ? "" : "s", limit_arg);
-	if (stale > allowed)
+		     stale, stale == 1 ? "" : "s", o->limit_arg);
+	if (stale > r->allowed)
 		fprintf(stderr, "%s: error: the profile is stale: %d source%s changed since training, more than --max-changed=%s; "
 				"retrain (make profile-removal profile-opt)\n",
-			progname, stale, stale == 1 ? "" : "s", limit_arg);
-	build_log_free(&s);
-	free(d.changed);
-	free(d.added);
-	free(d.removed);
-	manifest_free(&old);
-	manifest_free(&cur);
-	return ok ? 0 : 1;
+			progname, stale, stale == 1 ? "" : "s", o->limit_arg);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_opts o = {.limit_arg = "0", .skip = {".git"}, .nskip = 1};
+	parse_check_opts(&o, argc, argv);
+	const char *const *suf = o.nsuffix ? o.suffixes : fingerprint_default_suffixes;
+	if (o.record)
+		return record(o.record, o.root, suf, o.skip);
+	struct check_result r = {0};
+	check_run(&o, suf, &r);
+	if (o.json)
+		print_check_json(&o, &r);
+	else
+		print_check_text(&o, &r);
+	print_verdict(&o, &r);
+	build_log_free(&r.log);
+	free(r.d.changed);
+	free(r.d.added);
+	free(r.d.removed);
+	manifest_free(&r.old);
+	manifest_free(&r.cur);
+	return r.ok ? 0 : 1;
 }
