@@ -9,7 +9,7 @@
 #include "lib/elf.h"
 #include "profile/gcov_io.h"
 #include "profile/profraw.h"
-#include "lib/tarmem.h"
+#include "lib/tarfile.h"
 #include "profile/tooltext.h"
 
 #include <stddef.h>

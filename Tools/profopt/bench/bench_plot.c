@@ -1,6 +1,7 @@
 /* bench_plot.c - the speedup plot of `profopt bench`, drawn by gnuplot: profopt writes a data
  * file and a script, then runs gnuplot on the script (see bench.h). */
 #include "bench/bench.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 
 #include <errno.h>

@@ -87,7 +87,7 @@ static void finish_job(struct pool *pool, struct job *job, int status)
 		job->result = RESULT_TIMEOUT;
 	else if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) > 128 && WEXITSTATUS(status) < 160))
 		job->result = RESULT_CRASHED; /* 128+N: a shell reporting its child's death by signal N */
-	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	else if (proc_exit_ok(status))
 		job->result = RESULT_PASSED;
 	else
 		job->result = RESULT_FAILED;

@@ -299,3 +299,37 @@ int proc_group_alive(const struct proc *p)
 {
 	return p->pid > 0 && kill(-p->pid, 0) == 0;
 }
+
+int capture(char *const argv[], char **out)
+{
+	return run_child(argv, NULL, out, NULL);
+}
+
+int run_batches(char *const argv[], char *const *args, int n, int per_run, batch_fn fn, void *ctx, char **why)
+{
+	int fixed = 0, failed = 0;
+	while (argv[fixed])
+		fixed++;
+	char **v = xcalloc((size_t)(fixed + per_run + 1), sizeof *v);
+	memcpy(v, argv, (size_t)fixed * sizeof *v);
+	for (int first = 0; first < n; first += per_run) {
+		int count = n - first < per_run ? n - first : per_run;
+		memcpy(v + fixed, args + first, (size_t)count * sizeof *v);
+		v[fixed + count] = NULL;
+		char *out = NULL;
+		size_t len = 0;
+		int st = run_child(v, NULL, &out, &len);
+		if (st != RUN_NOT_STARTED)
+			fn(ctx, out ? out : "", out ? len : 0, args + first, first, count);
+		if (!proc_exit_ok(st) && !failed) {
+			failed = st ? st : -1;
+			if (why)
+				*why = out, out = NULL;
+		}
+		free(out);
+		if (st == RUN_NOT_STARTED)
+			break;
+	}
+	free(v);
+	return failed;
+}

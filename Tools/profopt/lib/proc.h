@@ -48,6 +48,10 @@ int proc_start_env(struct proc *p, char *const argv[], char *const env[], int lo
 /* Whether a wait status (or run_child's result) is a normal exit with status 0. */
 int proc_exit_ok(int wait_status);
 
+/* Runs argv (no shell), captures stdout+stderr: run_child() without options.
+ * Returns the wait status, or -1 if it could not be started. *out receives the output. */
+int capture(char *const argv[], char **out);
+
 /* How run_child() runs a program; every field may be left zero. */
 struct run_opts {
 	const char *cwd;
@@ -64,6 +68,13 @@ struct run_opts {
  * in its own process group.  Returns the wait status, or RUN_NOT_STARTED (*out then
  * says why), RUN_TIMED_OUT or RUN_STOPPED (the child's process group was killed). */
 int run_child(char *const argv[], const struct run_opts *o, char **out, size_t *outlen);
+
+/* Runs argv (NULL-terminated) followed by args[0..n), at most per_run of them at a time (as
+ * xargs does), and hands each run's output to fn, a failed run's too (a tool lists what it
+ * could read).  Returns 0, or the wait status of the first run that failed (RUN_NOT_STARTED:
+ * the program did not start), its output then in *why (malloc'd; why may be NULL). */
+typedef void (*batch_fn)(void *ctx, const char *out, size_t len, char *const *args, int first, int count);
+int run_batches(char *const argv[], char *const *args, int n, int per_run, batch_fn fn, void *ctx, char **why);
 
 /* Splits a command line such as CC ("ccache gcc -m64") into a NULL-terminated argv without a
  * shell: a string that names an executable file is one word (spaces, quotes and all);

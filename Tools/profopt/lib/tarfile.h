@@ -1,8 +1,10 @@
 /* tarfile.h - tar archives by libarchive, never by running tar.  Members are written from
  * literal names (a file named "--files-from=x.gcda" is stored as that file) and read as
  * hostile input: only regular files with relative names free of "." and ".." parts are
- * accepted; links, hard links, devices, FIFOs and absolute names refuse the whole archive, and
- * nothing is written through a symbolic link. */
+ * accepted; when extracting, links, hard links, devices, FIFOs and absolute names refuse the
+ * whole archive, and nothing is written through a symbolic link.  The profile files of a stash
+ * can also be read into memory (tarmem_*): nothing is extracted, member names are only ever
+ * used as names. */
 #ifndef PROFOPT_TARFILE_H
 #define PROFOPT_TARFILE_H
 
@@ -42,5 +44,30 @@ int tar_extract_fd(int fd, const char *archive, const char *dir, enum tar_mode m
 /* A stash of profile files (tar_extract accepting regular files named *suffix, e.g. .gcda):
  * what `profopt stash restore`, and any reader of a stash, unpacks. */
 int tar_extract_profiles(const char *archive, const char *dir, const char *suffix, enum tar_mode mode);
+
+/* ---- reading into memory ---- */
+struct member {
+	char *name; /* relative, without a leading "./" */
+	unsigned char *data;
+	size_t len;
+	int seq; /* position in the archive: of two members with one name, the later counts */
+};
+
+struct member_list {
+	struct member *m; /* sorted by name, one per name */
+	int n, cap;
+};
+
+/* Reads the regular files of the archive at path whose names end in suffix (other members
+ * are passed over).  A name that is absolute or has a "..", "." or empty part refuses the
+ * archive.
+ * Returns 0, or -1 with a reason naming the archive in err. */
+int tarmem_read(const char *path, const char *suffix, struct member_list *out, char *err, size_t errlen);
+/* The same for an archive held in memory (name: for messages). */
+int tarmem_parse(const void *data, size_t len, const char *name, const char *suffix, struct member_list *out, char *err,
+		 size_t errlen);
+/* The member called name, or NULL (binary search). */
+const struct member *tarmem_find(const struct member_list *l, const char *name);
+void tarmem_free(struct member_list *l);
 
 #endif

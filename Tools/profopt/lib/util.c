@@ -1,6 +1,5 @@
-/* util.c - messages, memory, strings, files and small process helpers. */
+/* util.c - messages, memory, strings, files, temporary directories. */
 #include "lib/util.h"
-#include "lib/proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -152,12 +151,18 @@ char *read_file(const char *path, size_t *len)
 	return b.data;
 }
 
-unsigned char *read_input(const char *path, size_t *len, char *err, size_t errlen)
+int read_and_parse(const char *path, parse_fn fn, void *out, size_t outsize, char *err, size_t errlen)
 {
-	unsigned char *data = (unsigned char *)read_file(path, len);
-	if (!data)
+	size_t len;
+	unsigned char *data = (unsigned char *)read_file(path, &len);
+	if (!data) {
 		snprintf(err, errlen, "%s: %s", printable(path), strerror(errno));
-	return data;
+		memset(out, 0, outsize);
+		return -1;
+	}
+	int rc = fn(data, len, path, out, err, errlen);
+	free(data);
+	return rc;
 }
 
 int write_file_atomic(const char *path, const void *data, size_t len)
@@ -197,11 +202,6 @@ fail:;
 	free(tmp);
 	errno = e;
 	return -1;
-}
-
-int capture(char *const argv[], char **out)
-{
-	return run_child(argv, NULL, out, NULL);
 }
 
 char *find_program(const char *name)

@@ -34,14 +34,14 @@ void buf_free(struct buf *b);
 
 /* Reads a whole file; returns NULL (errno set) on failure. */
 char *read_file(const char *path, size_t *len);
-/* read_file() for a reader: on failure "PATH: reason" goes to err (path escaped). */
-unsigned char *read_input(const char *path, size_t *len, char *err, size_t errlen);
+/* A binary reader: parses data[0..len) of the file called name into out, or fails with the
+ * reason in err.  Returns 0 or -1. */
+typedef int (*parse_fn)(const unsigned char *data, size_t len, const char *name, void *out, char *err, size_t errlen);
+/* Reads the file at path and parses it with fn; a file that cannot be read fails with "PATH:
+ * reason" in err (path escaped) and out (outsize bytes) zeroed. */
+int read_and_parse(const char *path, parse_fn fn, void *out, size_t outsize, char *err, size_t errlen);
 /* Writes a whole file atomically (temporary file + rename). Returns 0 or -1 (errno set). */
 int write_file_atomic(const char *path, const void *data, size_t len);
-
-/* Runs argv (no shell), captures stdout+stderr: run_child() of proc.h without options.
- * Returns the wait status, or -1 if it could not be started. *out receives the output. */
-int capture(char *const argv[], char **out);
 
 /* s made safe to print to a terminal or a text file: control characters (C0, DEL, C1) and
  * bytes that are not UTF-8 become \xNN.  The result lives until 16 more calls. */

@@ -10,6 +10,7 @@
 #include "profile/gcov_io.h"
 #include "profile/profraw.h"
 #include "pipeline/stamp.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 
@@ -190,7 +191,7 @@ static void merge_clang_list(const char *list, const char *tool, const char *out
 	int st = capture(argv, &out);
 	if (st < 0)
 		fatal("cannot run %s: is llvm-profdata installed? (configure --with-llvm-profdata=PATH)", tool);
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+	if (!proc_exit_ok(st)) {
 		unlink(tmp);
 		fatal("%s merge failed:\n%s", tool, out ? out : "");
 	}

@@ -14,9 +14,11 @@
 #include "commands.h"
 #include "lib/elf.h"
 #include "profile/gcov_io.h"
+#include "profile/tooltext.h"
 #include "lib/json.h"
 #include "pipeline/stamp.h"
 #include "lib/strmap.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 
@@ -88,7 +90,6 @@ struct verify {
 	struct strmap fns;    /* clang: bare name -> struct fn_info */
 	uint64_t hot;         /* clang: the profile's hot count threshold (0: unknown) */
 	int nfuncs;           /* clang: functions with non-zero counts */
-	char *nm_argv[210];
 };
 
 /* Strips the file prefix clang gives local functions in profiles ("file.c:f" or "file.c;f"). */
@@ -111,112 +112,27 @@ static void add_function(struct verify *v, const char *name, uint64_t max)
 	v->nfuncs += max > 0;
 }
 
-static uint64_t max_count(const char *list)
+/* Fails naming the tool and its words (or that it did not run). */
+static _Noreturn void tool_failed(const char *tool, const char *what, char *why)
 {
-	uint64_t max = 0;
-	for (const char *p = list; *p;) {
-		if (*p < '0' || *p > '9') {
-			p++;
-			continue;
-		}
-		char *end;
-		unsigned long long c = strtoull(p, &end, 10);
-		max = c > max ? c : max;
-		p = end;
-	}
-	return max;
+	size_t n = why ? strlen(why) : 0;
+	while (n && (why[n - 1] == '\n' || why[n - 1] == ' '))
+		why[--n] = '\0';
+	fatal("%s show %s failed: %.500s", tool, what, n ? why : "cannot run it");
 }
 
-static char *run_tool(char **argv, const char *what)
-{
-	char *out = NULL;
-	int st = capture(argv, &out);
-	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		size_t n = out ? strlen(out) : 0;
-		while (n && (out[n - 1] == '\n' || out[n - 1] == ' '))
-			out[--n] = '\0';
-		fatal("%s %s %s failed: %.500s", argv[0], argv[1], what, n ? out : "cannot run it");
-	}
-	return out;
-}
-
-/* Every function of the merged profile with its largest counter; and the hot threshold (the
- * count at which blocks hold 99% of all counts: LLVM's default hot cutoff). */
+/* Every function of the merged profile with its largest counter; and the hot threshold. */
 static void load_profile(struct verify *v, const char *path)
 {
-	char *argv[] = {(char *)v->tool, "show", "--all-functions", "--counts", "--", (char *)path, NULL};
-	char *out = run_tool(argv, v->profdata), *name = NULL;
-	uint64_t max = 0;
-	for (char *save, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		size_t len = strlen(line);
-		if (len > 3 && line[0] == ' ' && line[1] == ' ' && line[2] != ' ' && line[len - 1] == ':') {
-			if (name)
-				add_function(v, name, max);
-			line[len - 1] = '\0';
-			name = line + 2;
-			max = 0;
-		} else if (name && (starts_with(line, "    Block counts: [") || starts_with(line, "    Function count: "))) {
-			uint64_t m = max_count(strchr(line, ':') + 1);
-			max = m > max ? m : max;
-		} else if (!starts_with(line, "    ")) {
-			if (name)
-				add_function(v, name, max);
-			name = NULL;
-		}
-	}
-	if (name)
-		add_function(v, name, max);
-	free(out);
-	char *sargv[] = {(char *)v->tool, "show", "--detailed-summary", "--", (char *)path, NULL};
-	out = run_tool(sargv, v->profdata);
-	const char *p = strstr(out, "account for 99 percentage"), *q;
-	for (q = p; q && q > out && q[-1] != '\n'; q--)
-		;
-	if (q && (q = strstr(q, "count >= ")) && q < p)
-		v->hot = strtoull(q + 9, NULL, 10);
-	free(out);
-}
-
-/* The unit that an "./path" argument named, from the start of a tool's output line. */
-static struct unit *unit_at(struct verify *v, char *line, char **rest)
-{
-	for (char *c = strstr(line, ".o:"); c; c = strstr(c + 1, ".o:")) {
-		c[2] = '\0';
-		int i = (int)(intptr_t)strmap_get(&v->by_arg, line) - 1;
-		c[2] = ':';
-		if (i >= 0) {
-			*rest = c + 3;
-			return &v->u[i];
-		}
-	}
-	return NULL;
-}
-
-/* Runs argv[0..fixed-1] followed by the objects wanted (as "./path": never an option), 200 at
- * a time, and hands each batch's output to fn. */
-static void for_batches(struct verify *v, char **argv, int fixed, int (*want)(const struct unit *),
-			void (*fn)(struct verify *, char *))
-{
-	for (int i = 0; i < v->n;) {
-		int k = fixed;
-		for (; i < v->n && k < fixed + 200; i++)
-			if (!want || want(&v->u[i]))
-				argv[k++] = xasprintf("./%s", v->u[i].path);
-		if (k == fixed)
-			break;
-		argv[k] = NULL;
-		char *out = NULL;
-		int st = capture(argv, &out);
-		if (st < 0)
-			fatal("cannot run %s: %s", argv[0], strerror(errno));
-		/* a tool that fails leaves objects without evidence: say so, with its first words */
-		if (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && argv == v->nm_argv))
-			warn("%s failed on some objects (%.*s)", argv[0], (int)strcspn(out ? out : "", "\n"), out ? out : "");
-		fn(v, out);
-		free(out);
-		for (int a = fixed; a < k; a++)
-			free(argv[a]);
-	}
+	struct shown_profile p;
+	char *why = NULL;
+	if (profdata_show(v->tool, path, &p, &why) < 0)
+		tool_failed(v->tool, v->profdata, why);
+	for (int i = 0; i < p.n; i++)
+		add_function(v, p.fn[i].name, p.fn[i].max);
+	shown_profile_free(&p);
+	if (profdata_hot_count(v->tool, path, &v->hot, &why) < 0)
+		tool_failed(v->tool, v->profdata, why);
 }
 
 static int instrumentation_symbol(const char *s)
@@ -225,31 +141,28 @@ static int instrumentation_symbol(const char *s)
 	       starts_with(s, "__profc_") || starts_with(s, "__profd_");
 }
 
-/* nm -A lines "./x.o:ADDR T name" or "./x.o:    U name". */
-static void read_symbols(struct verify *v, char *out)
+/* One symbol of unit `object` (nm: every symbol, defined or not). */
+static void on_symbol(void *ctx, int object, const char *sym, char type)
 {
-	for (char *save, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *rest, *sym;
-		struct unit *u = unit_at(v, line, &rest);
-		if (!u || !(sym = strrchr(rest, ' ')) || sym == rest)
-			continue;
-		char type = sym[-1];
-		sym++;
-		u->instrumented |= instrumentation_symbol(sym);
-		if (v->gcc || (type != 'T' && type != 't' && type != 'W'))
-			continue;
-		const struct fn_info *f = strmap_get(&v->fns, sym);
-		if (!f)
-			continue;
-		u->profile = 1;
-		u->expect_layout |= f->records == 1 && (f->max == 0 || (v->hot && f->max >= v->hot));
-	}
+	struct verify *v = ctx;
+	struct unit *u = &v->u[object];
+	u->instrumented |= instrumentation_symbol(sym);
+	if (v->gcc || (type != 'T' && type != 't' && type != 'W'))
+		return;
+	const struct fn_info *f = strmap_get(&v->fns, sym);
+	if (!f)
+		return;
+	u->profile = 1;
+	u->expect_layout |= f->records == 1 && (f->max == 0 || (v->hot && f->max >= v->hot));
 }
 
 /* readelf: "File: ./x.o", then DW_AT_producer or .GCC.command.line strings. */
-static void read_switches(struct verify *v, char *out)
+static void read_switches(void *ctx, const char *text, size_t len, char *const *args, int first, int count)
 {
+	struct verify *v = ctx;
 	struct unit *u = NULL;
+	char *out = xasprintf("%.*s", (int)len, text);
+	(void)args, (void)first, (void)count;
 	for (char *save, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (starts_with(line, "File: ")) {
 			int i = (int)(intptr_t)strmap_get(&v->by_arg, line + 6) - 1;
@@ -271,6 +184,7 @@ static void read_switches(struct verify *v, char *out)
 			u->how = xstrdup("the switches recorded in the object");
 		}
 	}
+	free(out);
 }
 
 static void on_section(const char *name, void *arg)
@@ -296,9 +210,37 @@ static char *default_nm(const struct verify *v)
 	return nm ? nm : xstrdup("nm");
 }
 
-static int command_unknown(const struct unit *u)
+/* The objects' symbols (nm), and the switches recorded in those whose command is unknown
+ * (readelf).  A tool that fails leaves objects without evidence: said, with its first words. */
+static void read_objects(struct verify *v)
 {
-	return u->flags < 0;
+	char **paths = xcalloc((size_t)v->n + 1, sizeof *paths), *why = NULL;
+	for (int i = 0; i < v->n; i++)
+		paths[i] = v->u[i].path;
+	int st = nm_symbols(v->nm, paths, v->n, NM_ALL, on_symbol, v, &why);
+	if (st == RUN_NOT_STARTED)
+		fatal("cannot run %s: %s", v->nm, why ? why : "");
+	if (st)
+		warn("%s failed on some objects (%.*s)", v->nm, (int)strcspn(why ? why : "", "\n"), why ? why : "");
+	free(why);
+	why = NULL;
+	int n = 0;
+	for (int i = 0; i < v->n; i++)
+		if (v->u[i].flags < 0)
+			paths[n++] = xasprintf("./%s", v->u[i].path);
+	char *readelf = find_program(v->readelf);
+	char *re_argv[] = {(char *)v->readelf, "--debug-dump=info", "--dwarf-depth=1", "-p", ".GCC.command.line", NULL};
+	st = readelf ? run_batches(re_argv, paths, n, 200, read_switches, v, &why) : 0;
+	if (st == RUN_NOT_STARTED)
+		fatal("cannot run %s: %s", v->readelf, why ? why : "");
+	/* readelf exits non-zero for an object without debug information: only a crash counts */
+	if (st > 0 && !WIFEXITED(st))
+		warn("%s failed on some objects (%.*s)", v->readelf, (int)strcspn(why ? why : "", "\n"), why ? why : "");
+	for (int i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	free(readelf);
+	free(why);
 }
 
 /* gcc: every .gcda under the tree must read well: the compiler silently takes a truncated one
@@ -407,15 +349,7 @@ static void gather(struct verify *v, const struct build_log *log)
 		if (rc != 0)
 			u->layout = -1;
 	}
-	/* the objects are named "./path": never an option, so no "--" (llvm-nm 14 refuses it) */
-	v->nm_argv[0] = (char *)v->nm;
-	v->nm_argv[1] = "-A";
-	for_batches(v, v->nm_argv, 2, NULL, read_symbols);
-	char *re_argv[215] = {(char *)v->readelf, "--debug-dump=info", "--dwarf-depth=1", "-p", ".GCC.command.line"};
-	char *readelf = find_program(v->readelf);
-	if (readelf)
-		for_batches(v, re_argv, 5, command_unknown, read_switches);
-	free(readelf);
+	read_objects(v);
 }
 
 static void report(const struct verify *v, const int *count, int list, const char *log)

@@ -66,28 +66,6 @@ const char help_import[] =
 	"Member names holding relocate_root of which none moves are an error.\n"
 	"Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n";
 
-/* The working directory of this run, removed at exit whatever the way out (fatal() too). */
-static char *work_dir;
-
-static void remove_work_dir(void)
-{
-	if (work_dir) {
-		char *argv[] = {"rm", "-rf", "--", work_dir, NULL};
-		capture(argv, NULL);
-	}
-}
-
-static char *make_tmpdir(void)
-{
-	const char *base = getenv("TMPDIR");
-	char *dir = xasprintf("%s/profopt-bundle-XXXXXX", base && *base ? base : "/tmp");
-	if (!mkdtemp(dir))
-		fatal("cannot create a temporary directory: %s", strerror(errno));
-	work_dir = dir;
-	atexit(remove_work_dir);
-	return dir;
-}
-
 static char *file_sha256(const char *path)
 {
 	char sum[SHA256_HEX_LEN + 1];
@@ -396,7 +374,7 @@ int cmd_import(int argc, char **argv)
 		usage_error("--relocate-root wants an absolute directory other than /, not '%s'", root);
 	double start = now();
 	int fd = open_bundle(bundle, pin);
-	char *tmp = make_tmpdir(), *profile = unpack_bundle(bundle, fd, tmp, &have);
+	char *tmp = make_temp_dir("bundle"), *profile = unpack_bundle(bundle, fd, tmp, &have);
 	close(fd);
 
 	int differ = compare_facts(&want, &have, bundle);

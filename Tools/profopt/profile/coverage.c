@@ -7,8 +7,10 @@
 #include "commands.h"
 #include "profile/coverage.h"
 #include "lib/json.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 #include "lib/walk.h"
+#include "profile/tooltext.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -199,26 +201,26 @@ static int cmp_symbol(const void *a, const void *b)
 	return strcmp(((const struct symbol *)a)->name, ((const struct symbol *)b)->name);
 }
 
-/* Adds the global text symbols of nm's "-A --format=posix" output ("DIR/x.o: name T ..."). */
-static void add_nm_output(struct symbols *syms, char *out, const char *dir)
+struct symbol_sink {
+	struct symbols *syms;
+	char *const *objects; /* as find_files named them */
+	const char *dir;      /* DIR/ is left out of the names kept */
+};
+
+/* Keeps the global text symbols (T, W) with the object defining them. */
+static void add_symbol(void *ctx, int object, const char *name, char type)
 {
-	size_t dl = strlen(dir);
-	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
-		char *colon = strstr(line, ": "), *name, *type;
-		if (!colon)
-			continue;
-		*colon = '\0';
-		name = colon + 2;
-		type = strchr(name, ' ');
-		if (!type || (type[1] != 'T' && type[1] != 'W'))
-			continue;
-		*type = '\0';
-		if (syms->n == syms->cap)
-			syms->s = xrealloc(syms->s, (size_t)(syms->cap = syms->cap ? 2 * syms->cap : 1024) * sizeof *syms->s);
-		/* find_files names the objects of "." without a "./" */
-		const char *object = strncmp(line, dir, dl) == 0 && line[dl] == '/' ? line + dl + 1 : line;
-		syms->s[syms->n++] = (struct symbol){xstrdup(name), xstrdup(object)};
-	}
+	struct symbol_sink *k = ctx;
+	struct symbols *syms = k->syms;
+	if (type != 'T' && type != 'W')
+		return;
+	if (syms->n == syms->cap)
+		syms->s = xrealloc(syms->s, (size_t)(syms->cap = syms->cap ? 2 * syms->cap : 1024) * sizeof *syms->s);
+	/* find_files names the objects of "." without a "./" */
+	const char *path = k->objects[object];
+	size_t dl = strlen(k->dir);
+	const char *rel = strncmp(path, k->dir, dl) == 0 && path[dl] == '/' ? path + dl + 1 : path;
+	syms->s[syms->n++] = (struct symbol){xstrdup(name), xstrdup(rel)};
 }
 
 static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
@@ -229,25 +231,15 @@ static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
 	file_list_sort(&objs);
 	if (objs.n == 0)
 		warn("--objects=%s: no object files (.o) there", dir);
-	int complained = 0;
-	for (int start = 0; start < objs.n; start += 200) {
-		int count = objs.n - start < 200 ? objs.n - start : 200;
-		char **argv = xcalloc((size_t)count + 5, sizeof *argv), *out = NULL;
-		argv[0] = (char *)nm;
-		argv[1] = "-A";
-		argv[2] = "--defined-only";
-		argv[3] = "--format=posix";
-		memcpy(argv + 4, objs.paths + start, (size_t)count * sizeof *argv);
-		int st = capture(argv, &out);
-		free(argv);
-		if (st < 0)
-			fatal("cannot run %s (--nm=PATH)", nm);
-		if ((!WIFEXITED(st) || WEXITSTATUS(st) != 0) && !complained++)
-			warn("%s could not read every object under %s (LTO bitcode wants llvm-nm: --nm=PATH): %.200s", nm, dir,
-			     out ? out : "");
-		add_nm_output(syms, out ? out : "", dir);
-		free(out);
-	}
+	struct symbol_sink sink = {syms, objs.paths, dir};
+	char *why = NULL;
+	int st = nm_symbols(nm, objs.paths, objs.n, NM_DEFINED, add_symbol, &sink, &why);
+	if (st == RUN_NOT_STARTED)
+		fatal("cannot run %s (--nm=PATH)", nm);
+	if (st)
+		warn("%s could not read every object under %s (LTO bitcode wants llvm-nm: --nm=PATH): %.200s", nm, dir,
+		     why ? why : "");
+	free(why);
 	file_list_free(&objs);
 	qsort(syms->s, (size_t)syms->n, sizeof *syms->s, cmp_symbol);
 	/* a name several objects define (each program's main) tells nothing */

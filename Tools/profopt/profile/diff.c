@@ -11,7 +11,7 @@
 #include "profile/gcov_io.h"
 #include "lib/json.h"
 #include "lib/proc.h"
-#include "lib/tarmem.h"
+#include "lib/tarfile.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 

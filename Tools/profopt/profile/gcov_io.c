@@ -335,17 +335,14 @@ int gcov_parse(const unsigned char *data, size_t len, const char *name, struct g
 	return -1;
 }
 
+static int parse_gcov(const unsigned char *data, size_t len, const char *name, void *f, char *err, size_t errlen)
+{
+	return gcov_parse(data, len, name, f, err, errlen);
+}
+
 int gcov_read(const char *path, struct gcov_file *f, char *err, size_t errlen)
 {
-	size_t len;
-	unsigned char *data = read_input(path, &len, err, errlen);
-	if (!data) {
-		memset(f, 0, sizeof *f);
-		return -1;
-	}
-	int r = gcov_parse(data, len, path, f, err, errlen);
-	free(data);
-	return r;
+	return read_and_parse(path, parse_gcov, f, sizeof *f, err, errlen);
 }
 
 void gcov_file_free(struct gcov_file *f)

@@ -219,17 +219,14 @@ int profraw_parse(const unsigned char *data, size_t len, const char *name, struc
 	return 0;
 }
 
+static int parse_profraw(const unsigned char *data, size_t len, const char *name, void *info, char *err, size_t errlen)
+{
+	return profraw_parse(data, len, name, info, err, errlen);
+}
+
 int profraw_read(const char *path, struct profraw_info *info, char *err, size_t errlen)
 {
-	size_t len;
-	unsigned char *data = read_input(path, &len, err, errlen);
-	if (!data) {
-		memset(info, 0, sizeof *info);
-		return -1;
-	}
-	int r = profraw_parse(data, len, path, info, err, errlen);
-	free(data);
-	return r;
+	return read_and_parse(path, parse_profraw, info, sizeof *info, err, errlen);
 }
 
 const char *profraw_variant_string(const struct profraw_info *info, char *out, size_t n)

@@ -16,7 +16,7 @@
 #include "profile/gcov_io.h"
 #include "lib/json.h"
 #include "lib/proc.h"
-#include "lib/tarmem.h"
+#include "lib/tarfile.h"
 #include "profile/tooltext.h"
 #include "lib/util.h"
 #include "lib/walk.h"
@@ -366,7 +366,7 @@ static void name_globals(struct report *r, const char *objdir, const char *nm)
 		}
 	}
 	qsort(n.u, (size_t)n.nu, sizeof *n.u, cmp_unnamed);
-	if (nm_defined_symbols(nm, paths, nobj, name_symbol, &n, &why) < 0)
+	if (nm_symbols(nm, paths, nobj, NM_DEFINED, name_symbol, &n, &why) != 0)
 		warn("%s could not list the symbols of the objects (functions stay numbered): %.200s", printable(nm),
 		     why && *why ? printable(why) : "cannot run it");
 	free(why);

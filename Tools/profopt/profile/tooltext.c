@@ -102,6 +102,27 @@ int profdata_show(const char *tool, const char *profdata, struct shown_profile *
 	return 0;
 }
 
+int profdata_hot_count(const char *tool, const char *profdata, uint64_t *hot, char **why)
+{
+	char *arg = safe_path_arg(profdata), *out = NULL;
+	char *argv[] = {(char *)tool, "show", "--detailed-summary", "--", arg, NULL};
+	int st = run_child(argv, NULL, &out, NULL);
+	free(arg);
+	*hot = 0;
+	if (!proc_exit_ok(st)) {
+		*why = out;
+		return -1;
+	}
+	/* the line "N blocks (P%) with count >= C account for 99 percentage of the total counts" */
+	const char *p = strstr(out, "account for 99 percentage"), *q;
+	for (q = p; q && q > out && q[-1] != '\n'; q--)
+		;
+	if (q && (q = strstr(q, "count >= ")) && q < p)
+		*hot = strtoull(q + 9, NULL, 10);
+	free(out);
+	return 0;
+}
+
 void shown_profile_free(struct shown_profile *p)
 {
 	for (int i = 0; i < p->n; i++)
@@ -142,31 +163,28 @@ void nm_parse(const char *text, size_t len, char *const *args, int n, nm_symbol_
 	}
 }
 
-int nm_defined_symbols(const char *nm, char *const *objects, int n, nm_symbol_fn fn, void *ctx, char **why)
+struct nm_batch {
+	nm_symbol_fn fn;
+	void *ctx;
+};
+
+static void nm_batch_read(void *ctx, const char *out, size_t len, char *const *args, int first, int count)
 {
-	enum { BATCH = 200 };
-	for (int start = 0; start < n; start += BATCH) {
-		int count = n - start < BATCH ? n - start : BATCH;
-		char **argv = xcalloc((size_t)count + 6, sizeof *argv), *out = NULL;
-		argv[0] = (char *)nm;
-		argv[1] = "-A";
-		argv[2] = "--defined-only";
-		argv[3] = "--format=posix";
-		argv[4] = "--";
-		for (int i = 0; i < count; i++)
-			argv[5 + i] = safe_path_arg(objects[start + i]);
-		size_t len = 0;
-		int st = run_child(argv, NULL, &out, &len);
-		if (proc_exit_ok(st))
-			nm_parse(out, len, argv + 5, count, fn, ctx, start);
-		for (int i = 0; i < count; i++)
-			free(argv[5 + i]);
-		free(argv);
-		if (!proc_exit_ok(st)) {
-			*why = out;
-			return -1;
-		}
-		free(out);
-	}
-	return 0;
+	struct nm_batch *b = ctx;
+	nm_parse(out, len, args, count, b->fn, b->ctx, first);
+}
+
+int nm_symbols(const char *nm, char *const *objects, int n, int flags, nm_symbol_fn fn, void *ctx, char **why)
+{
+	/* no "--": the names are made safe instead, and llvm-nm 14 refuses it */
+	char *argv[] = {(char *)nm, "-A", "--format=posix", flags & NM_DEFINED ? "--defined-only" : NULL, NULL};
+	char **args = xcalloc((size_t)n + 1, sizeof *args);
+	for (int i = 0; i < n; i++)
+		args[i] = safe_path_arg(objects[i]);
+	struct nm_batch b = {fn, ctx};
+	int rc = run_batches(argv, args, n, 200, nm_batch_read, &b, why);
+	for (int i = 0; i < n; i++)
+		free(args[i]);
+	free(args);
+	return rc;
 }
