@@ -61,15 +61,9 @@ TEST(printable_escapes_controls)
 
 TEST(safe_path_arg_never_an_option)
 {
-	char *s = safe_path_arg("-rf.gcda");
-	CHECK_STR(s, "./-rf.gcda");
-	free(s);
-	s = safe_path_arg("@x.o");
-	CHECK_STR(s, "./@x.o");
-	free(s);
-	s = safe_path_arg("/abs/--plugin=x.o");
-	CHECK_STR(s, "/abs/--plugin=x.o");
-	free(s);
+	CHECK_STR_FREE(safe_path_arg("-rf.gcda"), "./-rf.gcda");
+	CHECK_STR_FREE(safe_path_arg("@x.o"), "./@x.o");
+	CHECK_STR_FREE(safe_path_arg("/abs/--plugin=x.o"), "/abs/--plugin=x.o");
 }
 
 TEST(split_command_without_a_shell)

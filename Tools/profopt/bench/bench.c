@@ -168,8 +168,7 @@ static char **list_workloads(const char *suite, const char *only, int *count)
 	while ((e = readdir(d))) {
 		if (!starts_with(e->d_name, "bm_") || !ends_with(e->d_name, ".py") || strlen(e->d_name) <= 6)
 			continue;
-		if (n == cap)
-			names = xrealloc(names, (size_t)(cap = cap ? 2 * cap : 32) * sizeof *names);
+		names = grow_array(names, n, &cap, sizeof *names, 32);
 		names[n++] = xasprintf("%.*s", (int)strlen(e->d_name) - 6, e->d_name + 3);
 	}
 	closedir(d);

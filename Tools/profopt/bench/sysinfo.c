@@ -150,8 +150,7 @@ static struct proc_sample *sample_procs(const char *root, int *n)
 		unsigned long long ut = 0, stt = 0;
 		if (open && close && close > open &&
 		    sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &stt) == 2) {
-			if (*n == cap)
-				v = xrealloc(v, (size_t)(cap = cap ? 2 * cap : 256) * sizeof *v);
+			v = grow_array(v, *n, &cap, sizeof *v, 256);
 			v[*n].pid = atol(e->d_name);
 			snprintf(v[*n].comm, sizeof v[*n].comm, "%.*s", (int)(close - open - 1), open + 1);
 			v[*n].ticks = ut + stt;

@@ -448,10 +448,7 @@ static int read_members(struct archive *a, const char *name, const char *suffix,
 			rc = -1;
 			break;
 		}
-		if (out->n == out->cap) {
-			out->cap = out->cap ? out->cap * 2 : 64;
-			out->m = xrealloc(out->m, (size_t)out->cap * sizeof *out->m);
-		}
+		out->m = grow_array(out->m, out->n, &out->cap, sizeof *out->m, 64);
 		struct member *m = &out->m[out->n++];
 		m->name = path;
 		m->seq = out->n;

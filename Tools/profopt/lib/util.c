@@ -23,30 +23,29 @@ static void vmessage(const char *kind, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* The message of a variadic reporter, then `then` (an exit, or nothing). */
+#define REPORT(kind, then)                      \
+	do {                                    \
+		va_list ap;                     \
+		va_start(ap, fmt);              \
+		vmessage(kind, fmt, ap);        \
+		va_end(ap);                     \
+		then;                           \
+	} while (0)
+
 void warn(const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vmessage("warning: ", fmt, ap);
-	va_end(ap);
+	REPORT("warning: ", (void)0);
 }
 
 void fatal(const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vmessage("error: ", fmt, ap);
-	va_end(ap);
-	exit(exit_failure);
+	REPORT("error: ", exit(exit_failure));
 }
 
 void usage_error(const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vmessage("", fmt, ap);
-	va_end(ap);
-	exit(2);
+	REPORT("", exit(2));
 }
 
 void *xmalloc(size_t n)
@@ -71,6 +70,14 @@ void *xrealloc(void *p, size_t n)
 	if (!p)
 		fatal("out of memory");
 	return p;
+}
+
+void *grow_array(void *p, int n, int *cap, size_t size, int first)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : first;
+	return xrealloc(p, (size_t)*cap * size);
 }
 
 char *xstrdup(const char *s)

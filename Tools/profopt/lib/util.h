@@ -21,6 +21,9 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* p (an array of *cap elements of size bytes) with room for element n: its capacity doubled,
+ * from `first`, when full.  p = grow_array(p, n, &cap, sizeof *p, 64); p[n++] = ... */
+void *grow_array(void *p, int n, int *cap, size_t size, int first);
 
 /* A growable byte buffer, always NUL-terminated. */
 struct buf {

@@ -169,10 +169,7 @@ static void add_compile(struct build_log *l, const char *line, int lineno, const
 		const char *name = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 		char *o = obj ? xstrdup(obj) : xasprintf("%.*s.o", (int)(strrchr(name, '.') - name), name);
 		if (ends_with(o, ".o")) {
-			if (l->nc == l->capc) {
-				l->capc = l->capc ? l->capc * 2 : 64;
-				l->c = xrealloc(l->c, (size_t)l->capc * sizeof *l->c);
-			}
+			l->c = grow_array(l->c, l->nc, &l->capc, sizeof *l->c, 64);
 			int k = l->nc++;
 			src += starts_with(src, "./") ? 2 : 0;
 			l->c[k] = (struct log_compile){object_name(o, cwd, objdir), xstrdup(src), lineno, flags, -1};
@@ -203,10 +200,7 @@ static char *entered_directory(const char *line, int *leaving)
 
 static void add_message(struct build_log *l, const char *line, int lineno, enum log_kind kind)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 16;
-		l->m = xrealloc(l->m, (size_t)l->cap * sizeof *l->m);
-	}
+	l->m = grow_array(l->m, l->n, &l->cap, sizeof *l->m, 16);
 	char *text = xstrdup(line);
 	for (unsigned char *p = (unsigned char *)text; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)

@@ -15,10 +15,7 @@ const char *const fingerprint_default_suffixes[] = {".c", ".h", ".cc", ".cpp", "
 
 static void add_entry(struct manifest *m, char *path, const char *hash, long long size)
 {
-	if (m->n == m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 256;
-		m->e = xrealloc(m->e, (size_t)m->cap * sizeof *m->e);
-	}
+	m->e = grow_array(m->e, m->n, &m->cap, sizeof *m->e, 256);
 	struct manifest_entry *e = &m->e[m->n++];
 	e->path = path;
 	snprintf(e->hash, sizeof e->hash, "%s", hash);

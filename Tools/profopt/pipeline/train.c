@@ -105,10 +105,7 @@ static char *safe_name(const char *s)
 
 static void add_job(struct pool *pool, int *cap, const char *name, const char *cmd, const struct train_opts *o)
 {
-	if (pool->njobs == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		pool->jobs = xrealloc(pool->jobs, (size_t)*cap * sizeof *pool->jobs);
-	}
+	pool->jobs = grow_array(pool->jobs, pool->njobs, cap, sizeof *pool->jobs, 64);
 	struct job *j = &pool->jobs[pool->njobs];
 	memset(j, 0, sizeof *j);
 	j->name = xstrdup(name);

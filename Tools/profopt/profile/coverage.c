@@ -214,8 +214,7 @@ static void add_symbol(void *ctx, int object, const char *name, char type)
 	struct symbols *syms = k->syms;
 	if (type != 'T' && type != 'W')
 		return;
-	if (syms->n == syms->cap)
-		syms->s = xrealloc(syms->s, (size_t)(syms->cap = syms->cap ? 2 * syms->cap : 1024) * sizeof *syms->s);
+	syms->s = grow_array(syms->s, syms->n, &syms->cap, sizeof *syms->s, 1024);
 	/* find_files names the objects of "." without a "./" */
 	const char *path = k->objects[object];
 	size_t dl = strlen(k->dir);
@@ -296,8 +295,7 @@ static int unit_for(struct units *us, const char *path, int match_stems)
 	for (int i = 0; i < us->n; i++)
 		if (!strcmp(us->u[i].path, path) || (match_stems && strcmp(us->u[i].path, NO_FILE) && cov_same_unit(us->u[i].path, path)))
 			return i;
-	if (us->n == us->cap)
-		us->u = xrealloc(us->u, (size_t)(us->cap = us->cap ? 2 * us->cap : 256) * sizeof *us->u);
+	us->u = grow_array(us->u, us->n, &us->cap, sizeof *us->u, 256);
 	us->u[us->n] = (struct unit){xstrdup(path), 0, 0, 0};
 	return us->n++;
 }

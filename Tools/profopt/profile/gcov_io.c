@@ -111,10 +111,7 @@ static int get_string(struct cursor *c, size_t end, const char *what, char **s)
 
 static struct gcov_function *new_function(struct gcov_file *f)
 {
-	if (f->nfn == f->capfn) {
-		f->capfn = f->capfn ? f->capfn * 2 : 16;
-		f->fn = xrealloc(f->fn, (size_t)f->capfn * sizeof *f->fn);
-	}
+	f->fn = grow_array(f->fn, f->nfn, &f->capfn, sizeof *f->fn, 16);
 	struct gcov_function *fn = &f->fn[f->nfn++];
 	memset(fn, 0, sizeof *fn);
 	return fn;

@@ -89,10 +89,7 @@ struct report {
 
 static struct fn_stat *add_fn(struct report *r)
 {
-	if (r->nfn == r->capfn) {
-		r->capfn = r->capfn ? r->capfn * 2 : 256;
-		r->fn = xrealloc(r->fn, (size_t)r->capfn * sizeof *r->fn);
-	}
+	r->fn = grow_array(r->fn, r->nfn, &r->capfn, sizeof *r->fn, 256);
 	struct fn_stat *f = &r->fn[r->nfn++];
 	memset(f, 0, sizeof *f);
 	return f;

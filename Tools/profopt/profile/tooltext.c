@@ -47,10 +47,7 @@ static void add_numbers(struct shown_function *f, const char *line, size_t n)
 
 static struct shown_function *new_function(struct shown_profile *p, const char *name, size_t n)
 {
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 256;
-		p->fn = xrealloc(p->fn, (size_t)p->cap * sizeof *p->fn);
-	}
+	p->fn = grow_array(p->fn, p->n, &p->cap, sizeof *p->fn, 256);
 	struct shown_function *f = &p->fn[p->n++];
 	memset(f, 0, sizeof *f);
 	f->name = xmalloc(n + 1);
