@@ -13,10 +13,10 @@
 
 const char *const fingerprint_default_suffixes[] = {".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".inc", ".S", NULL};
 
-static void add_entry(struct manifest *m, char *path, const char *hash, long long size)
+static void add_entry(struct fingerprint *m, char *path, const char *hash, long long size)
 {
 	m->e = grow_array(m->e, m->n, &m->cap, sizeof *m->e, 256);
-	struct manifest_entry *e = &m->e[m->n++];
+	struct fingerprint_entry *e = &m->e[m->n++];
 	e->path = path;
 	snprintf(e->hash, sizeof e->hash, "%s", hash);
 	e->size = size;
@@ -24,7 +24,7 @@ static void add_entry(struct manifest *m, char *path, const char *hash, long lon
 
 static int cmp_entry(const void *a, const void *b)
 {
-	return strcmp(((const struct manifest_entry *)a)->path, ((const struct manifest_entry *)b)->path);
+	return strcmp(((const struct fingerprint_entry *)a)->path, ((const struct fingerprint_entry *)b)->path);
 }
 
 static int is_hash(const char *s)
@@ -35,7 +35,7 @@ static int is_hash(const char *s)
 	return 1;
 }
 
-int manifest_scan(struct manifest *m, const char *root, const char *const *suffixes, const char *const *skip,
+int fingerprint_scan(struct fingerprint *m, const char *root, const char *const *suffixes, const char *const *skip,
 		  char *err, size_t errlen)
 {
 	struct file_list l = {0};
@@ -52,7 +52,7 @@ int manifest_scan(struct manifest *m, const char *root, const char *const *suffi
 		const char *rel = l.paths[i];
 		char hash[SHA256_HEX_LEN + 1] = "";
 		if (strchr(rel, '\n'))
-			continue; /* the manifest holds one path per line: no source file has a newline */
+			continue; /* the fingerprint holds one path per line: no source file has a newline */
 		/* an unreadable file keeps an empty hash: it counts as changed */
 		if (sha256_file(l.paths[i], hash) < 0)
 			hash[0] = '\0';
@@ -75,7 +75,7 @@ int manifest_scan(struct manifest *m, const char *root, const char *const *suffi
 	return 0;
 }
 
-int manifest_write(const struct manifest *m, const char *path)
+int fingerprint_write(const struct fingerprint *m, const char *path)
 {
 	struct buf b = {0};
 	buf_printf(&b, "# profopt source fingerprints 2 (sha256, size, path)\nroot %s\n", m->root ? m->root : ".");
@@ -86,7 +86,7 @@ int manifest_write(const struct manifest *m, const char *path)
 	return r;
 }
 
-int manifest_read(struct manifest *m, const char *path, char *err, size_t errlen)
+int fingerprint_read(struct fingerprint *m, const char *path, char *err, size_t errlen)
 {
 	size_t len;
 	char *text = read_file(path, &len);
@@ -101,7 +101,7 @@ int manifest_read(struct manifest *m, const char *path, char *err, size_t errlen
 		lineno++;
 		if (lineno == 1) {
 			if (!starts_with(line, "# profopt source fingerprints 2")) {
-				snprintf(err, errlen, "%s:1: not a profopt fingerprint manifest (made by profopt check --record)", path);
+				snprintf(err, errlen, "%s:1: not a profopt source fingerprint (made by profopt check --write-fingerprint)", path);
 				rc = -1;
 				break;
 			}
@@ -132,13 +132,13 @@ int manifest_read(struct manifest *m, const char *path, char *err, size_t errlen
 	}
 	free(text);
 	if (rc < 0)
-		manifest_free(m);
+		fingerprint_free(m);
 	else
 		qsort(m->e, (size_t)m->n, sizeof *m->e, cmp_entry);
 	return rc;
 }
 
-void manifest_free(struct manifest *m)
+void fingerprint_free(struct fingerprint *m)
 {
 	for (int i = 0; i < m->n; i++)
 		free(m->e[i].path);

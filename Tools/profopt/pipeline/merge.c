@@ -104,13 +104,13 @@ static void check_profraws(const struct file_list *files, const char *dir)
 }
 
 /* The seal of a merged profile: its fingerprint (SHA-256, size) in FILE.sha256. */
-static int profile_fingerprint(const char *profdata, struct manifest_entry *out, char *err, size_t errlen)
+static int profile_fingerprint(const char *profdata, struct fingerprint_entry *out, char *err, size_t errlen)
 {
 	char *a = xstrdup(profdata), *b = xstrdup(profdata);
 	const char *dir = dirname(a), *base = basename(b);
 	const char *suffixes[] = {base, NULL};
-	struct manifest m;
-	int rc = manifest_scan(&m, dir, suffixes, NULL, err, errlen), found = 0;
+	struct fingerprint m;
+	int rc = fingerprint_scan(&m, dir, suffixes, NULL, err, errlen), found = 0;
 	for (int i = 0; rc == 0 && i < m.n; i++)
 		if (strcmp(m.e[i].path, base) == 0 && m.e[i].hash[0]) {
 			*out = m.e[i];
@@ -122,7 +122,7 @@ static int profile_fingerprint(const char *profdata, struct manifest_entry *out,
 		rc = -1;
 	}
 	if (rc == 0)
-		manifest_free(&m);
+		fingerprint_free(&m);
 	free(a);
 	free(b);
 	return rc;
@@ -142,9 +142,9 @@ static void check_profdata(const char *tool, const char *profdata, const char *s
 		fatal("damaged profile: %s: %s cannot read it: %s", profdata, tool, why);
 	if (!seal || access(seal, F_OK) != 0)
 		return;
-	struct manifest m;
-	struct manifest_entry now_fp;
-	if (manifest_read(&m, seal, why, sizeof why) < 0)
+	struct fingerprint m;
+	struct fingerprint_entry now_fp;
+	if (fingerprint_read(&m, seal, why, sizeof why) < 0)
 		fatal("damaged seal: %s", why);
 	if (m.n != 1)
 		fatal("damaged seal %s: %d files in it, expected 1 (actual/expected)", seal, m.n);
@@ -154,7 +154,7 @@ static void check_profdata(const char *tool, const char *profdata, const char *s
 		fatal("damaged profile: %s changed since it was merged: %lld bytes now, %lld when sealed "
 		      "(actual/expected), sha256 %.12s..., expected %.12s... (%s)",
 		      profdata, now_fp.size, m.e[0].size, now_fp.hash, m.e[0].hash, seal);
-	manifest_free(&m);
+	fingerprint_free(&m);
 }
 
 static void seal_profdata(const char *tool, const char *profdata)
@@ -162,8 +162,8 @@ static void seal_profdata(const char *tool, const char *profdata)
 	char *seal = xasprintf("%s.sha256", profdata), why[512];
 	unlink(seal);
 	check_profdata(tool, profdata, NULL);
-	struct manifest m = {0};
-	struct manifest_entry e;
+	struct fingerprint m = {0};
+	struct fingerprint_entry e;
 	if (profile_fingerprint(profdata, &e, why, sizeof why) < 0)
 		fatal("%s", why);
 	char *a = xstrdup(profdata);
@@ -172,7 +172,7 @@ static void seal_profdata(const char *tool, const char *profdata)
 	m.n = m.cap = 1;
 	char *b = xstrdup(profdata);
 	e.path = basename(b);
-	if (manifest_write(&m, seal) < 0)
+	if (fingerprint_write(&m, seal) < 0)
 		fatal("cannot write %s: %s", seal, strerror(errno));
 	free(m.root);
 	free(a);

@@ -23,7 +23,7 @@ const char help_run[] =
 	"  --stamp=FILE          on success, write the stage record (JSON) to FILE\n"
 	"  --heartbeat=SECONDS   interval of progress lines off a terminal (default 30)\n"
 	"  --tail=N              log lines shown on failure (default 30)\n"
-	"  -C, --directory=DIR   run in DIR\n"
+	"  -C, --work-dir=DIR    run in DIR (--directory=DIR, the old spelling, too)\n"
 	"  --verbose             also copy the log to the terminal at the end\n";
 
 static void tick(struct pool *pool, void *arg)
@@ -64,6 +64,7 @@ int cmd_run(int argc, char **argv)
 		{"stamp", required_argument, NULL, 'S'},
 		{"heartbeat", required_argument, NULL, 'h'},
 		{"tail", required_argument, NULL, 't'},
+		{"work-dir", required_argument, NULL, 'C'},
 		{"directory", required_argument, NULL, 'C'},
 		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 const char help_stash[] =
-	"usage: profopt stash save --dir=DIR --archive=FILE [--suffix=.gcda] [--skip=NAME]\n"
-	"       profopt stash restore --dir=DIR --archive=FILE [--suffix=.gcda] [--skip=NAME]\n"
+	"usage: profopt stash save --build-dir=DIR --archive=FILE [--suffix=.gcda] [--skip=NAME]\n"
+	"       profopt stash restore --build-dir=DIR --archive=FILE [--suffix=.gcda] [--skip=NAME]\n"
 	"\n"
 	"save:    archives every regular file under DIR ending in SUFFIX (default .gcda) into\n"
 	"         FILE (tar), keeping relative paths.  Fails if there is none.\n"
@@ -27,7 +27,8 @@ const char help_stash[] =
 	"         then unpacks FILE into DIR, overwriting what is there.  FILE must hold only\n"
 	"         regular *SUFFIX files with relative names (no link, device, absolute name or\n"
 	"         '..'): otherwise nothing is restored.  A link in the way of a file is removed.\n"
-	"--skip=NAME: directories of that name are not entered (e.g. the pipeline's own).\n";
+	"--skip=NAME: directories of that name are not entered (e.g. the pipeline's own).\n"
+	"--dir=DIR is the old spelling of --build-dir=DIR.\n";
 
 static void remove_stray_links(const char *dir, const char *suffix, const char *const *skip)
 {
@@ -84,6 +85,7 @@ static int save(const char *dir, const char *archive, const char *suffix, const 
 int cmd_stash(int argc, char **argv)
 {
 	static const struct option lopts[] = {
+		{"build-dir", required_argument, NULL, 'd'},
 		{"dir", required_argument, NULL, 'd'},
 		{"archive", required_argument, NULL, 'a'},
 		{"suffix", required_argument, NULL, 's'},

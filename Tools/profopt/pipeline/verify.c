@@ -32,7 +32,9 @@
 #include <unistd.h>
 
 const char help_verify[] =
-	"usage: profopt verify --family=gcc|clang --objdir=DIR [OPTIONS]\n"
+	"usage: profopt verify --family=gcc|clang --build-dir=DIR [OPTIONS]\n"
+	"\n"
+	"Checks, after the profile-use build, that the objects were really compiled with the profile.\n"
 	"\n"
 	"Decides for each object file under DIR whether it was compiled with the profile, from:\n"
 	"its compile command (the build log, else the switches recorded in the object), the\n"
@@ -42,6 +44,7 @@ const char help_verify[] =
 	"(e.g. Python/ceval.o) did not use the profile, if none did, or if a profile file or the\n"
 	"compiler says a profile is damaged.\n"
 	"\n"
+	"  --build-dir=DIR     the profile-use build's tree (--objdir=DIR, the old spelling, too)\n"
 	"  --build-log=FILE    the profile-use build's log: compile commands and diagnostics\n"
 	"                      (a few shown; all with --list)\n"
 	"  --profdata=FILE     merged profile (clang)\n"
@@ -495,7 +498,8 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{"family", required_argument, NULL, 'f'},   {"objdir", required_argument, NULL, 'd'},
+		{"family", required_argument, NULL, 'f'},   {"build-dir", required_argument, NULL, 'd'},
+		{"objdir", required_argument, NULL, 'd'},
 		{"profdata", required_argument, NULL, 'p'}, {"tool", required_argument, NULL, 't'},
 		{"nm", required_argument, NULL, 'n'},       {"readelf", required_argument, NULL, 'e'},
 		{"require", required_argument, NULL, 'r'},  {"skip", required_argument, NULL, 'k'},
@@ -534,7 +538,7 @@ int cmd_verify(int argc, char **argv)
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (see 'profopt verify --help')", argv[optind]);
 	if (!family || !dir || (strcmp(family, "gcc") && strcmp(family, "clang") && strcmp(family, "apple-clang")))
-		usage_error("--family=gcc|clang and --objdir=DIR are required");
+		usage_error("--family=gcc|clang and --build-dir=DIR are required");
 	v.gcc = strcmp(family, "gcc") == 0;
 	setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors in the order they happen */
 	if (!v.gcc && !v.profdata)

@@ -38,13 +38,14 @@
 #include <unistd.h>
 
 const char help_export[] =
-	"usage: profopt export --profile=FILE (--output=BUNDLE | --record=JSON) [--manifest=KV-FILE]\n"
-	"                      [KEY=VALUE...]\n"
+	"usage: profopt export --profile=FILE (--output=BUNDLE | --write-manifest=JSON)\n"
+	"                      [--manifest=KV-FILE] [KEY=VALUE...]\n"
 	"\n"
 	"Writes BUNDLE (tar.gz): the profile FILE (a merged .profdata, or the tar of .gcda files)\n"
 	"and manifest.json with the KEY=VALUE facts given (one per line in KV-FILE, and on the\n"
-	"command line), plus profile_sha256, created and profopt_version.  --record writes the\n"
-	"manifest alone to JSON (the record installed beside an optimized interpreter).\n";
+	"command line), plus profile_sha256, created and profopt_version.  --write-manifest\n"
+	"writes the manifest alone to JSON (the record installed beside an optimized interpreter;\n"
+	"--record=JSON, the old spelling, too).\n";
 
 const char help_import[] =
 	"usage: profopt import --bundle=BUNDLE --dest=FILE [--expect=KV-FILE] [--force]\n"
@@ -80,6 +81,7 @@ int cmd_export(int argc, char **argv)
 		{"profile", required_argument, NULL, 'p'},
 		{"output", required_argument, NULL, 'o'},
 		{"manifest", required_argument, NULL, 'm'},
+		{"write-manifest", required_argument, NULL, 'r'},
 		{"record", required_argument, NULL, 'r'},
 		{NULL, 0, NULL, 0},
 	};
@@ -99,7 +101,7 @@ int cmd_export(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		facts_add_kv(&f, argv[i]);
 	if (!profile || (!output && !record))
-		usage_error("--profile=FILE and --output=BUNDLE or --record=JSON are required");
+		usage_error("--profile=FILE and --output=BUNDLE or --write-manifest=JSON are required");
 	struct stat st;
 	if (lstat(profile, &st) < 0 || !S_ISREG(st.st_mode))
 		fatal("no profile %s to export (run make profile-opt first)", profile);

@@ -1,5 +1,5 @@
 /* check.c - `profopt check`: is the profile still good for the sources about to be built
- * with it?  At training time it records a fingerprint of the sources (--record); before or
+ * with it?  At training time it writes a fingerprint of the sources (--write-fingerprint); before or
  * after the profile-use build it lists what changed since (--against), and reads the
  * compiler's own complaints about the profile from a build log (--build-log).  Over the
  * --max-changed limit it fails; under it, it warns: a stale profile is never used silently. */
@@ -16,16 +16,17 @@
 #include <string.h>
 
 const char help_check[] =
-	"usage: profopt check --record=FILE --root=DIR [--suffix=.c ...] [--skip=NAME ...]\n"
-	"       profopt check [--against=FILE [--root=DIR]] [--build-log=FILE] [--max-changed=N|PCT%]\n"
-	"                     [--json]\n"
+	"usage: profopt check --write-fingerprint=FILE --source-dir=DIR [--suffix=.c ...] [--skip=NAME ...]\n"
+	"       profopt check [--against=FILE [--source-dir=DIR]] [--build-log=FILE]\n"
+	"                     [--max-changed=N|PCT%] [--json]\n"
 	"\n"
-	"Guards the profile-use build against a stale profile.\n"
+	"Checks that the sources are still those the profile was trained on (a stale profile).\n"
 	"\n"
-	"  --record=FILE       at training time: write a fingerprint (SHA-256 by sha256sum,\n"
-	"                      and size) of every source file under --root to FILE\n"
-	"  --root=DIR          the source tree (recording: required; checking: default the\n"
-	"                      root recorded in FILE)\n"
+	"  --write-fingerprint=FILE  at training time: write a fingerprint (SHA-256 and size)\n"
+	"                      of every source file under --source-dir to FILE (--record=FILE,\n"
+	"                      the old spelling, too)\n"
+	"  --source-dir=DIR    the source tree (fingerprinting: required; checking: default the\n"
+	"                      tree named in FILE; --root=DIR, the old spelling, too)\n"
 	"  --suffix=SUF        source files to fingerprint (repeatable; default .c .h .cc .cpp\n"
 	"                      .cxx .hh .hpp .inc .S)\n"
 	"  --skip=NAME         do not descend into directories called NAME (repeatable; .git\n"
@@ -55,7 +56,7 @@ struct diff {
 	int nchanged, nadded, nremoved;
 };
 
-static void compare(const struct manifest *old, const struct manifest *cur, struct diff *d)
+static void compare(const struct fingerprint *old, const struct fingerprint *cur, struct diff *d)
 {
 	d->changed = xcalloc((size_t)old->n + 1, sizeof *d->changed);
 	d->removed = xcalloc((size_t)old->n + 1, sizeof *d->removed);
@@ -123,23 +124,23 @@ static void print_list(const char *what, const char **v, int n)
 		printf("  %-8s %s\n", what, v[i]);
 }
 
-static int record(const char *file, const char *root, const char *const *suffixes, const char *const *skip)
+static int write_fingerprint(const char *file, const char *root, const char *const *suffixes, const char *const *skip)
 {
-	struct manifest m;
+	struct fingerprint m;
 	char err[512];
-	if (manifest_scan(&m, root, suffixes, skip, err, sizeof err) < 0)
+	if (fingerprint_scan(&m, root, suffixes, skip, err, sizeof err) < 0)
 		fatal("%s", err);
 	if (m.n == 0)
 		fatal("no source files under %s (suffixes: see --suffix)", root);
-	if (manifest_write(&m, file) < 0)
+	if (fingerprint_write(&m, file) < 0)
 		fatal("cannot write %s: %s", file, strerror(errno));
 	fprintf(stderr, "check: fingerprint of %d source files under %s written to %s\n", m.n, m.root, file);
-	manifest_free(&m);
+	fingerprint_free(&m);
 	return 0;
 }
 
 struct check_opts {
-	const char *record, *root, *against, *log, *limit_arg;
+	const char *write_fp, *root, *against, *log, *limit_arg;
 	const char *suffixes[32], *skip[32];
 	int nsuffix, nskip, json;
 	double limit; /* --max-changed: files, or a percentage of them */
@@ -161,7 +162,9 @@ static void parse_limit(struct check_opts *o)
 static void parse_check_opts(struct check_opts *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{"write-fingerprint", required_argument, NULL, 'r'},
 		{"record", required_argument, NULL, 'r'},
+		{"source-dir", required_argument, NULL, 'R'},
 		{"root", required_argument, NULL, 'R'},
 		{"suffix", required_argument, NULL, 'x'},
 		{"skip", required_argument, NULL, 's'},
@@ -175,7 +178,7 @@ static void parse_check_opts(struct check_opts *o, int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': o->record = optarg; break;
+		case 'r': o->write_fp = optarg; break;
 		case 'R': o->root = optarg; break;
 		case 'x':
 			if (o->nsuffix == 31)
@@ -196,19 +199,19 @@ static void parse_check_opts(struct check_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (see 'profopt check --help')", argv[optind]);
-	if (o->record && (o->against || o->log))
-		usage_error("--record is done at training time; --against and --build-log come later");
-	if (o->record && !o->root)
-		usage_error("--record needs --root=DIR, the source tree to fingerprint");
-	if (!o->record && !o->against && !o->log)
-		usage_error("nothing to check: --record=FILE, --against=FILE or --build-log=FILE (see --help)");
-	if (!o->record)
+	if (o->write_fp && (o->against || o->log))
+		usage_error("--write-fingerprint is done at training time; --against and --build-log come later");
+	if (o->write_fp && !o->root)
+		usage_error("--write-fingerprint needs --source-dir=DIR, the source tree to fingerprint");
+	if (!o->write_fp && !o->against && !o->log)
+		usage_error("nothing to check: --write-fingerprint=FILE, --against=FILE or --build-log=FILE (see --help)");
+	if (!o->write_fp)
 		parse_limit(o);
 }
 
 /* What a check found: the sources changed since training and the build log's diagnostics. */
 struct check_result {
-	struct manifest old, cur;
+	struct fingerprint old, cur;
 	struct diff d;
 	struct build_log log;
 	int stale, ok;
@@ -219,12 +222,12 @@ static void check_run(const struct check_opts *o, const char *const *suf, struct
 {
 	char err[512];
 	if (o->against) {
-		if (manifest_read(&r->old, o->against, err, sizeof err) < 0)
+		if (fingerprint_read(&r->old, o->against, err, sizeof err) < 0)
 			fatal("%s", err);
 		const char *root = o->root ? o->root : r->old.root;
 		if (!root)
-			fatal("%s names no root; give --root=DIR", o->against);
-		if (manifest_scan(&r->cur, root, suf, o->skip, err, sizeof err) < 0)
+			fatal("%s names no source tree; give --source-dir=DIR", o->against);
+		if (fingerprint_scan(&r->cur, root, suf, o->skip, err, sizeof err) < 0)
 			fatal("%s", err);
 		compare(&r->old, &r->cur, &r->d);
 	}
@@ -313,8 +316,8 @@ int cmd_check(int argc, char **argv)
 	struct check_opts o = {.limit_arg = "0", .skip = {".git"}, .nskip = 1};
 	parse_check_opts(&o, argc, argv);
 	const char *const *suf = o.nsuffix ? o.suffixes : fingerprint_default_suffixes;
-	if (o.record)
-		return record(o.record, o.root, suf, o.skip);
+	if (o.write_fp)
+		return write_fingerprint(o.write_fp, o.root, suf, o.skip);
 	struct check_result r = {0};
 	check_run(&o, suf, &r);
 	if (o.json)
@@ -326,7 +329,7 @@ int cmd_check(int argc, char **argv)
 	free(r.d.changed);
 	free(r.d.added);
 	free(r.d.removed);
-	manifest_free(&r.old);
-	manifest_free(&r.cur);
+	fingerprint_free(&r.old);
+	fingerprint_free(&r.cur);
 	return r.ok ? 0 : 1;
 }

@@ -14,6 +14,8 @@
 const char help_check_raw[] =
 	"usage: profopt check-raw [--cc=CC] [--tool=PATH] [--json] [FILE.profraw...]\n"
 	"\n"
+	"Checks, before training, that llvm-profdata can read the raw profiles this clang writes.\n"
+	"\n"
 	"Without FILE: builds and runs a one-line program with 'CC -fprofile-generate', reads\n"
 	"the raw profile it writes (magic, version, sizes of its sections) and asks llvm-profdata\n"
 	"to read it - so that a raw profile version the tool does not know is an error before\n"
