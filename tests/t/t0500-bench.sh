@@ -1,10 +1,15 @@
 # t0500-bench.sh - profopt bench on real interpreters with a tiny workload set.
 
-# Two different CPython interpreters of this machine, or a skip.
+# Two different CPython interpreters of this machine, or a skip: $PYTHON_B (else a pyenv
+# build, else python3.13 or 3.12) against the system's python3.11.
 pythons() {
+	local c
 	PY_A=/usr/bin/python3.11
-	PY_B=/root/.pyenv/versions/3.11.7/bin/python3
+	PY_B=${PYTHON_B:-}
 	[ -x "$PY_A" ] || PY_A=$(command -v python3 || true)
+	for c in "$HOME"/.pyenv/versions/3.11*/bin/python3 "$HOME"/.pyenv/versions/3.1[2-9]*/bin/python3; do
+		if [ -z "$PY_B" ] && [ -x "$c" ]; then PY_B=$c; fi
+	done
 	[ -x "$PY_B" ] || PY_B=$(command -v python3.13 || command -v python3.12 || true)
 	[ -n "$PY_A" ] && [ -x "$PY_A" ] || skip "no python3 interpreter to benchmark"
 	[ -n "$PY_B" ] && [ -x "$PY_B" ] || skip "no second python3 interpreter to benchmark"
