@@ -85,13 +85,19 @@ char *xstrdup(const char *s)
 	return strcpy(xmalloc(strlen(s) + 1), s);
 }
 
+static char *vxasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+	if (vasprintf(&s, fmt, ap) < 0)
+		fatal("out of memory");
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		fatal("out of memory");
+	char *s = vxasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }
@@ -115,10 +121,8 @@ void buf_puts(struct buf *b, const char *s)
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		fatal("out of memory");
+	char *s = vxasprintf(fmt, ap);
 	va_end(ap);
 	buf_puts(b, s);
 	free(s);
