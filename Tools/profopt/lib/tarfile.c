@@ -443,7 +443,10 @@ static int read_members(struct archive *a, const char *name, const char *suffix,
 			continue;
 		char *path = xstrdup(raw);
 		if ((why = bad_name(path)) != NULL) {
-			snprintf(err, errlen, "%s: member %s %s", printable(name), printable(raw), why);
+			/* an absolute or '..' name could only point outside the tree */
+			int outside = raw[0] == '/' || strstr(why, "'..'");
+			snprintf(err, errlen, "%s: member %s %s%s", printable(name), printable(raw),
+				 outside ? "points outside the archive's tree: it " : "", why);
 			free(path);
 			rc = -1;
 			break;
