@@ -1,6 +1,6 @@
 /* main.c - profopt's entry point: dispatches to a command, answers --help and --version. */
 #include "commands.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,16 +16,16 @@ const struct command commands[] = {
 	{"run", cmd_run, "run one build stage quietly: log, heartbeat, duration, tail on failure", help_run},
 	{"merge", cmd_merge, "merge raw profiles into one (llvm-profdata) or check .gcda files", help_merge},
 	{"stash", cmd_stash, "save or restore profile files around a clean", help_stash},
-	{"verify", cmd_verify, "count translation units that were built with profile data", help_verify},
+	{"verify", cmd_verify, "after the profile-use build: check each object was compiled with the profile", help_verify},
 	{"summary", cmd_summary, "collect pipeline stage stamps into a JSON summary", help_summary},
 	{"export", cmd_export, "write the merged profile and its manifest as one reusable file", help_export},
 	{"import", cmd_import, "check a profile bundle against this build and install its profile", help_import},
 	{"diff", cmd_diff, "how alike two profiles are (edge-count overlap) and whether identical", help_diff},
 	{"bench", cmd_bench, "compare interpreters on a benchmark suite: medians, speedups, intervals", help_bench},
 	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", help_report},
-	{"check", cmd_check, "detect sources changed since training and stale-profile warnings", help_check},
+	{"check", cmd_check, "check the sources are still those the profile was trained on", help_check},
 	{"coverage", cmd_coverage, "what the training reached per group of units (core, compiler, modules)", help_coverage},
-	{"check-raw", cmd_check_raw, "check that llvm-profdata reads the raw profiles clang writes", help_check_raw},
+	{"check-raw", cmd_check_raw, "before training: check llvm-profdata reads the raw profiles clang writes", help_check_raw},
 	{"lock", cmd_lock, "run a command holding a build directory's lock (one run at a time)", help_lock},
 	{NULL, NULL, NULL, NULL},
 };

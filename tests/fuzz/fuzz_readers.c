@@ -5,12 +5,12 @@
  * --build-log, verify) and the ELF section reader (verify).  Each refuses the others' inputs;
  * the seed corpus has all kinds.  Built with -fsanitize=fuzzer,address,undefined by
  * `make check-fuzz`. */
-#include "buildlog.h"
-#include "elf.h"
-#include "gcov_io.h"
-#include "profraw.h"
-#include "tarmem.h"
-#include "tooltext.h"
+#include "pipeline/buildlog.h"
+#include "lib/elf.h"
+#include "profile/gcov_io.h"
+#include "profile/profraw.h"
+#include "lib/tarfile.h"
+#include "profile/tooltext.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -35,15 +35,9 @@ test_setenv_per_task() {
 	# {} in a --setenv value becomes each task's (file-safe) name; other values are shared.
 	printf 'alpha\nb/c d\n' > names
 	"$PROFOPT" train -j 2 --tasks=names --each='sh -c "echo \$P \$Q"' --log-dir=logs \
-		--setenv='P=raw/{}-%m.profraw' --setenv=Q=same --preflight='sh -c "echo \$P"' 2> err
+		--setenv='P=raw/{}-%m.profraw' --setenv=Q=same 2> err
 	expect_contains logs/001-alpha.log '^raw/alpha-%m.profraw same$'
 	expect_contains logs/002-b_c_d.log '^raw/b_c_d-%m.profraw same$'
-	expect_contains logs/preflight.log '^raw/preflight-%m.profraw$'
-}
-
-test_preflight_failure() {
-	expect_status 1 "$PROFOPT" train --preflight='sh -c "exit 3"' true
-	expect_contains out 'cannot start'
 }
 
 test_command_not_found_is_not_a_pass() {

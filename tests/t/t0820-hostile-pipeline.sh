@@ -92,7 +92,7 @@ check_pipeline_with_hostile_names() {
 	no_marker
 	# nothing written outside the test's directory (and the system's temporary directory)
 	local outside; outside=$(find / -xdev -newer before.ref -type f 2>/dev/null | grep -v -e "^$PWD/" -e '^/proc/' \
-		-e '^/sys/' -e '^/dev/' -e "^${TMPDIR:-/tmp}/" -e '^/tmp/' -e '^/var/' -e '^/root/\.cache/' -e '^/work/' | head -n 3)
+		-e '^/sys/' -e '^/dev/' -e "^${TMPDIR:-/tmp}/" -e '^/tmp/' -e '^/var/' -e "^$HOME/\\.cache/" -e '^/work/' | head -n 3)
 	[ -z "$outside" ] || fail "files written outside the test directory: $outside"
 }
 

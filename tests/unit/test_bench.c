@@ -1,8 +1,8 @@
 /* test_bench.c - unit tests of profopt bench's calibration, interleaving order, callgrind
  * parsing, system checks on a fake /proc and /sys, and the report formats. */
-#include "bench.h"
+#include "bench/bench.h"
 #include "unit.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -88,19 +88,20 @@ TEST(bench_parse_callgrind)
 
 TEST(bench_format_value)
 {
-	char b[32];
-	bench_format_value(b, sizeof b, 0.0123, BENCH_TIME);
-	CHECK_STR(b, "12.3 ms");
-	bench_format_value(b, sizeof b, 1.5, BENCH_TIME);
-	CHECK_STR(b, "1.50 s");
-	bench_format_value(b, sizeof b, 0.000456, BENCH_TIME);
-	CHECK_STR(b, "456 us");
-	bench_format_value(b, sizeof b, 123456789, BENCH_INSTRUCTIONS);
-	CHECK_STR(b, "123 M");
-	bench_format_value(b, sizeof b, 2500000000.0, BENCH_INSTRUCTIONS);
-	CHECK_STR(b, "2.50 G");
-	bench_format_value(b, sizeof b, 512, BENCH_INSTRUCTIONS);
-	CHECK_STR(b, "512");
+	static const struct {
+		double v;
+		enum bench_mode mode;
+		const char *want;
+	} cases[] = {
+		{0.0123, BENCH_TIME, "12.3 ms"},          {1.5, BENCH_TIME, "1.50 s"},
+		{0.000456, BENCH_TIME, "456 us"},         {123456789, BENCH_INSTRUCTIONS, "123 M"},
+		{2500000000.0, BENCH_INSTRUCTIONS, "2.50 G"}, {512, BENCH_INSTRUCTIONS, "512"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char b[32];
+		bench_format_value(b, sizeof b, cases[i].v, cases[i].mode);
+		CHECK_STR(b, cases[i].want);
+	}
 }
 
 TEST(cpulist_contains)
@@ -292,19 +293,11 @@ TEST(bench_report_instructions)
 
 TEST(bench_parse_group)
 {
-	char *g = bench_parse_group("\"\"\"doc\"\"\"\nimport re\n\nGROUP = \"c-modules\"\nX = 1\n");
-	CHECK_STR(g, "c-modules");
-	free(g);
-	g = bench_parse_group("GROUP='startup'\n");
-	CHECK_STR(g, "startup");
-	free(g);
+	CHECK_STR_FREE(bench_parse_group("\"\"\"doc\"\"\"\nimport re\n\nGROUP = \"c-modules\"\nX = 1\n"), "c-modules");
+	CHECK_STR_FREE(bench_parse_group("GROUP='startup'\n"), "startup");
 	/* none, a name in a comment or an expression: the default */
-	g = bench_parse_group("# GROUP = \"x\"\nMY_GROUP = \"y\"\nGROUP = make_group()\n");
-	CHECK_STR(g, "python");
-	free(g);
-	g = bench_parse_group("");
-	CHECK_STR(g, "python");
-	free(g);
+	CHECK_STR_FREE(bench_parse_group("# GROUP = \"x\"\nMY_GROUP = \"y\"\nGROUP = make_group()\n"), "python");
+	CHECK_STR_FREE(bench_parse_group(""), "python");
 }
 
 TEST(bench_report_groups)

@@ -1,11 +1,11 @@
 /* test_buildlog.c - unit tests of build-log reading (compile commands, diagnostics tied to
  * objects, NUL bytes), the profile flags of a command line, ELF section names, strmap. */
-#include "buildlog.h"
-#include "elf.h"
-#include "stamp.h"
-#include "strmap.h"
+#include "pipeline/buildlog.h"
+#include "lib/elf.h"
+#include "pipeline/stamp.h"
+#include "lib/strmap.h"
 #include "unit.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,13 +3,17 @@
 #ifndef PROFOPT_TEST_CORPUS_H
 #define PROFOPT_TEST_CORPUS_H
 
-#include "util.h"
+#include "lib/util.h"
+#include "unit.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Reads tests/fuzz/corpus/NAME: from $SRCDIR when set, else next to this source file. */
-static inline unsigned char *corpus_file(const char *name, size_t *len)
+/* Reads tests/fuzz/corpus/NAME: from $SRCDIR when set, else next to this source file.  A
+ * missing file fails the calling test: the corpus is part of the source tree, never optional. */
+#define corpus_file(name, len) corpus_file_at(__FILE__, __LINE__, (name), (len))
+static inline unsigned char *corpus_file_at(const char *file, int line, const char *name, size_t *len)
 {
 	const char *srcdir = getenv("SRCDIR");
 	char *path;
@@ -22,9 +26,31 @@ static inline unsigned char *corpus_file(const char *name, size_t *len)
 	}
 	unsigned char *data = (unsigned char *)read_file(path, len);
 	if (!data)
-		fprintf(stderr, "  cannot read %s\n", path);
+		unit_fail(file, line, "cannot read the corpus file %s: %s", path, strerror(errno));
 	free(path);
 	return data;
+}
+
+/* A corpus file and a copy of it to damage: damage_reset() gives the copy back as the file is. */
+struct damage {
+	unsigned char *orig, *copy;
+	size_t len;
+};
+#define damage_open(m, name) damage_open_at(__FILE__, __LINE__, (m), (name))
+static inline int damage_open_at(const char *file, int line, struct damage *m, const char *name)
+{
+	m->orig = corpus_file_at(file, line, name, &m->len);
+	m->copy = m->orig ? xmalloc(m->len) : NULL;
+	return m->orig ? 0 : -1;
+}
+static inline unsigned char *damage_reset(struct damage *m)
+{
+	return memcpy(m->copy, m->orig, m->len);
+}
+static inline void damage_close(struct damage *m)
+{
+	free(m->orig);
+	free(m->copy);
 }
 
 #endif

@@ -1,5 +1,5 @@
 /* test_coverage.c - unit tests of profopt coverage's path matching and unit identity. */
-#include "coverage.h"
+#include "profile/coverage.h"
 #include "unit.h"
 
 TEST(coverage_path_matches)

@@ -1,9 +1,9 @@
 /* test_hostile.c - unit tests of what keeps outside bytes data: JSON escaping (keys too),
  * printable(), safe_path_arg(), split_command(), run_child(), temporary directories. */
-#include "json.h"
-#include "proc.h"
+#include "lib/json.h"
+#include "lib/proc.h"
 #include "unit.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -61,15 +61,9 @@ TEST(printable_escapes_controls)
 
 TEST(safe_path_arg_never_an_option)
 {
-	char *s = safe_path_arg("-rf.gcda");
-	CHECK_STR(s, "./-rf.gcda");
-	free(s);
-	s = safe_path_arg("@x.o");
-	CHECK_STR(s, "./@x.o");
-	free(s);
-	s = safe_path_arg("/abs/--plugin=x.o");
-	CHECK_STR(s, "/abs/--plugin=x.o");
-	free(s);
+	CHECK_STR_FREE(safe_path_arg("-rf.gcda"), "./-rf.gcda");
+	CHECK_STR_FREE(safe_path_arg("@x.o"), "./@x.o");
+	CHECK_STR_FREE(safe_path_arg("/abs/--plugin=x.o"), "/abs/--plugin=x.o");
 }
 
 TEST(split_command_without_a_shell)

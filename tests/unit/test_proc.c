@@ -1,8 +1,8 @@
 /* test_proc.c - unit tests of child process handling and the parallel pool. */
-#include "pool.h"
-#include "proc.h"
+#include "lib/pool.h"
+#include "lib/proc.h"
 #include "unit.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <signal.h>
 #include <stdlib.h>

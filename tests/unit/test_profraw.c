@@ -1,21 +1,30 @@
 /* test_profraw.c - unit tests of the LLVM raw profile reader on real files (seed.c built with
  * clang 14 -fprofile-generate and -fprofile-instr-generate) and on damaged copies. */
-#include "profraw.h"
+#include "profile/profraw.h"
 #include "test_corpus.h"
 #include "unit.h"
 
-TEST(profraw_read_real_ir)
+/* Parses the corpus file name, which must read without a complaint; -1 if it is missing. */
+#define parse_real(name, in) parse_real_at(__LINE__, (name), (in))
+static int parse_real_at(int line, const char *name, struct profraw_info *in)
 {
 	size_t len;
-	unsigned char *d = corpus_file("seed-ir.profraw", &len);
+	char err[300] = "";
+	unsigned char *d = corpus_file_at(__FILE__, line, name, &len);
+	if (!d)
+		return -1;
+	if (profraw_parse(d, len, name, in, err, sizeof err) != 0 || err[0])
+		unit_fail(__FILE__, line, "%s: refused: %s", name, err);
+	free(d);
+	return 0;
+}
+
+TEST(profraw_read_real_ir)
+{
 	struct profraw_info in;
-	char err[300] = "", v[64];
-	if (!d) {
-		CHECK(d != NULL);
+	char v[64];
+	if (parse_real("seed-ir.profraw", &in) < 0)
 		return;
-	}
-	CHECK_INT(profraw_parse(d, len, "ir", &in, err, sizeof err), 0);
-	CHECK_STR(err, "");
 	CHECK_INT(in.version, 8);
 	CHECK(in.ptr64 && !in.swapped && in.layout_known);
 	CHECK_STR(profraw_variant_string(&in, v, sizeof v), "IR");
@@ -25,44 +34,29 @@ TEST(profraw_read_real_ir)
 	CHECK_INT(in.counters_size, 7);
 	CHECK_INT(in.zero_counters, 3);
 	CHECK_INT(in.value_data_size, 0);
-	free(d);
 }
 
 TEST(profraw_read_real_frontend)
 {
-	size_t len;
-	unsigned char *d = corpus_file("seed-fe.profraw", &len);
 	struct profraw_info in;
-	char err[300] = "", v[64];
-	if (!d) {
-		CHECK(d != NULL);
+	char v[64];
+	if (parse_real("seed-fe.profraw", &in) < 0)
 		return;
-	}
-	CHECK_INT(profraw_parse(d, len, "fe", &in, err, sizeof err), 0);
 	CHECK_STR(profraw_variant_string(&in, v, sizeof v), "FE");
 	CHECK_INT(in.functions, 3);
 	CHECK_INT(in.executed, 2);
-	free(d);
 }
 
 TEST(profraw_read_real_v10)
 {
-	size_t len;
-	unsigned char *d = corpus_file("seed-v10.profraw", &len);
 	struct profraw_info in;
-	char err[300] = "";
-	if (!d) {
-		CHECK(d != NULL);
+	if (parse_real("seed-v10.profraw", &in) < 0)
 		return;
-	}
-	CHECK_INT(profraw_parse(d, len, "v10", &in, err, sizeof err), 0);
-	CHECK_STR(err, "");
 	CHECK_INT(in.version, 10);
 	CHECK(in.layout_known);
 	CHECK_INT(in.functions, 3);
 	CHECK_INT(in.executed, 2);
 	CHECK_INT(in.counters_size, 7);
-	free(d);
 }
 
 /* Every cut of a real raw profile is refused, with the offset. */
@@ -95,35 +89,30 @@ TEST(profraw_truncated)
 
 TEST(profraw_corrupt)
 {
-	size_t len;
-	unsigned char *d = corpus_file("seed-ir.profraw", &len);
+	struct damage m;
 	struct profraw_info in;
 	char err[300];
-	if (!d)
+	if (damage_open(&m, "seed-ir.profraw") < 0)
 		return;
-	unsigned char *c = xmalloc(len);
-	memcpy(c, d, len);
+	unsigned char *c = damage_reset(&m);
 	c[0] ^= 0xff;
-	CHECK_INT(profraw_parse(c, len, "m", &in, err, sizeof err), -1);
+	CHECK_INT(profraw_parse(c, m.len, "m", &in, err, sizeof err), -1);
 	CHECK(strstr(err, "bad magic") != NULL);
 	/* data_size (word 3) impossibly large */
-	memcpy(c, d, len);
-	memset(c + 24, 0xff, 8);
-	CHECK_INT(profraw_parse(c, len, "s", &in, err, sizeof err), -1);
+	memset(damage_reset(&m) + 24, 0xff, 8);
+	CHECK_INT(profraw_parse(c, m.len, "s", &in, err, sizeof err), -1);
 	CHECK(strstr(err, "offset 24") && strstr(err, "impossibly"));
 	/* counters_size (word 5) larger than the file */
-	memcpy(c, d, len);
-	c[40] = 0xff;
-	CHECK_INT(profraw_parse(c, len, "c", &in, err, sizeof err), -1);
+	damage_reset(&m)[40] = 0xff;
+	CHECK_INT(profraw_parse(c, m.len, "c", &in, err, sizeof err), -1);
 	CHECK(strstr(err, "truncated") != NULL);
 	/* the first record's counter pointer (record at 88 + binary ids, field at +16) */
-	memcpy(c, d, len);
+	damage_reset(&m);
 	size_t ids = (size_t)c[16] | (size_t)c[17] << 8;
 	c[88 + ids + 16] ^= 0x40;
-	CHECK_INT(profraw_parse(c, len, "p", &in, err, sizeof err), -1);
+	CHECK_INT(profraw_parse(c, m.len, "p", &in, err, sizeof err), -1);
 	CHECK(strstr(err, "outside") != NULL);
-	free(c);
-	free(d);
+	damage_close(&m);
 }
 
 TEST(profraw_other_versions_and_byte_order)

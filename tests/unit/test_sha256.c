@@ -1,8 +1,8 @@
 /* test_sha256.c - unit tests of the SHA-256 helpers and the manifest facts (JSON). */
-#include "facts.h"
-#include "sha256.h"
+#include "profile/facts.h"
+#include "lib/sha256.h"
 #include "unit.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* test_toolchain.c - unit tests of the parsing behind compiler and tool identification. */
-#include "toolchain.h"
+#include "pipeline/toolchain.h"
 #include "unit.h"
 
 TEST(find_define)

@@ -1,7 +1,7 @@
 /* test_unitcount.c - unit tests of counting compiles and links in a build log as it grows. */
-#include "unitcount.h"
+#include "pipeline/unitcount.h"
 #include "unit.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include <stdlib.h>
 #include <unistd.h>

@@ -1,8 +1,8 @@
 /* test_util.c - unit tests of the string, share, duration and JSON helpers. */
-#include "json.h"
+#include "lib/json.h"
 #include "unit.h"
-#include "util.h"
-#include "walk.h"
+#include "lib/util.h"
+#include "lib/walk.h"
 
 #include <stdlib.h>
 

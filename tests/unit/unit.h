@@ -4,6 +4,7 @@
 #define PROFOPT_UNIT_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef void (*unit_fn)(void);
@@ -35,6 +36,13 @@ void unit_fail(const char *file, int line, const char *fmt, ...) __attribute__((
 		if (!a_ || !e_ || strcmp(a_, e_) != 0)                            \
 			unit_fail(__FILE__, __LINE__, "%s: got \"%s\", expected \"%s\"", #actual, \
 				  a_ ? a_ : "(null)", e_ ? e_ : "(null)");        \
+	} while (0)
+/* CHECK_STR of a malloc'd result, which it frees. */
+#define CHECK_STR_FREE(actual, expected)                                          \
+	do {                                                                      \
+		char *f_ = (actual);                                              \
+		CHECK_STR(f_, expected);                                          \
+		free(f_);                                                         \
 	} while (0)
 #define CHECK_NEAR(actual, expected, tol)                                         \
 	do {                                                                      \

@@ -1,0 +1,506 @@
+/* bench_report.c - turns samples into medians, spreads and speedups, and reports them as a
+ * terminal table or JSON (see bench.h; the statistics are in stats.c). */
+#include "bench/bench.h"
+#include "lib/json.h"
+#include "lib/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Instruction counts of one sample are deterministic to about 0.01%; within this of 1 they
+ * are "same", not a speedup. */
+#define EXACT_TOLERANCE 0.001
+
+char *bench_parse_group(const char *source)
+{
+	for (const char *p = source; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!starts_with(p, "GROUP"))
+			continue;
+		const char *q = p + 5;
+		q += strspn(q, " \t");
+		if (*q++ != '=')
+			continue;
+		q += strspn(q, " \t");
+		char quote = *q;
+		if (quote != '"' && quote != '\'')
+			continue;
+		size_t len = strspn(q + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-");
+		if (len && q[1 + len] == quote)
+			return xasprintf("%.*s", (int)len, q + 1);
+	}
+	return xstrdup("python");
+}
+
+static void free_groups(struct bench_result *r)
+{
+	for (int g = 0; g < r->ngroups; g++) {
+		struct bench_group *gr = &r->groups[g];
+		free(gr->name);
+		free(gr->works);
+		free(gr->geomean);
+		free(gr->geomean_verdict);
+		free(gr->worst);
+		free(gr->worst_speedup);
+		free(gr->worst_verdict);
+	}
+	free(r->groups);
+	r->groups = NULL;
+	r->ngroups = 0;
+}
+
+/* Workload w's speedup of interpreter i over baseline b: the table's own against the first
+ * interpreter, else a bootstrap of its own. */
+static struct interval pair_speedup(const struct bench_result *r, int w, int i, int b, enum verdict *v)
+{
+	const struct bench_cell *ci = bench_cell(r, w, i), *cb = bench_cell(r, w, b);
+	if (b == 0) {
+		*v = ci->verdict;
+		return ci->speedup;
+	}
+	int n = ci->n < cb->n ? ci->n : cb->n;
+	struct interval iv = i == b ? (struct interval){1, 1, 1}
+				    : stats_speedup(cb->samples, ci->samples, n, r->conf, r->nboot,
+						    r->seed + 1000003ULL * (uint64_t)(w * r->ninterp + i) + 104729ULL * (uint64_t)b);
+	*v = i == b ? VERDICT_SAME : stats_verdict(iv, EXACT_TOLERANCE);
+	if (i != b && r->mode == BENCH_TIME && n < 2)
+		*v = VERDICT_NOISE;
+	return iv;
+}
+
+/* The geometric mean and the worst workload of group g, for every pair of interpreters. */
+static void analyze_group(struct bench_result *r, struct bench_group *g)
+{
+	int ni = r->ninterp, k = g->nwork;
+	const double **bs = xcalloc((size_t)k, sizeof *bs), **os = xcalloc((size_t)k, sizeof *os);
+	int *n = xcalloc((size_t)k, sizeof *n);
+	size_t np = (size_t)(ni * ni);
+	g->geomean = xcalloc(np, sizeof *g->geomean);
+	g->geomean_verdict = xcalloc(np, sizeof *g->geomean_verdict);
+	g->worst = xcalloc(np, sizeof *g->worst);
+	g->worst_speedup = xcalloc(np, sizeof *g->worst_speedup);
+	g->worst_verdict = xcalloc(np, sizeof *g->worst_verdict);
+	for (int i = 0; i < ni; i++)
+		for (int b = 0; b < ni; b++) {
+			int p = i * ni + b;
+			for (int x = 0; x < k; x++) {
+				const struct bench_cell *ci = bench_cell(r, g->works[x], i), *cb = bench_cell(r, g->works[x], b);
+				bs[x] = cb->samples;
+				os[x] = ci->samples;
+				n[x] = ci->n < cb->n ? ci->n : cb->n;
+				enum verdict v;
+				struct interval iv = pair_speedup(r, g->works[x], i, b, &v);
+				if (x == 0 || iv.point < g->worst_speedup[p].point) {
+					g->worst[p] = g->works[x];
+					g->worst_speedup[p] = iv;
+					g->worst_verdict[p] = v;
+				}
+			}
+			/* the seed stream of the overall figure: "all" reproduces r->pair exactly */
+			g->geomean[p] = i == b ? (struct interval){1, 1, 1}
+					       : stats_geomean_speedup(bs, os, n, k, r->conf, r->nboot, r->seed + 7919ULL * (uint64_t)p);
+			g->geomean_verdict[p] = i == b ? VERDICT_SAME : stats_verdict(g->geomean[p], EXACT_TOLERANCE);
+			if (i != b && r->mode == BENCH_TIME && r->rounds < 2)
+				g->geomean_verdict[p] = VERDICT_NOISE;
+		}
+	free(bs);
+	free(os);
+	free(n);
+}
+
+/* Groups in the order they first appear among the workloads, then "all". */
+static void bench_analyze_groups(struct bench_result *r)
+{
+	free_groups(r);
+	r->groups = xcalloc((size_t)r->nwork + 1, sizeof *r->groups);
+	for (int w = 0; w < r->nwork; w++) {
+		const char *name = r->works[w].group ? r->works[w].group : "python";
+		int g = 0;
+		while (g < r->ngroups && strcmp(r->groups[g].name, name))
+			g++;
+		if (g == r->ngroups) {
+			r->groups[g].name = xstrdup(name);
+			r->groups[g].works = xcalloc((size_t)r->nwork, sizeof(int));
+			r->ngroups++;
+		}
+		r->groups[g].works[r->groups[g].nwork++] = w;
+	}
+	struct bench_group *all = &r->groups[r->ngroups++];
+	all->name = xstrdup("all");
+	all->works = xcalloc((size_t)r->nwork, sizeof(int));
+	for (int w = 0; w < r->nwork; w++)
+		all->works[all->nwork++] = w;
+	for (int g = 0; g < r->ngroups; g++)
+		analyze_group(r, &r->groups[g]);
+}
+
+void bench_analyze(struct bench_result *r)
+{
+	int ni = r->ninterp, nw = r->nwork;
+	for (int w = 0; w < nw; w++)
+		for (int i = 0; i < ni; i++) {
+			struct bench_cell *c = bench_cell(r, w, i), *base = bench_cell(r, w, 0);
+			c->median = stats_median(c->samples, c->n);
+			c->mad = stats_mad(c->samples, c->n);
+			c->iqr = stats_iqr(c->samples, c->n);
+			int n = c->n < base->n ? c->n : base->n;
+			/* Each workload and pair gets its own stream of the seed: reproducible, independent. */
+			c->speedup = stats_speedup(base->samples, c->samples, n, r->conf, r->nboot, r->seed + 1000003ULL * (uint64_t)(w * ni + i));
+			c->verdict = i == 0 ? VERDICT_SAME : stats_verdict(c->speedup, EXACT_TOLERANCE);
+			/* One timed sample says nothing about its noise: never call it a win. */
+			if (i && r->mode == BENCH_TIME && n < 2)
+				c->verdict = VERDICT_NOISE;
+		}
+	free(r->pair);
+	free(r->pair_verdict);
+	r->pair = xcalloc((size_t)(ni * ni), sizeof *r->pair);
+	r->pair_verdict = xcalloc((size_t)(ni * ni), sizeof *r->pair_verdict);
+	const double **b = xcalloc((size_t)nw, sizeof *b), **o = xcalloc((size_t)nw, sizeof *o);
+	int *n = xcalloc((size_t)nw, sizeof *n);
+	for (int i = 0; i < ni; i++)
+		for (int j = 0; j < ni; j++) {
+			for (int w = 0; w < nw; w++) {
+				const struct bench_cell *ci = bench_cell(r, w, i), *cj = bench_cell(r, w, j);
+				b[w] = cj->samples;
+				o[w] = ci->samples;
+				n[w] = ci->n < cj->n ? ci->n : cj->n;
+			}
+			struct interval iv = i == j ? (struct interval){1, 1, 1}
+						    : stats_geomean_speedup(b, o, n, nw, r->conf, r->nboot, r->seed + 7919ULL * (uint64_t)(i * ni + j));
+			r->pair[i * ni + j] = iv;
+			r->pair_verdict[i * ni + j] = stats_verdict(iv, EXACT_TOLERANCE);
+			if (i != j && r->mode == BENCH_TIME && r->rounds < 2)
+				r->pair_verdict[i * ni + j] = VERDICT_NOISE;
+		}
+	free(b);
+	free(o);
+	free(n);
+	bench_analyze_groups(r);
+}
+
+void bench_format_value(char *out, size_t n, double v, enum bench_mode mode)
+{
+	static const char *const time_units[] = {"s", "ms", "us", "ns"};
+	static const char *const count_units[] = {"", "k", "M", "G", "T"};
+	int u = 0;
+	if (mode == BENCH_TIME) {
+		while (u < 3 && fabs(v) < 1 && v != 0) {
+			v *= 1000;
+			u++;
+		}
+	} else {
+		while (u < 4 && fabs(v) >= 1000) {
+			v /= 1000;
+			u++;
+		}
+	}
+	const char *unit = mode == BENCH_TIME ? time_units[u] : count_units[u];
+	const char *sep = mode == BENCH_TIME || *unit ? " " : "";
+	if (fabs(v) < 10)
+		snprintf(out, n, "%.2f%s%s", v, sep, unit);
+	else if (fabs(v) < 100)
+		snprintf(out, n, "%.1f%s%s", v, sep, unit);
+	else
+		snprintf(out, n, "%.0f%s%s", v, sep, unit);
+}
+
+/* "1.22x [1.20,1.24] faster" */
+static void format_speedup(char *out, size_t n, struct interval iv, enum verdict v)
+{
+	if (iv.lo == iv.hi)
+		snprintf(out, n, "%.3fx %s", iv.point, verdict_name(v));
+	else
+		snprintf(out, n, "%.2fx [%.2f,%.2f] %s", iv.point, iv.lo, iv.hi, verdict_name(v));
+}
+
+/* "12.3 ms ±0.4%": the median and the MAD relative to it; a single sample has no spread.
+ * Returns the bytes beyond the columns shown ("±" is two bytes, one column). */
+static int format_median(char *out, size_t n, const struct bench_cell *c, enum bench_mode mode)
+{
+	char v[32];
+	bench_format_value(v, sizeof v, c->median, mode);
+	if (c->n < 2) {
+		snprintf(out, n, "%9s", v);
+		return 0;
+	}
+	double rel = c->median != 0 ? 100 * c->mad / c->median : 0;
+	snprintf(out, n, "%9s ±%4.1f%%", v, rel);
+	return 1;
+}
+
+#define MEDIAN_W 17
+#define SPEEDUP_W 26
+
+/* Per group and overall: the geometric mean next to the worst workload, for every interpreter
+ * against the baseline (a suite's mean can hide one workload that got slower). */
+static void print_groups(const struct bench_result *r, FILE *out)
+{
+	int ni = r->ninterp, base = r->baseline >= 0 && r->baseline < ni ? r->baseline : 0;
+	if (ni < 2 || !r->ngroups)
+		return;
+	int gw = 9, iw = 11;
+	for (int g = 0; g < r->ngroups; g++)
+		if ((int)strlen(r->groups[g].name) > gw)
+			gw = (int)strlen(r->groups[g].name);
+	for (int i = 0; i < ni; i++)
+		if ((int)strlen(r->interps[i].name) > iw)
+			iw = (int)strlen(r->interps[i].name);
+	fprintf(out, "\nby group, against %s (speedup: geometric mean, and the worst workload):\n", r->interps[base].name);
+	fprintf(out, "%-*s %9s  %-*s  %-*s  %s\n", gw, "group", "workloads", iw, "interpreter", SPEEDUP_W, "geometric mean",
+		"worst workload");
+	for (int g = 0; g < r->ngroups; g++) {
+		const struct bench_group *gr = &r->groups[g];
+		int first = 1;
+		for (int i = 0; i < ni; i++) {
+			if (i == base)
+				continue;
+			int p = i * ni + base;
+			char m[96], w[96];
+			format_speedup(m, sizeof m, gr->geomean[p], gr->geomean_verdict[p]);
+			format_speedup(w, sizeof w, gr->worst_speedup[p], gr->worst_verdict[p]);
+			fprintf(out, "%-*s %9d  %-*s  %-*s  %-*s %s\n", gw, first ? gr->name : "", gr->nwork, iw, r->interps[i].name,
+				SPEEDUP_W, m, SPEEDUP_W, w, r->works[gr->worst[p]].name);
+			first = 0;
+		}
+	}
+}
+
+void bench_print_table(const struct bench_result *r, FILE *out)
+{
+	int ni = r->ninterp, nw = r->nwork, namew = 14;
+	for (int w = 0; w < nw; w++)
+		if ((int)strlen(r->works[w].name) > namew)
+			namew = (int)strlen(r->works[w].name);
+	const char *what = r->mode == BENCH_TIME ? "time per loop" : "instructions per loop";
+	if (r->rounds > 1) {
+		fprintf(out, "%s: median of %d rounds ± MAD; speedup = %s of %s / this one, [%.0f%% interval]\n", what,
+			r->rounds, r->mode == BENCH_TIME ? "median time" : "median count", r->interps[0].name, r->conf * 100);
+		if (r->layouts > 1)
+			fprintf(out, "heap layouts: %d (round r holds a pad of (r mod %d) x %d bytes while it measures)\n",
+				r->layouts, r->layouts, BENCH_PAD_STEP);
+		else
+			fprintf(out, "heap layout: the same in every round (--layouts=1)\n");
+	} else
+		fprintf(out, "%s: one %s each; speedup = %s of %s / this one\n", what, r->mode == BENCH_TIME ? "sample" : "count",
+			r->mode == BENCH_TIME ? "time" : "count", r->interps[0].name);
+	fprintf(out, "%-*s", namew, "workload");
+	for (int i = 0; i < ni; i++) {
+		char h[128];
+		snprintf(h, sizeof h, "%s (%s)", r->interps[i].name, r->interps[i].version ? r->interps[i].version : "?");
+		fprintf(out, "  %-*s", i ? MEDIAN_W + 1 + SPEEDUP_W : MEDIAN_W, h);
+	}
+	fputc('\n', out);
+	for (int w = 0; w < nw; w++) {
+		fprintf(out, "%-*s", namew, r->works[w].name);
+		for (int i = 0; i < ni; i++) {
+			const struct bench_cell *c = bench_cell(r, w, i);
+			char m[64], s[96];
+			int extra = format_median(m, sizeof m, c, r->mode);
+			fprintf(out, "  %-*s", MEDIAN_W + extra, m);
+			if (i) {
+				format_speedup(s, sizeof s, c->speedup, c->verdict);
+				fprintf(out, " %-*s", SPEEDUP_W, s);
+			}
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "%-*s  %-*s", namew, "geometric mean", MEDIAN_W, "");
+	for (int i = 1; i < ni; i++) {
+		char s[96];
+		format_speedup(s, sizeof s, r->pair[i * ni], r->pair_verdict[i * ni]);
+		fprintf(out, "  %-*s %-*s", MEDIAN_W, "", SPEEDUP_W, s);
+	}
+	fputc('\n', out);
+	print_groups(r, out);
+	fputc('\n', out);
+	for (int i = 1; i < ni; i++)
+		for (int j = 0; j < i; j++) {
+			struct interval iv = r->pair[i * ni + j];
+			enum verdict v = r->pair_verdict[i * ni + j];
+			const char *a = r->interps[i].name, *b = r->interps[j].name;
+			if (v == VERDICT_NOISE)
+				fprintf(out, "%s vs %s: no difference beyond the noise (%.3fx, %.0f%% interval %.3f-%.3f contains 1)\n", a, b,
+					iv.point, r->conf * 100, iv.lo, iv.hi);
+			else if (v == VERDICT_SAME)
+				fprintf(out, "%s vs %s: the same (%.4fx)\n", a, b, iv.point);
+			else if (iv.lo == iv.hi)
+				fprintf(out, "%s vs %s: %.3fx (%.1f%% %s), geometric mean of %d workloads\n", a, b, iv.point,
+					100 * fabs(iv.point - 1), iv.point > 1 ? "fewer instructions" : "more instructions", nw);
+			else
+				fprintf(out, "%s vs %s: %.3fx %s (%.0f%% interval %.3f-%.3f), geometric mean of %d workloads\n", a, b,
+					iv.point, verdict_name(v), r->conf * 100, iv.lo, iv.hi, nw);
+		}
+}
+
+static void json_interval(struct json *j, const char *key, struct interval iv)
+{
+	jw_key(j, key);
+	jw_begin_array(j);
+	jw_number(j, iv.lo);
+	jw_number(j, iv.hi);
+	jw_end_array(j);
+}
+
+/* "groups": per group (the last is "all"), for every interpreter against every other: the
+ * geometric mean and the worst workload. */
+static void json_groups(const struct bench_result *r, struct json *j)
+{
+	int ni = r->ninterp;
+	jw_key(j, "groups");
+	jw_begin_array(j);
+	for (int g = 0; g < r->ngroups; g++) {
+		const struct bench_group *gr = &r->groups[g];
+		jw_begin_object(j);
+		jw_kv_string(j, "name", gr->name);
+		jw_key(j, "workloads");
+		jw_begin_array(j);
+		for (int x = 0; x < gr->nwork; x++)
+			jw_string(j, r->works[gr->works[x]].name);
+		jw_end_array(j);
+		jw_key(j, "results");
+		jw_begin_array(j);
+		for (int b = 0; b < ni; b++)
+			for (int i = 0; i < ni; i++) {
+				int p = i * ni + b;
+				if (i == b)
+					continue;
+				jw_begin_object(j);
+				jw_kv_string(j, "interpreter", r->interps[i].name);
+				jw_kv_string(j, "baseline", r->interps[b].name);
+				jw_kv_number(j, "geometric_mean", gr->geomean[p].point);
+				json_interval(j, "interval", gr->geomean[p]);
+				jw_kv_string(j, "verdict", verdict_name(gr->geomean_verdict[p]));
+				jw_kv_string(j, "worst_workload", r->works[gr->worst[p]].name);
+				jw_kv_number(j, "worst_speedup", gr->worst_speedup[p].point);
+				json_interval(j, "worst_interval", gr->worst_speedup[p]);
+				jw_kv_string(j, "worst_verdict", verdict_name(gr->worst_verdict[p]));
+				jw_end_object(j);
+			}
+		jw_end_array(j);
+		jw_end_object(j);
+	}
+	jw_end_array(j);
+}
+
+/* The run's settings and the machine it ran on. */
+static void json_settings(const struct bench_result *r, struct json *j)
+{
+	jw_kv_string(j, "tool", "profopt bench");
+	jw_kv_string(j, "mode", r->mode == BENCH_TIME ? "time" : "instructions");
+	jw_kv_string(j, "unit", r->mode == BENCH_TIME ? "seconds per loop" : "instructions per loop");
+	jw_kv_string(j, "started", r->started);
+	jw_kv_number(j, "seconds", r->seconds);
+	jw_kv_int(j, "rounds", r->rounds);
+	jw_kv_int(j, "warmup", r->warmup);
+	jw_kv_int(j, "layouts", r->layouts);
+	jw_kv_int(j, "layout_pad_step", BENCH_PAD_STEP);
+	jw_kv_number(j, "confidence", r->conf);
+	jw_kv_int(j, "bootstrap_resamples", r->nboot);
+	jw_kv_int(j, "seed", (long long)r->seed);
+	jw_kv_string(j, "interval_method",
+		     "paired percentile bootstrap over rounds of median(base)/median(other); geometric mean: rounds of every workload resampled in each replicate");
+	if (r->cpu >= 0)
+		jw_kv_int(j, "cpu", r->cpu);
+	else {
+		jw_key(j, "cpu");
+		jw_null(j);
+	}
+	jw_kv_bool(j, "no_aslr", r->no_aslr);
+	jw_kv_string(j, "callgrind_options", r->callgrind_args);
+	if (r->sys) {
+		jw_key(j, "system");
+		sysinfo_json(r->sys, j);
+	}
+	jw_key(j, "interpreters");
+	jw_begin_array(j);
+	for (int i = 0; i < r->ninterp; i++) {
+		jw_begin_object(j);
+		jw_kv_string(j, "name", r->interps[i].name);
+		jw_kv_string(j, "python", r->interps[i].python);
+		jw_kv_string(j, "executable", r->interps[i].executable);
+		jw_kv_string(j, "version", r->interps[i].version);
+		jw_end_object(j);
+	}
+	jw_end_array(j);
+}
+
+/* One workload on one interpreter: its samples and what they say. */
+static void json_cell(const struct bench_result *r, struct json *j, int w, int i)
+{
+	const struct bench_cell *c = bench_cell(r, w, i);
+	jw_begin_object(j);
+	jw_kv_string(j, "interpreter", r->interps[i].name);
+	jw_key(j, "samples");
+	jw_begin_array(j);
+	for (int k = 0; k < c->n; k++)
+		jw_number(j, c->samples[k]);
+	jw_end_array(j);
+	jw_kv_number(j, "median", c->median);
+	jw_kv_number(j, "mad", c->mad);
+	jw_kv_number(j, "iqr", c->iqr);
+	jw_kv_number(j, "ratio", c->median / bench_cell(r, w, 0)->median);
+	jw_kv_number(j, "speedup", c->speedup.point);
+	json_interval(j, "speedup_interval", c->speedup);
+	jw_kv_string(j, "verdict", i ? verdict_name(c->verdict) : "baseline");
+	if (c->nevents) {
+		jw_key(j, "events");
+		jw_begin_object(j);
+		for (int e = 0; e < c->nevents; e++)
+			jw_kv_number(j, c->event_names[e], c->events[e]);
+		jw_end_object(j);
+	}
+	jw_end_object(j);
+}
+
+static void json_workloads(const struct bench_result *r, struct json *j)
+{
+	jw_key(j, "workloads");
+	jw_begin_array(j);
+	for (int w = 0; w < r->nwork; w++) {
+		jw_begin_object(j);
+		jw_kv_string(j, "name", r->works[w].name);
+		jw_kv_string(j, "group", r->works[w].group ? r->works[w].group : "python");
+		jw_kv_int(j, "loops", r->works[w].loops);
+		jw_key(j, "results");
+		jw_begin_array(j);
+		for (int i = 0; i < r->ninterp; i++)
+			json_cell(r, j, w, i);
+		jw_end_array(j);
+		jw_end_object(j);
+	}
+	jw_end_array(j);
+}
+
+/* The geometric mean of every interpreter against every other. */
+static void json_pairs(const struct bench_result *r, struct json *j)
+{
+	int ni = r->ninterp;
+	jw_key(j, "geometric_mean");
+	jw_begin_array(j);
+	for (int i = 0; i < ni; i++)
+		for (int b = 0; b < ni; b++) {
+			if (i == b)
+				continue;
+			jw_begin_object(j);
+			jw_kv_string(j, "interpreter", r->interps[i].name);
+			jw_kv_string(j, "baseline", r->interps[b].name);
+			jw_kv_number(j, "speedup", r->pair[i * ni + b].point);
+			json_interval(j, "interval", r->pair[i * ni + b]);
+			jw_kv_string(j, "verdict", verdict_name(r->pair_verdict[i * ni + b]));
+			jw_end_object(j);
+		}
+	jw_end_array(j);
+}
+
+void bench_write_json(const struct bench_result *r, FILE *out)
+{
+	struct json j;
+	jw_init(&j, out);
+	jw_begin_object(&j);
+	json_settings(r, &j);
+	json_workloads(r, &j);
+	json_pairs(r, &j);
+	json_groups(r, &j);
+	jw_end_object(&j);
+	jw_finish(&j);
+}

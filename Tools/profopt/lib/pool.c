@@ -1,0 +1,240 @@
+/* pool.c - the parallel job loop (see pool.h). */
+#include "lib/pool.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define KILL_GRACE 5.0 /* seconds between SIGTERM and SIGKILL for a job past its timeout */
+
+static int wake_pipe[2] = {-1, -1};
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+	if (sig != SIGCHLD)
+		interrupted = sig;
+	if (write(wake_pipe[1], "x", 1) < 0) {}
+	errno = saved;
+}
+
+const char *job_result_name(enum job_result r)
+{
+	switch (r) {
+	case RESULT_PASSED: return "passed";
+	case RESULT_FAILED: return "failed";
+	case RESULT_CRASHED: return "crashed";
+	case RESULT_TIMEOUT: return "timeout";
+	case RESULT_NOT_STARTED: return "not-started";
+	case RESULT_PROFILE_LOST: return "profile-lost";
+	default: return "none";
+	}
+}
+
+static void start_job(struct pool *pool, struct job *job)
+{
+	int fd = open(job->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		fatal("cannot write log %s: %s", job->log_path, strerror(errno));
+	dprintf(fd, "$ %s\n", job->cmd);
+	job->start = now();
+	job->state = JOB_RUNNING;
+	/* profopt is single-threaded and sets these before every start: the child inherits
+	 * this job's values, and the next job overwrites them with its own. */
+	for (char **e = job->env; e && *e; e++)
+		putenv(*e);
+	int rc = job->argv ? proc_start_argv(&job->proc, job->argv, fd, pool->cwd)
+			   : proc_start(&job->proc, job->cmd, fd, pool->cwd);
+	if (rc < 0) {
+		dprintf(fd, "profopt: cannot execute: %s\n", strerror(job->proc.exec_errno));
+		job->state = JOB_DONE;
+		job->result = RESULT_NOT_STARTED;
+		job->status = 127 << 8;
+		job->end = now();
+		pool->done++;
+		pool->failed++;
+		if (pool->on_done)
+			pool->on_done(pool, job, pool->arg);
+	} else {
+		pool->running++;
+	}
+	close(fd);
+}
+
+/* A job's process group; once its leader is reaped, the group only (never the pid alone,
+ * which another process may have been given since). */
+static void signal_group(const struct job *job, int sig)
+{
+	if (job->state == JOB_RUNNING)
+		proc_kill(&job->proc, sig);
+	else if (job->proc.pid > 0)
+		kill(-job->proc.pid, sig);
+}
+
+static void finish_job(struct pool *pool, struct job *job, int status)
+{
+	job->status = status;
+	job->end = now();
+	job->state = JOB_DONE;
+	if (job->term_sent > 0)
+		job->result = RESULT_TIMEOUT;
+	else if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) > 128 && WEXITSTATUS(status) < 160))
+		job->result = RESULT_CRASHED; /* 128+N: a shell reporting its child's death by signal N */
+	else if (proc_exit_ok(status))
+		job->result = RESULT_PASSED;
+	else
+		job->result = RESULT_FAILED;
+	pool->running--;
+	pool->done++;
+	if (job->result != RESULT_PASSED)
+		pool->failed++;
+	/* Processes left in the group once the leader is gone are stragglers: they would write
+	 * their counts after the run.  (Checked at once: the group's id cannot be reused while
+	 * it has members.) */
+	int stragglers = proc_group_alive(&job->proc);
+	if (stragglers) {
+		signal_group(job, SIGTERM);
+		if (job->group_kill_at == 0)
+			job->group_kill_at = job->end + KILL_GRACE;
+	}
+	/* Leave the outcome at the end of the job's log, where people look first. */
+	int fd = open(job->log_path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd >= 0) {
+		char what[96];
+		dprintf(fd, "\nprofopt: %s (%s) after %.1f s\n", job_result_name(job->result),
+			describe_status(status, what, sizeof what), job->end - job->start);
+		if (stragglers)
+			dprintf(fd, "profopt: processes of this task were still running after it ended: "
+				    "stopped (SIGTERM, then SIGKILL %.0f s later)\n", KILL_GRACE);
+		close(fd);
+	}
+	if (pool->on_done)
+		pool->on_done(pool, job, pool->arg);
+}
+
+static void reap(struct pool *pool)
+{
+	int status;
+	pid_t pid;
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (int i = 0; i < pool->njobs; i++) {
+			struct job *job = &pool->jobs[i];
+			if (job->state == JOB_RUNNING && job->proc.pid == pid) {
+				finish_job(pool, job, status);
+				break;
+			}
+		}
+	}
+}
+
+/* SIGKILL to the groups whose grace ran out, whether their leader lives or not. */
+static void kill_due_groups(struct pool *pool, double t)
+{
+	for (int i = 0; i < pool->njobs; i++) {
+		struct job *job = &pool->jobs[i];
+		if (job->group_kill_at > 0 && t >= job->group_kill_at) {
+			signal_group(job, SIGKILL);
+			job->group_kill_at = 0;
+		}
+	}
+}
+
+static int groups_pending(const struct pool *pool)
+{
+	for (int i = 0; i < pool->njobs; i++)
+		if (pool->jobs[i].group_kill_at > 0)
+			return 1;
+	return 0;
+}
+
+static void enforce_timeouts(struct pool *pool)
+{
+	double t = now();
+	for (int i = 0; i < pool->njobs; i++) {
+		struct job *job = &pool->jobs[i];
+		if (job->state == JOB_RUNNING && pool->timeout > 0 && job->term_sent == 0 &&
+		    t - job->start > pool->timeout) {
+			/* SIGTERM first: a process that dies of it does not write half a profile. */
+			proc_kill(&job->proc, SIGTERM);
+			job->term_sent = t;
+			job->group_kill_at = t + KILL_GRACE;
+		}
+	}
+	kill_due_groups(pool, t);
+}
+
+/* profopt was interrupted: every group still running, or with stragglers, gets SIGTERM, and
+ * SIGKILL after the grace period; the leaders are reaped. */
+static void stop_all(struct pool *pool)
+{
+	double deadline = now() + KILL_GRACE;
+	for (int i = 0; i < pool->njobs; i++) {
+		struct job *job = &pool->jobs[i];
+		if (job->state == JOB_RUNNING || job->group_kill_at > 0) {
+			signal_group(job, SIGTERM);
+			job->group_kill_at = deadline;
+		}
+	}
+	while (pool->running > 0 && now() < deadline) {
+		reap(pool);
+		usleep(50000);
+	}
+	for (int i = 0; i < pool->njobs; i++)
+		if (pool->jobs[i].state == JOB_RUNNING || pool->jobs[i].group_kill_at > 0) {
+			signal_group(&pool->jobs[i], SIGKILL);
+			pool->jobs[i].group_kill_at = 0;
+		}
+	while (pool->running > 0 && waitpid(-1, NULL, 0) > 0)
+		pool->running--;
+}
+
+int pool_run(struct pool *pool)
+{
+	struct sigaction sa, old_int, old_term, old_hup, old_chld;
+	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		fatal("pipe: %s", strerror(errno));
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	sigaction(SIGCHLD, &sa, &old_chld);
+	interrupted = 0;
+
+	int next = 0;
+	/* Until every job ended and every group due a SIGKILL got it. */
+	while ((pool->done < pool->njobs || groups_pending(pool)) && !interrupted) {
+		while (pool->running < pool->parallel && next < pool->njobs)
+			start_job(pool, &pool->jobs[next++]);
+		if (pool->on_tick)
+			pool->on_tick(pool, pool->arg);
+		struct pollfd pfd = {.fd = wake_pipe[0], .events = POLLIN};
+		if ((pool->running > 0 || groups_pending(pool)) && poll(&pfd, 1, pool->running > 0 ? 1000 : 100) > 0) {
+			char drain[64];
+			while (read(wake_pipe[0], drain, sizeof drain) > 0)
+				;
+		}
+		reap(pool);
+		enforce_timeouts(pool);
+	}
+
+	int sig = interrupted;
+	if (sig)
+		stop_all(pool);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
+	close(wake_pipe[0]);
+	close(wake_pipe[1]);
+	return sig;
+}

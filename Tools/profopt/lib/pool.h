@@ -1,0 +1,53 @@
+/* pool.h - runs many commands, N at a time, each with a timeout, in one poll() loop that
+ * wakes on SIGCHLD (self-pipe) and once a second to update progress and check deadlines.
+ * A job's whole process group is its job: on timeout the group gets SIGTERM, then SIGKILL
+ * even if the leader already died; processes left in the group when the leader ends are
+ * stopped the same way; SIGINT/SIGTERM/SIGHUP to profopt end every group before it exits. */
+#ifndef PROFOPT_POOL_H
+#define PROFOPT_POOL_H
+
+#include "lib/proc.h"
+
+enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE };
+enum job_result {
+	RESULT_NONE, RESULT_PASSED, RESULT_FAILED, RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED,
+	RESULT_PROFILE_LOST /* ran, but its profile could not be written (set by the caller) */
+};
+
+struct job {
+	char *name;
+	char *cmd;           /* shell-style command line, or a label when argv is set */
+	char **argv;         /* when set, executed as is */
+	char **env;          /* NAME=VALUE set for this job only (NULL-terminated), or NULL */
+	char *log_path;
+	enum job_state state;
+	enum job_result result;
+	struct proc proc;
+	int status;          /* wait status when done */
+	double start, end;   /* monotonic seconds */
+	double term_sent;    /* when SIGTERM was sent for a timeout, 0 if not */
+	double group_kill_at; /* when the group gets SIGKILL (timeout, stragglers), 0 if not due */
+};
+
+struct pool;
+typedef void (*pool_tick_fn)(struct pool *pool, void *arg);
+typedef void (*pool_done_fn)(struct pool *pool, struct job *job, void *arg);
+
+struct pool {
+	struct job *jobs;
+	int njobs;
+	int parallel;
+	double timeout;      /* per job, seconds; 0 = none */
+	const char *cwd;
+	int running, done, failed; /* failed: anything but RESULT_PASSED */
+	pool_tick_fn on_tick;
+	pool_done_fn on_done;
+	void *arg;
+};
+
+const char *job_result_name(enum job_result r);
+/* Runs all jobs; returns 0, or the signal number if profopt was interrupted (children have
+ * then been terminated and the results are incomplete). */
+int pool_run(struct pool *pool);
+
+#endif

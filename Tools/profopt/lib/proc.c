@@ -1,0 +1,335 @@
+/* proc.c - child processes (see proc.h). */
+#include "lib/proc.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int needs_shell(const char *cmd)
+{
+	return strpbrk(cmd, "|&;<>()$`\\\"'*?[#~=%\n{}") != NULL;
+}
+
+char *shell_quote(const char *s)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:,+@-") == strlen(s) &&
+	    !needs_shell(s))
+		return xstrdup(s);
+	struct buf b = {0};
+	buf_puts(&b, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			buf_puts(&b, "'\\''");
+		else
+			buf_add(&b, s, 1);
+	}
+	buf_puts(&b, "'");
+	return b.data;
+}
+
+int shell_status(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 255;
+}
+
+const char *describe_status(int st, char *out, int n)
+{
+	if (WIFEXITED(st))
+		snprintf(out, (size_t)n, "exit %d", WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		snprintf(out, (size_t)n, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else
+		snprintf(out, (size_t)n, "status 0x%x", st);
+	return out;
+}
+
+static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd, int own_group);
+
+static void child_setup(int log_fd, const char *cwd, int errpipe, char *const env[], int own_group)
+{
+	for (int i = 0; env && env[i]; i++)
+		putenv(env[i]);
+	if (own_group)
+		setpgid(0, 0);
+	/* The parent may have ignored or blocked signals; the child starts clean. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	int devnull = open("/dev/null", O_RDONLY);
+	if (devnull >= 0 && devnull != 0) {
+		dup2(devnull, 0);
+		close(devnull);
+	}
+	if (log_fd >= 0) {
+		dup2(log_fd, 1);
+		dup2(log_fd, 2);
+	}
+	if (cwd && chdir(cwd) < 0) {
+		int e = errno;
+		if (write(errpipe, &e, sizeof e) < 0) {}
+		_exit(127);
+	}
+}
+
+int proc_start_argv(struct proc *p, char *const argv[], int log_fd, const char *cwd)
+{
+	return proc_start_env(p, argv, NULL, log_fd, cwd);
+}
+
+int proc_start_env(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd)
+{
+	return start(p, argv, env, log_fd, cwd, 1);
+}
+
+/* own_group: the child leads a process group of its own (to be killed as a whole); else it
+ * stays in profopt's, and a Ctrl-C at the terminal reaches it too. */
+static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd, int own_group)
+{
+	int fds[2];
+	p->pid = -1;
+	p->exec_errno = 0;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		fatal("pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		fatal("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(fds[0]);
+		child_setup(log_fd, cwd, fds[1], env, own_group);
+		execvp(argv[0], argv);
+		int e = errno;
+		if (write(fds[1], &e, sizeof e) < 0) {}
+		_exit(127);
+	}
+	/* Both sides set the group, so signals to it work however the scheduler orders them. */
+	if (own_group)
+		setpgid(pid, pid);
+	close(fds[1]);
+	int e = 0;
+	ssize_t n;
+	while ((n = read(fds[0], &e, sizeof e)) < 0 && errno == EINTR)
+		;
+	close(fds[0]);
+	p->pid = pid;
+	if (n == (ssize_t)sizeof e) {
+		/* exec failed: reap the child now, the caller has nothing to wait for. */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		p->pid = -1;
+		p->exec_errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int proc_start(struct proc *p, const char *cmd, int log_fd, const char *cwd)
+{
+	if (needs_shell(cmd)) {
+		char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+		return proc_start_argv(p, argv, log_fd, cwd);
+	}
+	/* Split on blanks: no quoting to honour, since a quote would have needed the shell. */
+	char *copy = xstrdup(cmd), *save = NULL;
+	char **argv = xcalloc(strlen(cmd) / 2 + 2, sizeof *argv);
+	int argc = 0;
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	int rc;
+	if (argc == 0) {
+		p->pid = -1;
+		p->exec_errno = ENOENT;
+		rc = -1;
+	} else {
+		rc = proc_start_argv(p, argv, log_fd, cwd);
+	}
+	free(argv);
+	free(copy);
+	return rc;
+}
+
+void proc_kill(const struct proc *p, int sig)
+{
+	if (p->pid > 0 && kill(-p->pid, sig) < 0)
+		kill(p->pid, sig);
+}
+
+int proc_exit_ok(int st)
+{
+	return st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* Reads the child's output until EOF, the deadline or a stop request.  Returns 0 at EOF,
+ * RUN_TIMED_OUT or RUN_STOPPED (the child's group is killed then). */
+static int drain(const struct proc *p, int fd, const struct run_opts *o, struct buf *b)
+{
+	double deadline = o->timeout > 0 ? now() + o->timeout : 0;
+	char chunk[65536];
+	for (;;) {
+		if (o->stop && *o->stop) {
+			proc_kill(p, SIGKILL);
+			return RUN_STOPPED;
+		}
+		int wait_ms = o->stop ? 200 : -1; /* a stop request is seen within 0.2 s */
+		if (deadline) {
+			double left = deadline - now();
+			if (left <= 0) {
+				proc_kill(p, SIGKILL);
+				return RUN_TIMED_OUT;
+			}
+			if (wait_ms < 0 || left * 1000 < wait_ms)
+				wait_ms = (int)(left * 1000) + 1;
+		}
+		struct pollfd pfd = {fd, POLLIN, 0};
+		if (poll(&pfd, 1, wait_ms) <= 0)
+			continue;
+		ssize_t n = read(fd, chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return 0;
+		buf_add(b, chunk, (size_t)n);
+	}
+}
+
+int run_child(char *const argv[], const struct run_opts *o, char **out, size_t *outlen)
+{
+	static const struct run_opts none;
+	struct buf b = {0};
+	struct proc p;
+	int fds[2], status = 0;
+	if (!o)
+		o = &none;
+	buf_add(&b, "", 0);
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		fatal("pipe: %s", strerror(errno));
+	if (start(&p, argv, o->env, fds[1], o->cwd, o->timeout > 0 || o->stop) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		buf_printf(&b, "cannot execute %s: %s", printable(argv[0]), strerror(p.exec_errno));
+		status = RUN_NOT_STARTED;
+	} else {
+		close(fds[1]);
+		int how = drain(&p, fds[0], o, &b);
+		close(fds[0]);
+		while (waitpid(p.pid, &status, 0) < 0)
+			if (errno != EINTR) {
+				status = RUN_NOT_STARTED;
+				break;
+			}
+		if (how)
+			status = how;
+	}
+	if (outlen)
+		*outlen = b.len;
+	if (out)
+		*out = b.data;
+	else
+		buf_free(&b);
+	return status;
+}
+
+/* Appends one word of cmd starting at *s to b (quotes removed); advances *s past it. */
+static void next_word(const char **s, struct buf *b)
+{
+	const char *p = *s;
+	char quote = 0;
+	buf_add(b, "", 0);
+	for (; *p && (quote || (*p != ' ' && *p != '\t' && *p != '\n')); p++) {
+		if (quote && *p == quote)
+			quote = 0;
+		else if (!quote && (*p == '\'' || *p == '"'))
+			quote = *p;
+		else if (*p == '\\' && quote != '\'' && p[1])
+			buf_add(b, ++p, 1);
+		else
+			buf_add(b, p, 1);
+	}
+	*s = p;
+}
+
+char **split_command(const char *cmd)
+{
+	size_t n = 0, cap = 4;
+	char **words = xcalloc(cap, sizeof *words);
+	struct stat st;
+	if (stat(cmd, &st) == 0 && S_ISREG(st.st_mode) && access(cmd, X_OK) == 0) {
+		words[0] = xstrdup(cmd);
+		return words;
+	}
+	for (const char *p = cmd; *p;) {
+		p += strspn(p, " \t\n");
+		if (!*p)
+			break;
+		struct buf w = {0};
+		next_word(&p, &w);
+		if (n + 2 > cap)
+			words = xrealloc(words, (cap *= 2) * sizeof *words);
+		words[n++] = w.data;
+		words[n] = NULL;
+	}
+	return words;
+}
+
+void free_words(char **words)
+{
+	for (size_t i = 0; words && words[i]; i++)
+		free(words[i]);
+	free(words);
+}
+
+int proc_group_alive(const struct proc *p)
+{
+	return p->pid > 0 && kill(-p->pid, 0) == 0;
+}
+
+int capture(char *const argv[], char **out)
+{
+	return run_child(argv, NULL, out, NULL);
+}
+
+int run_batches(char *const argv[], char *const *args, int n, int per_run, batch_fn fn, void *ctx, char **why)
+{
+	int fixed = 0, failed = 0;
+	while (argv[fixed])
+		fixed++;
+	char **v = xcalloc((size_t)(fixed + per_run + 1), sizeof *v);
+	memcpy(v, argv, (size_t)fixed * sizeof *v);
+	for (int first = 0; first < n; first += per_run) {
+		int count = n - first < per_run ? n - first : per_run;
+		memcpy(v + fixed, args + first, (size_t)count * sizeof *v);
+		v[fixed + count] = NULL;
+		char *out = NULL;
+		size_t len = 0;
+		int st = run_child(v, NULL, &out, &len);
+		if (st != RUN_NOT_STARTED)
+			fn(ctx, out ? out : "", out ? len : 0, args + first, first, count);
+		if (!proc_exit_ok(st) && !failed) {
+			failed = st ? st : -1;
+			if (why)
+				*why = out, out = NULL;
+		}
+		free(out);
+		if (st == RUN_NOT_STARTED)
+			break;
+	}
+	free(v);
+	return failed;
+}

@@ -1,0 +1,71 @@
+/* sha256.c - SHA-256 by libcrypto's EVP interface (see sha256.h). */
+#include "lib/sha256.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <string.h>
+#include <unistd.h>
+
+static void to_hex(const unsigned char *md, char out[SHA256_HEX_LEN + 1])
+{
+	static const char digits[] = "0123456789abcdef";
+	for (int i = 0; i < SHA256_HEX_LEN / 2; i++) {
+		out[2 * i] = digits[md[i] >> 4];
+		out[2 * i + 1] = digits[md[i] & 15];
+	}
+	out[SHA256_HEX_LEN] = '\0';
+}
+
+int sha256_fd(int fd, char out[SHA256_HEX_LEN + 1])
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1)
+		fatal("libcrypto cannot compute SHA-256");
+	static unsigned char block[1 << 16];
+	ssize_t n;
+	while ((n = read(fd, block, sizeof block)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			EVP_MD_CTX_free(ctx);
+			errno = e;
+			return -1;
+		}
+		EVP_DigestUpdate(ctx, block, (size_t)n);
+	}
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+	EVP_DigestFinal_ex(ctx, md, &len);
+	EVP_MD_CTX_free(ctx);
+	to_hex(md, out);
+	return 0;
+}
+
+int sha256_file(const char *path, char out[SHA256_HEX_LEN + 1])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = sha256_fd(fd, out), e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+void sha256_data(const void *data, size_t len, char out[SHA256_HEX_LEN + 1])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) != 1)
+		fatal("libcrypto cannot compute SHA-256");
+	to_hex(md, out);
+}
+
+int sha256_is_hex(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+	return n == SHA256_HEX_LEN && s[n] == '\0';
+}

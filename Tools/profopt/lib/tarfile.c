@@ -1,0 +1,516 @@
+/* tarfile.c - tar archives by libarchive (see tarfile.h). */
+#include "lib/tarfile.h"
+#include "lib/util.h"
+#include "lib/walk.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct tar_out {
+	struct archive *a;
+	char *path;
+	int fd;
+};
+
+/* The archive being written, removed if the program exits before it is finished. */
+static char *unfinished;
+
+static void remove_unfinished(void)
+{
+	if (unfinished)
+		unlink(unfinished);
+}
+
+struct tar_out *tar_create(const char *path, int gzip)
+{
+	static int registered;
+	struct tar_out *t = xcalloc(1, sizeof *t);
+	t->path = xstrdup(path);
+	t->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (t->fd < 0)
+		fatal("cannot create %s: %s", path, strerror(errno));
+	if (!registered++)
+		atexit(remove_unfinished);
+	unfinished = t->path;
+	t->a = archive_write_new();
+	/* GNU tar's format: long names without a charset conversion, so any bytes survive */
+	if (archive_write_set_format_gnutar(t->a) != ARCHIVE_OK || (gzip && archive_write_add_filter_gzip(t->a) != ARCHIVE_OK) ||
+	    archive_write_open_fd(t->a, t->fd) != ARCHIVE_OK)
+		fatal("cannot write %s: %s", path, archive_error_string(t->a));
+	return t;
+}
+
+static void write_header(struct tar_out *t, const char *name, int type, int perm, long long size, time_t mtime)
+{
+	struct archive_entry *e = archive_entry_new();
+	archive_entry_set_pathname(e, name);
+	archive_entry_set_filetype(e, type);
+	archive_entry_set_perm(e, perm);
+	archive_entry_set_size(e, size);
+	archive_entry_set_mtime(e, mtime, 0);
+	if (archive_write_header(t->a, e) != ARCHIVE_OK) {
+		const char *p = printable(name);
+		fatal("cannot add %s to %s: %s", p, t->path, archive_error_string(t->a));
+	}
+	archive_entry_free(e);
+}
+
+static void write_data(struct tar_out *t, const char *name, const void *data, size_t len)
+{
+	if (len && archive_write_data(t->a, data, len) != (la_ssize_t)len) {
+		const char *p = printable(name);
+		fatal("cannot write %s into %s: %s", p, t->path, archive_error_string(t->a));
+	}
+}
+
+void tar_add_file(struct tar_out *t, const char *name, const char *file)
+{
+	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		const char *p = printable(file);
+		fatal("cannot read %s: %s", p, errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		const char *p = printable(file);
+		fatal("%s is not a regular file", p);
+	}
+	write_header(t, name, AE_IFREG, 0644, (long long)st.st_size, st.st_mtime);
+	static char block[1 << 16];
+	long long done = 0;
+	ssize_t n;
+	while ((n = read(fd, block, sizeof block)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || done + n > (long long)st.st_size) {
+			const char *p = printable(file);
+			fatal("%s: %s", p, n < 0 ? strerror(errno) : "it grew while being archived");
+		}
+		write_data(t, name, block, (size_t)n);
+		done += n;
+	}
+	if (done != (long long)st.st_size) {
+		const char *p = printable(file);
+		fatal("%s: read %lld/%lld bytes (it shrank while being archived)", p, done, (long long)st.st_size);
+	}
+	close(fd);
+}
+
+void tar_add_data(struct tar_out *t, const char *name, const void *data, size_t len)
+{
+	write_header(t, name, AE_IFREG, 0644, (long long)len, time(NULL));
+	write_data(t, name, data, len);
+}
+
+void tar_add_dir(struct tar_out *t, const char *name)
+{
+	write_header(t, name, AE_IFDIR, 0755, 0, time(NULL));
+}
+
+void tar_close(struct tar_out *t)
+{
+	if (archive_write_close(t->a) != ARCHIVE_OK)
+		fatal("cannot write %s: %s", t->path, archive_error_string(t->a));
+	archive_write_free(t->a);
+	if (fsync(t->fd) < 0 || close(t->fd) < 0)
+		fatal("cannot write %s: %s", t->path, strerror(errno));
+	if (unfinished == t->path)
+		unfinished = NULL;
+	free(t->path);
+	free(t);
+}
+
+/* A reader of tar, plain or gzip-compressed: no filter that would run an outside program. */
+static struct archive *new_reader(void)
+{
+	struct archive *a = archive_read_new();
+	archive_read_support_filter_gzip(a);
+	archive_read_support_format_tar(a);
+	return a;
+}
+
+/* A reader of the archive open on fd, from its start (each pass reads the same file). */
+static struct archive *open_reader(int fd, const char *path)
+{
+	struct archive *a = new_reader();
+	if (lseek(fd, 0, SEEK_SET) < 0 || archive_read_open_fd(a, fd, 1 << 16) != ARCHIVE_OK) {
+		const char *p = printable(path);
+		fatal("cannot read %s: %s", p, archive_error_string(a) ? archive_error_string(a) : strerror(errno));
+	}
+	return a;
+}
+
+/* What kind of member e is, when it is not a regular file or a directory. */
+static const char *bad_type(struct archive_entry *e)
+{
+	if (archive_entry_hardlink(e))
+		return "is a hard link";
+	switch (archive_entry_filetype(e)) {
+	case AE_IFREG: return NULL;
+	case AE_IFDIR: return NULL;
+	case AE_IFLNK: return "is a symbolic link";
+	case AE_IFCHR: case AE_IFBLK: return "is a device";
+	case AE_IFIFO: return "is a FIFO";
+	default: return "is not a regular file";
+	}
+}
+
+/* Normalizes name in place (leading "./" and a directory's trailing "/" removed); returns
+ * why it is refused, or NULL. */
+static const char *bad_name(char *name)
+{
+	if (name[0] == '/')
+		return "has an absolute name";
+	while (name[0] == '.' && name[1] == '/')
+		memmove(name, name + 2, strlen(name + 2) + 1);
+	size_t len = strlen(name);
+	while (len > 0 && name[len - 1] == '/')
+		name[--len] = '\0';
+	for (const char *part = name; *part;) {
+		size_t n = strcspn(part, "/");
+		if (n == 2 && part[0] == '.' && part[1] == '.')
+			return "climbs out of the directory with '..'";
+		if (n == 0 || (n == 1 && part[0] == '.'))
+			return "has an empty or '.' part in its name";
+		part += n + (part[n] == '/');
+	}
+	return NULL;
+}
+
+/* The member's name as stored: a pax archive's UTF-8 name that the locale (C, usually)
+ * cannot represent is taken as its UTF-8 bytes, which is what the file system holds. */
+static const char *member_name(struct archive_entry *e)
+{
+	const char *name = archive_entry_pathname(e);
+	return name ? name : archive_entry_pathname_utf8(e);
+}
+
+static _Noreturn void refuse(const char *archive, const char *name, const char *why)
+{
+	const char *a = printable(archive), *n = printable(name ? name : "");
+	fatal("refusing %s: member '%s' %s (a profile archive holds only regular profile files, named inside "
+	      "its directory)", a, n, why);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* First pass: every member checked; returns the names to extract the regular files as. */
+static char **check_all(int fd, const char *archive, tar_accept_fn accept, void *ctx, int *count)
+{
+	struct archive *a = open_reader(fd, archive);
+	struct archive_entry *e;
+	char **names = NULL;
+	int n = 0, r;
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+		const char *raw = member_name(e), *why = bad_type(e);
+		char *name = xstrdup(raw ? raw : "");
+		if (!why)
+			why = raw ? bad_name(name) : "has no name";
+		if (why)
+			refuse(archive, raw, why);
+		if (archive_entry_filetype(e) == AE_IFDIR || !*name) {
+			free(name);
+			continue;
+		}
+		char *as = accept(name, ctx, &why);
+		if (!as)
+			refuse(archive, name, why);
+		if ((why = bad_name(as)) != NULL)
+			refuse(archive, as, why);
+		names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
+		names[n++] = as;
+		free(name);
+	}
+	if (r != ARCHIVE_EOF) {
+		const char *p = printable(archive);
+		fatal("%s is not a readable tar archive: %s", p, archive_error_string(a));
+	}
+	archive_read_free(a);
+	char **sorted = xmalloc((size_t)(n + 1) * sizeof *sorted);
+	memcpy(sorted, names, (size_t)n * sizeof *sorted);
+	qsort(sorted, (size_t)n, sizeof *sorted, cmp_str);
+	for (int i = 1; i < n; i++)
+		if (strcmp(sorted[i - 1], sorted[i]) == 0)
+			refuse(archive, sorted[i], "appears twice");
+	free(sorted);
+	*count = n;
+	return names;
+}
+
+/* A symbolic link at name or at one of its parent directories (relative to the current
+ * directory) is removed: a file is never written through a link. */
+static void remove_links_in_way(const char *dir, const char *name)
+{
+	char *path = xstrdup(name);
+	for (char *end = path;; end++) {
+		if (*end != '/' && *end != '\0')
+			continue;
+		char saved = *end;
+		*end = '\0';
+		struct stat st;
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+			if (unlink(path) < 0)
+				fatal("cannot remove the link %s/%s: %s", dir, path, strerror(errno));
+			const char *p = printable(path);
+			warn("removed the link %s/%s: a profile file is never written through a link", dir, p);
+		}
+		*end = saved;
+		if (!saved)
+			break;
+	}
+	free(path);
+}
+
+static void copy_data(struct archive *in, struct archive *out, const char *archive, const char *name)
+{
+	const void *buf;
+	size_t size;
+	la_int64_t offset;
+	int r;
+	while ((r = archive_read_data_block(in, &buf, &size, &offset)) == ARCHIVE_OK)
+		if (archive_write_data_block(out, buf, size, offset) < ARCHIVE_OK) {
+			const char *p = printable(name);
+			fatal("cannot write %s: %s", p, archive_error_string(out));
+		}
+	if (r != ARCHIVE_EOF) {
+		const char *p = printable(archive);
+		fatal("%s is damaged: %s", p, archive_error_string(in));
+	}
+}
+
+/* Second pass: the checked members written under the current directory (dir). */
+static void extract_all(int fd, const char *archive, const char *dir, enum tar_mode mode, char **names, int n)
+{
+	struct archive *in = open_reader(fd, archive), *out = archive_write_disk_new();
+	int flags = ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS;
+	archive_write_disk_set_options(out, flags | (mode == TAR_PRIVATE ? ARCHIVE_EXTRACT_NO_OVERWRITE : ARCHIVE_EXTRACT_UNLINK));
+	struct archive_entry *e;
+	int i = 0;
+	int r;
+	while ((r = archive_read_next_header(in, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+		if (archive_entry_filetype(e) != AE_IFREG)
+			continue;
+		if (i == n)
+			fatal("%s changed while it was read", archive);
+		if (mode == TAR_REPLACE)
+			remove_links_in_way(dir, names[i]);
+		struct archive_entry *w = archive_entry_new();
+		archive_entry_set_pathname(w, names[i]);
+		archive_entry_set_filetype(w, AE_IFREG);
+		archive_entry_set_perm(w, 0644);
+		archive_entry_set_size(w, archive_entry_size(e));
+		archive_entry_set_mtime(w, archive_entry_mtime(e), 0);
+		if (archive_write_header(out, w) != ARCHIVE_OK) {
+			const char *p = printable(names[i]);
+			fatal("cannot write %s/%s: %s", dir, p, archive_error_string(out));
+		}
+		copy_data(in, out, archive, names[i]);
+		if (archive_write_finish_entry(out) != ARCHIVE_OK) {
+			const char *p = printable(names[i]);
+			fatal("cannot write %s/%s: %s", dir, p, archive_error_string(out));
+		}
+		archive_entry_free(w);
+		i++;
+	}
+	if (i != n)
+		fatal("%s changed while it was read", archive);
+	archive_write_free(out);
+	archive_read_free(in);
+}
+
+int tar_extract_fd(int fd, const char *archive, const char *dir, enum tar_mode mode, tar_accept_fn accept, void *ctx,
+		   struct file_list *got)
+{
+	int n = 0;
+	char **names = check_all(fd, archive, accept, ctx, &n);
+	int here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (here < 0 || chdir(dir) < 0)
+		fatal("cannot enter %s: %s", dir, strerror(errno));
+	extract_all(fd, archive, dir, mode, names, n);
+	if (fchdir(here) < 0)
+		fatal("cannot return to the working directory: %s", strerror(errno));
+	close(here);
+	for (int i = 0; i < n; i++) {
+		if (got)
+			file_list_add(got, names[i], 0);
+		else
+			free(names[i]);
+	}
+	free(names);
+	return n;
+}
+
+int tar_extract(const char *archive, const char *dir, enum tar_mode mode, tar_accept_fn accept, void *ctx,
+		struct file_list *got)
+{
+	int fd = open(archive, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		const char *p = printable(archive);
+		fatal("cannot read %s: %s", p, strerror(errno));
+	}
+	int n = tar_extract_fd(fd, archive, dir, mode, accept, ctx, got);
+	close(fd);
+	return n;
+}
+
+static char *accept_suffix(const char *name, void *ctx, const char **why)
+{
+	if (!ends_with(name, (const char *)ctx)) {
+		*why = "is not a profile file (its name must end in the profile suffix)";
+		return NULL;
+	}
+	return xstrdup(name);
+}
+
+int tar_extract_profiles(const char *archive, const char *dir, const char *suffix, enum tar_mode mode)
+{
+	return tar_extract(archive, dir, mode, accept_suffix, (void *)suffix, NULL);
+}
+
+/* ---- reading into memory ---- */
+
+static int cmp_member(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Sorts by name and keeps the last member of each name, as extracting the archive would. */
+static void sort_unique(struct member_list *l)
+{
+	int k = 0;
+	if (l->n == 0)
+		return;
+	qsort(l->m, (size_t)l->n, sizeof *l->m, cmp_member);
+	for (int i = 0; i < l->n; i++) {
+		if (i + 1 < l->n && strcmp(l->m[i].name, l->m[i + 1].name) == 0) {
+			free(l->m[i].name);
+			free(l->m[i].data);
+			continue;
+		}
+		l->m[k++] = l->m[i];
+	}
+	l->n = k;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct member *)a)->name, ((const struct member *)b)->name);
+}
+
+/* Far above any real stash; a compressed bomb stops here instead of filling memory. */
+#define MAX_TOTAL_BYTES ((size_t)1 << 30)
+
+static int read_data(struct archive *a, struct member *m, size_t *total)
+{
+	struct buf b = {0};
+	char chunk[65536];
+	la_ssize_t n;
+	buf_add(&b, "", 0);
+	while ((n = archive_read_data(a, chunk, sizeof chunk)) > 0) {
+		if ((*total += (size_t)n) > MAX_TOTAL_BYTES) {
+			archive_set_error(a, EFBIG, "more than %zu bytes of profiles", MAX_TOTAL_BYTES);
+			n = -1;
+			break;
+		}
+		buf_add(&b, chunk, (size_t)n);
+	}
+	m->data = (unsigned char *)b.data;
+	m->len = b.len;
+	return n < 0 ? -1 : 0;
+}
+
+/* Reads the members of an opened archive; name is the archive's, for messages. */
+static int read_members(struct archive *a, const char *name, const char *suffix, struct member_list *out, char *err,
+			size_t errlen)
+{
+	struct archive_entry *e;
+	int rc = 0, r;
+	size_t total = 0;
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+		const char *raw = member_name(e), *why;
+		if (!raw || archive_entry_filetype(e) != AE_IFREG || !ends_with(raw, suffix))
+			continue;
+		char *path = xstrdup(raw);
+		if ((why = bad_name(path)) != NULL) {
+			/* an absolute or '..' name could only point outside the tree */
+			int outside = raw[0] == '/' || strstr(why, "'..'");
+			snprintf(err, errlen, "%s: member %s %s%s", printable(name), printable(raw),
+				 outside ? "points outside the archive's tree: it " : "", why);
+			free(path);
+			rc = -1;
+			break;
+		}
+		out->m = grow_array(out->m, out->n, &out->cap, sizeof *out->m, 64);
+		struct member *m = &out->m[out->n++];
+		m->name = path;
+		m->seq = out->n;
+		if (read_data(a, m, &total) < 0) {
+			snprintf(err, errlen, "%s: member %s: %s", printable(name), printable(path), archive_error_string(a));
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && r != ARCHIVE_EOF) {
+		snprintf(err, errlen, "%s: not a readable archive: %s", printable(name), archive_error_string(a));
+		rc = -1;
+	}
+	archive_read_free(a);
+	if (rc < 0) {
+		tarmem_free(out);
+		return -1;
+	}
+	sort_unique(out);
+	return 0;
+}
+
+int tarmem_read(const char *path, const char *suffix, struct member_list *out, char *err, size_t errlen)
+{
+	struct archive *a = new_reader();
+	memset(out, 0, sizeof *out);
+	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
+		snprintf(err, errlen, "%s: %s", printable(path), archive_error_string(a));
+		archive_read_free(a);
+		return -1;
+	}
+	return read_members(a, path, suffix, out, err, errlen);
+}
+
+int tarmem_parse(const void *data, size_t len, const char *name, const char *suffix, struct member_list *out, char *err,
+		 size_t errlen)
+{
+	struct archive *a = new_reader();
+	memset(out, 0, sizeof *out);
+	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK) {
+		snprintf(err, errlen, "%s: %s", printable(name), archive_error_string(a));
+		archive_read_free(a);
+		return -1;
+	}
+	return read_members(a, name, suffix, out, err, errlen);
+}
+
+const struct member *tarmem_find(const struct member_list *l, const char *name)
+{
+	struct member key = {.name = (char *)name};
+	return l->n ? bsearch(&key, l->m, (size_t)l->n, sizeof *l->m, cmp_name) : NULL;
+}
+
+void tarmem_free(struct member_list *l)
+{
+	for (int i = 0; i < l->n; i++) {
+		free(l->m[i].name);
+		free(l->m[i].data);
+	}
+	free(l->m);
+	memset(l, 0, sizeof *l);
+}

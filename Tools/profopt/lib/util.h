@@ -1,0 +1,95 @@
+/* util.h - small helpers shared by every profopt command: messages, memory, strings. */
+#ifndef PROFOPT_UTIL_H
+#define PROFOPT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+extern const char *progname; /* "profopt" or "profopt COMMAND", used as message prefix */
+/* The exit status of fatal() and of a failed write of stdout (1; diff sets 2). */
+extern int exit_failure;
+
+/* Messages go to stderr, prefixed with progname. */
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Usage errors: one line, exit status 2 (as the shell reports bad usage). */
+_Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* p (an array of *cap elements of size bytes) with room for element n: its capacity doubled,
+ * from `first`, when full.  p = grow_array(p, n, &cap, sizeof *p, 64); p[n++] = ... */
+void *grow_array(void *p, int n, int *cap, size_t size, int first);
+
+/* A growable byte buffer, always NUL-terminated. */
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+void buf_add(struct buf *b, const void *p, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_free(struct buf *b);
+
+/* Reads a whole file; returns NULL (errno set) on failure. */
+char *read_file(const char *path, size_t *len);
+/* A binary reader: parses data[0..len) of the file called name into out, or fails with the
+ * reason in err.  Returns 0 or -1. */
+typedef int (*parse_fn)(const unsigned char *data, size_t len, const char *name, void *out, char *err, size_t errlen);
+/* Reads the file at path and parses it with fn; a file that cannot be read fails with "PATH:
+ * reason" in err (path escaped) and out (outsize bytes) zeroed. */
+int read_and_parse(const char *path, parse_fn fn, void *out, size_t outsize, char *err, size_t errlen);
+/* Writes a whole file atomically (temporary file + rename). Returns 0 or -1 (errno set). */
+int write_file_atomic(const char *path, const void *data, size_t len);
+
+/* s made safe to print to a terminal or a text file: control characters (C0, DEL, C1) and
+ * bytes that are not UTF-8 become \xNN.  The result lives until 16 more calls. */
+const char *printable(const char *s);
+/* Bytes in the valid UTF-8 sequence at p (1..4), 0 if p does not start one. */
+int utf8_length(const unsigned char *p);
+/* A file name as an argument of another tool: absolute, or "./" + name, so that no name
+ * ("-rf", "@file", "--plugin=x") is ever read as an option or a response file.  Malloc'd. */
+char *safe_path_arg(const char *path);
+
+/* A new private directory under $TMPDIR (else /tmp), named profopt-WHAT.XXXXXX (mkdtemp).
+ * It is removed at exit (also after fatal()) unless remove_dir_tree() removed it before. */
+char *make_temp_dir(const char *what);
+/* Removes a directory tree without following symbolic links; the path is not freed. */
+void remove_dir_tree(const char *dir);
+/* An atexit handler: flushes and closes stdout; if anything could not be written, says so
+ * and ends the process with exit_failure. */
+void close_stdout(void);
+
+/* Finds an executable: a name with '/' is checked as is, otherwise searched in PATH.
+ * Returns a malloc'd path or NULL. */
+char *find_program(const char *name);
+/* realpath() that returns a malloc'd copy of path when resolution fails. */
+char *resolve_path(const char *path);
+
+/* Where a binary reader reports its problem: "NAME: offset N (0xN): MESSAGE" into err (if
+ * given; NAME escaped with printable()).  read_fail() returns -1, for `return read_fail(...)`. */
+struct read_error {
+	const char *name;
+	char *err;
+	size_t errlen;
+};
+int read_fail(const struct read_error *e, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Monotonic seconds. */
+double now(void);
+/* "1 min 23 s", "4.2 s" */
+void format_duration(char *out, size_t n, double seconds);
+
+int starts_with(const char *s, const char *prefix);
+int ends_with(const char *s, const char *suffix);
+
+/* Parses "N" or "N%" (0..100) into a fraction in [0,1]; returns -1 on bad input. */
+double parse_share(const char *s);
+/* Parses a positive integer; returns -1 on bad input. */
+long parse_positive(const char *s);
+
+#endif

@@ -1,0 +1,115 @@
+/* walk.c - recursive file search (see walk.h). */
+#include "lib/walk.h"
+#include "lib/util.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void file_list_add(struct file_list *l, char *path, long long size)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		l->paths = xrealloc(l->paths, (size_t)l->cap * sizeof *l->paths);
+		l->sizes = xrealloc(l->sizes, (size_t)l->cap * sizeof *l->sizes);
+	}
+	l->paths[l->n] = path;
+	l->sizes[l->n++] = size;
+	l->total_bytes += size;
+}
+
+static int skipped(const char *name, const char *const *skip)
+{
+	for (; skip && *skip; skip++)
+		if (strcmp(name, *skip) == 0)
+			return 1;
+	return 0;
+}
+
+/* Appends the files under dir of the type (S_IFREG or S_IFLNK) whose names end with suffix. */
+static int walk(struct file_list *out, const char *dir, const char *suffix, const char *const *skip, mode_t type)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char *path = strcmp(dir, ".") == 0 ? xstrdup(e->d_name) : xasprintf("%s/%s", dir, e->d_name);
+		struct stat st;
+		if (lstat(path, &st) < 0) {
+			free(path);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (!skipped(e->d_name, skip))
+				walk(out, path, suffix, skip, type);
+			free(path);
+		} else if ((st.st_mode & S_IFMT) == type && ends_with(e->d_name, suffix)) {
+			file_list_add(out, path, (long long)st.st_size);
+		} else {
+			free(path);
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+int find_files(struct file_list *out, const char *dir, const char *suffix, const char *const *skip)
+{
+	return walk(out, dir, suffix, skip, S_IFREG);
+}
+
+int find_links(struct file_list *out, const char *dir, const char *suffix, const char *const *skip)
+{
+	return walk(out, dir, suffix, skip, S_IFLNK);
+}
+
+static int cmp_index(const void *a, const void *b, void *arg)
+{
+	char **paths = arg;
+	return strcmp(paths[*(const int *)a], paths[*(const int *)b]);
+}
+
+void file_list_sort(struct file_list *l)
+{
+	int *idx = xmalloc((size_t)l->n * sizeof *idx);
+	for (int i = 0; i < l->n; i++)
+		idx[i] = i;
+	qsort_r(idx, (size_t)l->n, sizeof *idx, cmp_index, l->paths);
+	char **paths = xmalloc((size_t)l->n * sizeof *paths);
+	long long *sizes = xmalloc((size_t)l->n * sizeof *sizes);
+	for (int i = 0; i < l->n; i++) {
+		paths[i] = l->paths[idx[i]];
+		sizes[i] = l->sizes[idx[i]];
+	}
+	free(l->paths);
+	free(l->sizes);
+	free(idx);
+	l->paths = paths;
+	l->sizes = sizes;
+}
+
+void file_list_free(struct file_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->paths[i]);
+	free(l->paths);
+	free(l->sizes);
+	memset(l, 0, sizeof *l);
+}
+
+void format_bytes(char *out, size_t n, long long b)
+{
+	if (b < 1024)
+		snprintf(out, n, "%lld bytes", b);
+	else if (b < 1024 * 1024)
+		snprintf(out, n, "%.1f KiB", b / 1024.0);
+	else if (b < 1024LL * 1024 * 1024)
+		snprintf(out, n, "%.1f MiB", b / 1048576.0);
+	else
+		snprintf(out, n, "%.2f GiB", b / 1073741824.0);
+}

@@ -1,0 +1,342 @@
+/* buildlog.c - reading a build log (see buildlog.h). */
+#include "pipeline/buildlog.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const log_kind_names[LOG_KINDS] = {"stale", "corrupted", "missing"};
+
+/* Substrings of the compilers' profile diagnostics (case-insensitive), by kind. */
+static const struct {
+	const char *text;
+	enum log_kind kind;
+} patterns[] = {
+	{"-Wcoverage-mismatch", LOG_STALE},
+	{"does not match its profile data", LOG_STALE},
+	{"coverage mismatch", LOG_STALE},
+	{"number of counters in profile data", LOG_STALE},
+	{"profile data may be out of date", LOG_STALE},
+	{"hash mismatch", LOG_STALE},
+	{"-Wprofile-instr-out-of-date", LOG_STALE},
+	{"profile data may be corrupted", LOG_CORRUPTED},
+	{"corrupted profile info", LOG_CORRUPTED},
+	{"malformed instrumentation profile", LOG_CORRUPTED},
+	{"unsupported instrumentation profile format", LOG_CORRUPTED},
+	{"error in reading profile", LOG_CORRUPTED},
+	{"could not read profile", LOG_CORRUPTED},
+	{"is not a gcov data file", LOG_CORRUPTED},
+	{"expected version", LOG_CORRUPTED},
+	{"-Wmissing-profile", LOG_MISSING},
+	{"-Wprofile-instr-unprofiled", LOG_MISSING},
+	{"no profile data available", LOG_MISSING},
+	{"profile data may be incomplete", LOG_MISSING},
+};
+
+/* Options whose value is the next word: that word is not the source file. */
+static const char *const takes_value[] = {"-o", "-MF", "-MT", "-MQ", "-include", "-imacros", "-x", "-I", "-D", "-U",
+					  "-isystem", "-iquote", "-idirafter", "-Xclang", "-mllvm", "-Xlinker", NULL};
+static const char *const source_suffixes[] = {".c", ".cc", ".cpp", ".cxx", ".C", ".S", ".s", ".m", NULL};
+
+/* "dir/file.c:12:3: warning: ..." (gcc) or "warning: dir/file.c: ..." (clang's backend)
+ * -> "dir/file.c"; NULL when the line names no file. */
+static char *diagnostic_source(const char *line)
+{
+	if (starts_with(line, "warning: ") || starts_with(line, "error: "))
+		line = strchr(line, ' ') + 1;
+	size_t n = strcspn(line, ": \t");
+	if (n == 0 || line[n] != ':' || !memchr(line, '.', n))
+		return NULL;
+	if (n > 2 && starts_with(line, "./"))
+		line += 2, n -= 2;
+	return xasprintf("%.*s", (int)n, line);
+}
+
+/* The words of a command line, one pair of enclosing quotes removed (a copy, split in place). */
+static int split_words(char *s, char **w, int max)
+{
+	int n = 0;
+	char *save;
+	for (char *tok = strtok_r(s, " \t", &save); tok && n < max; tok = strtok_r(NULL, " \t", &save)) {
+		size_t len = strlen(tok);
+		if (len >= 2 && (tok[0] == '\'' || tok[0] == '"') && tok[len - 1] == tok[0]) {
+			tok[len - 1] = '\0';
+			tok++;
+		}
+		w[n++] = tok;
+	}
+	return n;
+}
+
+static int flags_of_word(const char *w, int flags)
+{
+	if (!strcmp(w, "-fprofile-use") || starts_with(w, "-fprofile-use=") || !strcmp(w, "-fprofile-instr-use") ||
+	    starts_with(w, "-fprofile-instr-use="))
+		return flags | PROFILE_FLAG_USE;
+	if (!strcmp(w, "-fno-profile-use") || !strcmp(w, "-fno-profile-instr-use"))
+		return flags & ~PROFILE_FLAG_USE;
+	if (!strcmp(w, "-fprofile-generate") || starts_with(w, "-fprofile-generate=") ||
+	    !strcmp(w, "-fprofile-instr-generate") || starts_with(w, "-fprofile-instr-generate=") ||
+	    !strcmp(w, "-fcs-profile-generate") || starts_with(w, "-fcs-profile-generate="))
+		return flags | PROFILE_FLAG_GENERATE;
+	if (!strcmp(w, "-fno-profile-generate") || !strcmp(w, "-fno-profile-instr-generate"))
+		return flags & ~PROFILE_FLAG_GENERATE;
+	return flags;
+}
+
+int profile_flags(const char *cmdline)
+{
+	char *copy = xstrdup(cmdline), *save;
+	int flags = 0, options = 0;
+	for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		options += tok[0] == '-';
+		flags = flags_of_word(tok, flags);
+	}
+	free(copy);
+	return options ? flags : -1;
+}
+
+static int is_source(const char *w)
+{
+	for (const char *const *s = source_suffixes; *s; s++)
+		if (ends_with(w, *s) && strlen(w) > strlen(*s))
+			return 1;
+	return 0;
+}
+
+static int is_value_option(const char *w)
+{
+	for (const char *const *o = takes_value; *o; o++)
+		if (!strcmp(w, *o))
+			return 1;
+	return 0;
+}
+
+/* "a/./b/../c" -> "a/c" in place (a leading ".." stays). */
+static void normalize(char *path)
+{
+	char *parts[512], *copy = xstrdup(path), *save;
+	int n = 0, abs = path[0] == '/';
+	for (char *p = strtok_r(copy, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(p, "."))
+			continue;
+		if (!strcmp(p, "..") && n > 0 && strcmp(parts[n - 1], ".."))
+			n--;
+		else if (n < 512)
+			parts[n++] = p;
+	}
+	char *out = path;
+	if (abs)
+		*out++ = '/';
+	for (int i = 0; i < n; i++)
+		out += sprintf(out, "%s%s", i ? "/" : "", parts[i]);
+	*out = '\0';
+	free(copy);
+}
+
+/* The object as named from objdir: the log's path joined to make's current directory. */
+static char *object_name(const char *obj, const char *cwd, const char *objdir)
+{
+	char *path = obj[0] == '/' || !cwd ? xstrdup(obj) : xasprintf("%s/%s", cwd, obj);
+	normalize(path);
+	size_t n = objdir ? strlen(objdir) : 0;
+	if (objdir && path[0] == '/' && strncmp(path, objdir, n) == 0 && path[n] == '/')
+		memmove(path, path + n + 1, strlen(path + n + 1) + 1);
+	return path;
+}
+
+/* Records the compile command on this line, if it is one. */
+static void add_compile(struct build_log *l, const char *line, int lineno, const char *cwd, const char *objdir)
+{
+	if (!strstr(line, " -c"))
+		return;
+	char *copy = xstrdup(line), *w[4096], *obj = NULL, *src = NULL;
+	int n = split_words(copy, w, 4096), compile = 0, flags = 0;
+	for (int i = 0; i < n; i++) {
+		compile |= !strcmp(w[i], "-c");
+		flags = flags_of_word(w[i], flags);
+		if (!strcmp(w[i], "-o") && i + 1 < n)
+			obj = w[i + 1];
+		else if (starts_with(w[i], "-o") && w[i][2])
+			obj = w[i] + 2;
+		else if (w[i][0] != '-' && is_source(w[i]) && !(i > 0 && is_value_option(w[i - 1])))
+			src = w[i];
+	}
+	if (compile && src) {
+		/* without -o, the object is the source's name with .o, in the current directory */
+		const char *name = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+		char *o = obj ? xstrdup(obj) : xasprintf("%.*s.o", (int)(strrchr(name, '.') - name), name);
+		if (ends_with(o, ".o")) {
+			l->c = grow_array(l->c, l->nc, &l->capc, sizeof *l->c, 64);
+			int k = l->nc++;
+			src += starts_with(src, "./") ? 2 : 0;
+			l->c[k] = (struct log_compile){object_name(o, cwd, objdir), xstrdup(src), lineno, flags, -1};
+			*strmap_slot(&l->objects, l->c[k].object, 1) = (void *)(intptr_t)(k + 1);
+		}
+		free(o);
+	}
+	free(copy);
+}
+
+/* make's "Entering directory '/x'" (any quotes) -> "/x"; NULL otherwise. */
+static char *entered_directory(const char *line, int *leaving)
+{
+	const char *p = strstr(line, "Entering directory ");
+	*leaving = !p && (p = strstr(line, "Leaving directory ")) != NULL;
+	if (!p)
+		return NULL;
+	p = strchr(p, ' ') + 1;
+	p = strchr(p, ' ') + 1;
+	p += starts_with(p, "\xe2\x80\x98") ? 3 : (*p == '\'' || *p == '`');
+	size_t n = strlen(p);
+	if (n >= 3 && !strcmp(p + n - 3, "\xe2\x80\x99"))
+		n -= 3;
+	else if (n && p[n - 1] == '\'')
+		n--;
+	return xasprintf("%.*s", (int)n, p);
+}
+
+static void add_message(struct build_log *l, const char *line, int lineno, enum log_kind kind)
+{
+	l->m = grow_array(l->m, l->n, &l->cap, sizeof *l->m, 16);
+	char *text = xstrdup(line);
+	for (unsigned char *p = (unsigned char *)text; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	l->m[l->n++] = (struct log_message){lineno, kind, text, diagnostic_source(line), -1};
+	l->count[kind]++;
+}
+
+/* Ties each stale or missing message to the compiles of the source it names (two hash
+ * tables: linear in messages plus compiles). */
+static void attribute(struct build_log *l)
+{
+	struct strmap first_message = {0}, last_compile = {0};
+	for (int k = 0; k < l->nc; k++)
+		*strmap_slot(&last_compile, l->c[k].source, 1) = (void *)(intptr_t)(k + 1);
+	for (int i = 0; i < l->n; i++) {
+		struct log_message *m = &l->m[i];
+		if (m->kind == LOG_CORRUPTED)
+			continue;
+		/* gcc's "profile for function 'f' not found in profile data": one function new since
+		 * training (a tolerated stale source); the rest of its unit used the profile. */
+		if (m->kind == LOG_MISSING && strstr(m->text, "profile for function ") && strstr(m->text, "not found in profile data"))
+			continue;
+		if (m->source) {
+			m->compile = (int)(intptr_t)strmap_get(&last_compile, m->source) - 1;
+			void **slot = strmap_slot(&first_message, m->source, 1);
+			if (!*slot)
+				*slot = (void *)(intptr_t)(i + 1);
+		} else {
+			/* a parallel build interleaves output: the compile just before may not be its own */
+			m->compile = -1;
+			l->unattributed++;
+		}
+	}
+	for (int k = 0; k < l->nc; k++) {
+		int i = (int)(intptr_t)strmap_get(&first_message, l->c[k].source) - 1;
+		if (i >= 0 && (l->c[k].complaint < 0 || i < l->c[k].complaint))
+			l->c[k].complaint = i;
+	}
+	strmap_free(&first_message, NULL);
+	strmap_free(&last_compile, NULL);
+}
+
+/* A command make echoed over several lines ("\\" at their ends) is one command: returns the
+ * joined text once it ends, NULL while it goes on (*first: its first line). */
+static const char *command_text(struct buf *cmd, const char *line, int lineno, int *first)
+{
+	size_t n = strlen(line);
+	int more = n && line[n - 1] == '\\';
+	if (!cmd->len)
+		*first = lineno;
+	if (!more && !cmd->len)
+		return line;
+	buf_add(cmd, line, more ? n - 1 : n);
+	buf_puts(cmd, " ");
+	return more ? NULL : cmd->data;
+}
+
+static void scan(struct build_log *l, char *text, const char *objdir)
+{
+	char *dirs[64] = {0};
+	int depth = 0, lineno = 0, first = 0;
+	struct buf cmd = {0};
+	for (char *p = text, *line; p; ) {
+		line = strsep(&p, "\n");
+		lineno++;
+		int leaving;
+		char *dir = entered_directory(line, &leaving);
+		if (dir && depth < 64) {
+			dirs[depth++] = dir;
+			continue;
+		}
+		free(dir);
+		if (leaving && depth > 0) {
+			free(dirs[--depth]);
+			continue;
+		}
+		const char *command = command_text(&cmd, line, lineno, &first);
+		if (command) {
+			add_compile(l, command, first, depth ? dirs[depth - 1] : NULL, objdir);
+			cmd.len = 0;
+		}
+		for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++)
+			if (strcasestr(line, patterns[i].text)) {
+				add_message(l, line, lineno, patterns[i].kind);
+				break;
+			}
+	}
+	while (depth > 0)
+		free(dirs[--depth]);
+	buf_free(&cmd);
+}
+
+int build_log_read(struct build_log *l, const char *path, const char *objdir)
+{
+	*l = (struct build_log){.path = path};
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text)
+		return -1;
+	/* A NUL is a byte like any other: it must not end the text before its end. */
+	for (char *z = memchr(text, '\0', len); z; z = memchr(z, '\0', len - (size_t)(z - text)))
+		*z = ' ';
+	scan(l, text, objdir);
+	attribute(l);
+	free(text);
+	return 0;
+}
+
+const struct log_compile *build_log_compile(const struct build_log *l, const char *object)
+{
+	int k = (int)(intptr_t)strmap_get(&l->objects, object) - 1;
+	return k >= 0 ? &l->c[k] : NULL;
+}
+
+void build_log_print(const struct build_log *l, FILE *out, int max)
+{
+	fprintf(out, "build log %s: %d stale, %d corrupted, %d missing profile diagnostics\n", l->path,
+		l->count[LOG_STALE], l->count[LOG_CORRUPTED], l->count[LOG_MISSING]);
+	for (int i = 0; i < l->n && (max < 0 || i < max); i++)
+		fprintf(out, "  %s:%d: [%s] %.300s\n", l->path, l->m[i].line, log_kind_names[l->m[i].kind], l->m[i].text);
+	if (max >= 0 && l->n > max)
+		fprintf(out, "  ... %d more in %s\n", l->n - max, l->path);
+}
+
+void build_log_free(struct build_log *l)
+{
+	for (int i = 0; i < l->n; i++) {
+		free(l->m[i].text);
+		free(l->m[i].source);
+	}
+	for (int k = 0; k < l->nc; k++) {
+		free(l->c[k].object);
+		free(l->c[k].source);
+	}
+	free(l->m);
+	free(l->c);
+	strmap_free(&l->objects, NULL);
+}

@@ -1,0 +1,56 @@
+/* buildlog.h - what a build log says about the profile: the compilers' profile diagnostics
+ * (stale, corrupted, missing), and the command each object was compiled with.  The log is
+ * read as hostile bytes: NULs and control characters do not end or hide a line, and the work
+ * is linear in its size. */
+#ifndef PROFOPT_BUILDLOG_H
+#define PROFOPT_BUILDLOG_H
+
+#include "lib/strmap.h"
+
+#include <stdio.h>
+
+enum log_kind { LOG_STALE, LOG_CORRUPTED, LOG_MISSING, LOG_KINDS };
+extern const char *const log_kind_names[LOG_KINDS];
+
+struct log_message {
+	int line;
+	enum log_kind kind;
+	char *text;   /* control characters shown as '?' */
+	char *source; /* the file the diagnostic names, or NULL */
+	int compile;  /* the last compile command of the source it names, or -1 */
+};
+
+/* What a command line asks of the profile (the last of contradicting options wins). */
+enum { PROFILE_FLAG_USE = 1, PROFILE_FLAG_GENERATE = 2 };
+/* PROFILE_FLAG_* bits of a command line; -1 when it holds no option at all (a bare version). */
+int profile_flags(const char *cmdline);
+
+struct log_compile {
+	char *object; /* relative to the object directory when under it */
+	char *source; /* as written on the command line */
+	int line;
+	int flags;    /* PROFILE_FLAG_* */
+	int complaint; /* first stale or missing message about it, or -1 */
+};
+
+struct build_log {
+	const char *path;
+	struct log_message *m;
+	int n, cap;
+	int count[LOG_KINDS];
+	int unattributed; /* stale or missing messages that name no file */
+	struct log_compile *c;
+	int nc, capc;
+	struct strmap objects; /* object -> index + 1 in c (the last compile of it) */
+};
+
+/* Reads the log at path; objdir (absolute, or NULL) is where objects are named from.
+ * Returns 0, or -1 with errno set when it cannot be read. */
+int build_log_read(struct build_log *l, const char *path, const char *objdir);
+/* The compile command of an object (relative to objdir), or NULL. */
+const struct log_compile *build_log_compile(const struct build_log *l, const char *object);
+/* The counts line and at most max messages ("... N more" after them). */
+void build_log_print(const struct build_log *l, FILE *out, int max);
+void build_log_free(struct build_log *l);
+
+#endif

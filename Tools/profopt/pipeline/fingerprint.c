@@ -1,0 +1,148 @@
+/* fingerprint.c - source fingerprints (see fingerprint.h).
+ *
+ * The hashes are SHA-256 by libcrypto (sha256.c), file by file in this process: no other
+ * program reads the names, so any byte a file name holds is fine. */
+#include "pipeline/fingerprint.h"
+#include "lib/sha256.h"
+#include "lib/util.h"
+#include "lib/walk.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const fingerprint_default_suffixes[] = {".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".inc", ".S", NULL};
+
+static void add_entry(struct fingerprint *m, char *path, const char *hash, long long size)
+{
+	m->e = grow_array(m->e, m->n, &m->cap, sizeof *m->e, 256);
+	struct fingerprint_entry *e = &m->e[m->n++];
+	e->path = path;
+	snprintf(e->hash, sizeof e->hash, "%s", hash);
+	e->size = size;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct fingerprint_entry *)a)->path, ((const struct fingerprint_entry *)b)->path);
+}
+
+static int is_hash(const char *s)
+{
+	for (int i = 0; i < FINGERPRINT_HASH_LEN; i++)
+		if (!strchr("0123456789abcdef", s[i]) || !s[i])
+			return 0;
+	return 1;
+}
+
+int fingerprint_scan(struct fingerprint *m, const char *root, const char *const *suffixes, const char *const *skip,
+		  char *err, size_t errlen)
+{
+	struct file_list l = {0};
+	memset(m, 0, sizeof *m);
+	m->root = resolve_path(root);
+	for (const char *const *s = suffixes; *s; s++)
+		if (find_files(&l, root, *s, skip) < 0) {
+			snprintf(err, errlen, "cannot read source tree %s: %s", root, strerror(errno));
+			file_list_free(&l);
+			return -1;
+		}
+	size_t rlen = strlen(root);
+	for (int i = 0; i < l.n; i++) {
+		const char *rel = l.paths[i];
+		char hash[SHA256_HEX_LEN + 1] = "";
+		if (strchr(rel, '\n'))
+			continue; /* the fingerprint holds one path per line: no source file has a newline */
+		/* an unreadable file keeps an empty hash: it counts as changed */
+		if (sha256_file(l.paths[i], hash) < 0)
+			hash[0] = '\0';
+		if (strncmp(rel, root, rlen) == 0 && rel[rlen] == '/')
+			rel += rlen + 1;
+		add_entry(m, xstrdup(rel), hash, l.sizes[i]);
+	}
+	file_list_free(&l);
+	qsort(m->e, (size_t)m->n, sizeof *m->e, cmp_entry);
+	/* overlapping suffixes (".h" and ".c.h") must not list a file twice */
+	int out = 0;
+	for (int i = 0; i < m->n; i++) {
+		if (out > 0 && strcmp(m->e[out - 1].path, m->e[i].path) == 0) {
+			free(m->e[i].path);
+			continue;
+		}
+		m->e[out++] = m->e[i];
+	}
+	m->n = out;
+	return 0;
+}
+
+int fingerprint_write(const struct fingerprint *m, const char *path)
+{
+	struct buf b = {0};
+	buf_printf(&b, "# profopt source fingerprints 2 (sha256, size, path)\nroot %s\n", m->root ? m->root : ".");
+	for (int i = 0; i < m->n; i++)
+		buf_printf(&b, "%s %lld %s\n", m->e[i].hash[0] ? m->e[i].hash : "-", m->e[i].size, m->e[i].path);
+	int r = write_file_atomic(path, b.data, b.len);
+	buf_free(&b);
+	return r;
+}
+
+int fingerprint_read(struct fingerprint *m, const char *path, char *err, size_t errlen)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	memset(m, 0, sizeof *m);
+	if (!text) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	int lineno = 0, rc = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		lineno++;
+		if (lineno == 1) {
+			if (!starts_with(line, "# profopt source fingerprints 2")) {
+				snprintf(err, errlen, "%s:1: not a profopt source fingerprint (made by profopt check --write-fingerprint)", path);
+				rc = -1;
+				break;
+			}
+			continue;
+		}
+		if (starts_with(line, "root ")) {
+			free(m->root);
+			m->root = xstrdup(line + 5);
+			continue;
+		}
+		/* "HASH SIZE PATH", HASH 64 hex digits or "-" (the file was unreadable) */
+		size_t hl = strcspn(line, " ");
+		char *end = NULL;
+		long long size = 0;
+		if (line[hl] == ' ' && ((hl == FINGERPRINT_HASH_LEN && is_hash(line)) || (hl == 1 && line[0] == '-'))) {
+			errno = 0;
+			size = strtoll(line + hl + 1, &end, 10);
+			if (errno || end == line + hl + 1 || *end != ' ' || !end[1])
+				end = NULL;
+		}
+		if (!end) {
+			snprintf(err, errlen, "%s:%d: expected \"SHA256 SIZE PATH\"", path, lineno);
+			rc = -1;
+			break;
+		}
+		line[hl] = '\0';
+		add_entry(m, xstrdup(end + 1), line[0] == '-' ? "" : line, size);
+	}
+	free(text);
+	if (rc < 0)
+		fingerprint_free(m);
+	else
+		qsort(m->e, (size_t)m->n, sizeof *m->e, cmp_entry);
+	return rc;
+}
+
+void fingerprint_free(struct fingerprint *m)
+{
+	for (int i = 0; i < m->n; i++)
+		free(m->e[i].path);
+	free(m->e);
+	free(m->root);
+	memset(m, 0, sizeof *m);
+}

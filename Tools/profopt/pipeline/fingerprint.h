@@ -1,0 +1,37 @@
+/* fingerprint.h - source fingerprints: the hashes of the source files, recorded when a profile is
+ * trained, compared before the profile is used, to tell which sources changed since. */
+#ifndef PROFOPT_FINGERPRINT_H
+#define PROFOPT_FINGERPRINT_H
+
+#include <stddef.h>
+
+#define FINGERPRINT_HASH_LEN 64 /* hex digits of a SHA-256 */
+
+struct fingerprint_entry {
+	char *path; /* relative to the root */
+	char hash[FINGERPRINT_HASH_LEN + 1];
+	long long size;
+};
+
+struct fingerprint {
+	char *root;
+	struct fingerprint_entry *e;
+	int n, cap;
+};
+
+/* The default source suffixes: .c .h .cc .cpp .cxx .hh .hpp .inc .S */
+extern const char *const fingerprint_default_suffixes[];
+
+/* Hashes (SHA-256, by libcrypto) every file under root whose name ends with one
+ * of suffixes (NULL-terminated), not entering directories named in skip.  Sorted by path.
+ * Returns 0, or -1 with the reason in err. */
+int fingerprint_scan(struct fingerprint *m, const char *root, const char *const *suffixes, const char *const *skip,
+		  char *err, size_t errlen);
+/* Text file: a "# profopt source fingerprints 2" line, "root PATH", then
+ * "SHA256 SIZE PATH" per file (64 hex digits, bytes, relative path).  Atomic write. */
+int fingerprint_write(const struct fingerprint *m, const char *path);
+/* Returns 0, or -1 with "FILE:LINE: reason" in err. */
+int fingerprint_read(struct fingerprint *m, const char *path, char *err, size_t errlen);
+void fingerprint_free(struct fingerprint *m);
+
+#endif

@@ -1,0 +1,142 @@
+/* lock.c - `profopt lock`: one pipeline at a time per build directory.  Holds an flock on a
+ * file for as long as COMMAND runs; a second holder is refused at once, told which process
+ * holds the lock.  The lock is not inherited by COMMAND (close-on-exec), so a process that
+ * outlives the run (a stray training task) never keeps the next run out. */
+#include "commands.h"
+#include "lib/proc.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+const char help_lock[] =
+	"usage: profopt lock --file=FILE [--what=TEXT] -- COMMAND [ARGS...]\n"
+	"\n"
+	"Runs COMMAND while holding an exclusive lock (flock) on FILE, created if needed.  If\n"
+	"another process holds it, exits 1 at once, naming that process (its pid, what it runs and\n"
+	"since when, as it wrote them into FILE).  SIGTERM and SIGHUP are passed on to COMMAND;\n"
+	"on Linux COMMAND also gets SIGTERM if profopt lock itself is killed.\n"
+	"\n"
+	"  --file=FILE   the lock file (pgo.mk: PGO_DIR/lock)\n"
+	"  --what=TEXT   what the holder runs, shown to whoever is refused\n"
+	"\n"
+	"Exit status: COMMAND's, or 1 when the lock is held, 2 bad usage.\n";
+
+static volatile pid_t child_pid;
+
+static void forward(int sig, siginfo_t *info, void *ctx)
+{
+	(void)ctx;
+	/* SIGINT from the terminal reaches COMMAND directly (same process group). */
+	if (child_pid > 0 && (sig != SIGINT || info->si_code == SI_USER))
+		kill(child_pid, sig);
+}
+
+/* "pid 123 (make profile-opt, since 2026-01-01T10:00:00Z)" from the holder's record. */
+static void describe_holder(int fd, char *out, size_t n)
+{
+	char text[512] = "";
+	ssize_t len = pread(fd, text, sizeof text - 1, 0);
+	text[len > 0 ? len : 0] = '\0';
+	long pid = 0;
+	char what[300] = "", since[40] = "";
+	if (sscanf(text, "pid %ld\nsince %39[^\n]\nwhat %299[^\n]", &pid, since, what) >= 1 && pid > 0)
+		snprintf(out, n, "pid %ld (%s, since %s)", pid, *what ? what : "?", *since ? since : "?");
+	else
+		snprintf(out, n, "a process that has not written its pid yet");
+}
+
+static int run_locked(char **argv)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = forward;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	pid_t parent = getpid();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		fatal("fork: %s", strerror(errno));
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+#ifdef __linux__
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(128 + SIGTERM);
+#endif
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: cannot execute %s: %s\n", progname, argv[0], strerror(errno));
+		_exit(127);
+	}
+	(void)parent;
+	child_pid = pid;
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			fatal("waitpid: %s", strerror(errno));
+	return shell_status(st);
+}
+
+int cmd_lock(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{"file", required_argument, NULL, 'f'},
+		{"what", required_argument, NULL, 'w'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *file = NULL, *what = NULL;
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': file = optarg; break;
+		case 'w': what = optarg; break;
+		default: usage_error("unknown option '%s' (see 'profopt lock --help')", argv[optind - 1]);
+		}
+	}
+	if (!file)
+		usage_error("--file=FILE is required (see 'profopt lock --help')");
+	if (optind >= argc)
+		usage_error("no command given (see 'profopt lock --help')");
+	int fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		fatal("cannot open lock file %s: %s", file, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK)
+			fatal("cannot lock %s: %s", file, strerror(errno));
+		char holder[400];
+		describe_holder(fd, holder, sizeof holder);
+		fprintf(stderr, "%s: error: another run holds the lock %s: %s; one run at a time per build "
+				"directory: wait for it to end, or stop it\n",
+			progname, file, holder);
+		return 1;
+	}
+	char since[32], *record;
+	time_t t = time(NULL);
+	strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	record = xasprintf("pid %ld\nsince %s\nwhat %s\n", (long)getpid(), since, what ? what : argv[optind]);
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, record, strlen(record), 0) < 0)
+		fatal("cannot write %s: %s", file, strerror(errno));
+	free(record);
+	int rc = run_locked(argv + optind);
+	if (ftruncate(fd, 0) < 0) {}
+	close(fd);
+	return rc;
+}

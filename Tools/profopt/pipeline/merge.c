@@ -1,0 +1,500 @@
+/* merge.c - `profopt merge`: turns the raw profiles of a training run into what the
+ * profile-use build reads, and checks profiles before they are used.  Clang: every *.profraw
+ * is read by profopt's reader, then all are merged by llvm-profdata (any invalid input fails
+ * it) into one .profdata, written under a temporary name and renamed, read back, and sealed
+ * (its SHA-256 beside it), so damage after the merge is found before the rebuild.  GCC: the
+ * runtime already merged counts into each .gcda; the training run's tree (--from) is checked
+ * by the .gcda reader and only then installed beside the objects.  Any damaged file stops it. */
+#include "commands.h"
+#include "pipeline/fingerprint.h"
+#include "profile/gcov_io.h"
+#include "profile/profraw.h"
+#include "pipeline/stamp.h"
+#include "lib/proc.h"
+#include "lib/util.h"
+#include "lib/walk.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char help_merge[] =
+	"usage: profopt merge --family=gcc|clang --profile-dir=DIR [OPTIONS]\n"
+	"\n"
+	"clang: merges every *.profraw under DIR with llvm-profdata into --output.\n"
+	"gcc:   checks the *.gcda files under DIR (counts are merged by the GCC runtime).\n"
+	"Either way it fails when there is no profile data at all, and reports how many raw\n"
+	"files and bytes were merged.\n"
+	"\n"
+	"  --weighted=DIR:W    clang: a training workload's raw profiles in DIR, counted W\n"
+	"                      times (repeatable; instead of --profile-dir).  gcc has no\n"
+	"                      weighted merge: a workload of weight W runs W times and libgcov\n"
+	"                      adds the counts (gcov-tool 12 cannot merge CPython's profiles)\n"
+	"  --tool=PATH         llvm-profdata to use (default: llvm-profdata)\n"
+	"  --output=FILE       merged profile (clang; default: DIR/merged.profdata)\n"
+	"  --skip=NAME         do not descend into directories called NAME (repeatable)\n"
+	"  --stamp=FILE        on success, write the stage record (JSON) to FILE\n"
+	"  --from=RUN          gcc: the .gcda tree a training run wrote under GCOV_PREFIX=RUN;\n"
+	"                      every file is checked, then the .gcda files under DIR are replaced\n"
+	"                      by RUN's (each goes where the program would have written it, which\n"
+	"                      must be under DIR)\n"
+	"  --check-only        check, merge nothing: gcc, every .gcda under DIR; clang, the merged\n"
+	"                      profile --profdata=FILE (llvm-profdata reads it, and it still has\n"
+	"                      the SHA-256 sealed in FILE.sha256 by the merge, if there is one)\n"
+	"  --seal              clang: check --profdata=FILE and seal it (FILE.sha256)\n"
+	"  --profdata=FILE     the merged profile, for --check-only and --seal\n"
+	"\n"
+	"A damaged file (empty, truncated, not a profile) stops it, naming the file; nothing is\n"
+	"merged or installed then, and the previous merged profile is left as it was.\n";
+
+#define TRAIN_AGAIN "train again (make profile-removal profile-opt)"
+
+/* A .gcda is usable when the reader accepts every record of it (magic, version, lengths). */
+static int gcda_ok(const char *path, char *why, size_t n)
+{
+	struct gcov_file f;
+	if (gcov_read(path, &f, why, n) < 0)
+		return 0;
+	int ok = f.kind == GCOV_DATA;
+	if (!ok)
+		snprintf(why, n, "a .gcno notes file, not .gcda data");
+	gcov_file_free(&f);
+	return ok;
+}
+
+/* hint: what to do about a damaged file */
+static int merge_gcc(struct file_list *files, const char *dir, const char *hint)
+{
+	int bad = 0;
+	char why[512];
+	for (int i = 0; i < files->n; i++)
+		if (!gcda_ok(files->paths[i], why, sizeof why)) {
+			fprintf(stderr, "%s: damaged profile: %s\n", progname, why);
+			bad++;
+		}
+	if (bad)
+		fatal("%d of %d .gcda files under %s are damaged (named above); none is used: %s", bad, files->n, dir, hint);
+	return 0;
+}
+
+/* clang: every raw profile must pass profopt's reader before llvm-profdata sees it (which
+ * skips an empty file without a word, losing that task's counts). */
+static void check_profraws(const struct file_list *files, const char *dir)
+{
+	int bad = 0;
+	char why[512];
+	for (int i = 0; i < files->n; i++) {
+		struct profraw_info info;
+		if (profraw_read(files->paths[i], &info, why, sizeof why) < 0) {
+			fprintf(stderr, "%s: damaged profile: %s\n", progname, why);
+			bad++;
+		}
+	}
+	if (bad)
+		fatal("%d of %d raw profiles under %s are damaged (named above); nothing was merged, the previous "
+		      "merged profile is unchanged: train again (make profile-removal profile-opt)",
+		      bad, files->n, dir);
+}
+
+/* The seal of a merged profile: its fingerprint (SHA-256, size) in FILE.sha256. */
+static int profile_fingerprint(const char *profdata, struct fingerprint_entry *out, char *err, size_t errlen)
+{
+	char *a = xstrdup(profdata), *b = xstrdup(profdata);
+	const char *dir = dirname(a), *base = basename(b);
+	const char *suffixes[] = {base, NULL};
+	struct fingerprint m;
+	int rc = fingerprint_scan(&m, dir, suffixes, NULL, err, errlen), found = 0;
+	for (int i = 0; rc == 0 && i < m.n; i++)
+		if (strcmp(m.e[i].path, base) == 0 && m.e[i].hash[0]) {
+			*out = m.e[i];
+			out->path = NULL;
+			found = 1;
+		}
+	if (rc == 0 && !found) {
+		snprintf(err, errlen, "%s: cannot be read", profdata);
+		rc = -1;
+	}
+	if (rc == 0)
+		fingerprint_free(&m);
+	free(a);
+	free(b);
+	return rc;
+}
+
+/* The merged profile must be non-empty and read by llvm-profdata; sealed is its recorded
+ * fingerprint, compared when given. */
+static void check_profdata(const char *tool, const char *profdata, const char *seal)
+{
+	struct stat st;
+	char why[512];
+	if (stat(profdata, &st) < 0)
+		fatal("no merged profile %s: %s", profdata, strerror(errno));
+	if (st.st_size == 0)
+		fatal("damaged profile: %s is empty (0 bytes)", profdata);
+	if (profraw_tool_reads(tool, profdata, why, sizeof why) < 0)
+		fatal("damaged profile: %s: %s cannot read it: %s", profdata, tool, why);
+	if (!seal || access(seal, F_OK) != 0)
+		return;
+	struct fingerprint m;
+	struct fingerprint_entry now_fp;
+	if (fingerprint_read(&m, seal, why, sizeof why) < 0)
+		fatal("damaged seal: %s", why);
+	if (m.n != 1)
+		fatal("damaged seal %s: %d files in it, expected 1 (actual/expected)", seal, m.n);
+	if (profile_fingerprint(profdata, &now_fp, why, sizeof why) < 0)
+		fatal("%s", why);
+	if (strcmp(m.e[0].hash, now_fp.hash) != 0 || m.e[0].size != now_fp.size)
+		fatal("damaged profile: %s changed since it was merged: %lld bytes now, %lld when sealed "
+		      "(actual/expected), sha256 %.12s..., expected %.12s... (%s)",
+		      profdata, now_fp.size, m.e[0].size, now_fp.hash, m.e[0].hash, seal);
+	fingerprint_free(&m);
+}
+
+static void seal_profdata(const char *tool, const char *profdata)
+{
+	char *seal = xasprintf("%s.sha256", profdata), why[512];
+	unlink(seal);
+	check_profdata(tool, profdata, NULL);
+	struct fingerprint m = {0};
+	struct fingerprint_entry e;
+	if (profile_fingerprint(profdata, &e, why, sizeof why) < 0)
+		fatal("%s", why);
+	char *a = xstrdup(profdata);
+	m.root = resolve_path(dirname(a));
+	m.e = &e;
+	m.n = m.cap = 1;
+	char *b = xstrdup(profdata);
+	e.path = basename(b);
+	if (fingerprint_write(&m, seal) < 0)
+		fatal("cannot write %s: %s", seal, strerror(errno));
+	free(m.root);
+	free(a);
+	free(b);
+	free(seal);
+}
+
+/* Runs llvm-profdata merge on the inputs listed in `list` ("weight,file" lines). */
+static void merge_clang_list(const char *list, const char *tool, const char *output)
+{
+	char *tmp = xasprintf("%s.tmp", output);
+	char *out_opt = xasprintf("-output=%s", tmp), *list_opt = xasprintf("--input-files=%s", list);
+	/* any invalid input fails the merge (llvm-profdata's "all" mode would skip it) */
+	char *argv[] = {(char *)tool, "merge", "--failure-mode=any", out_opt, list_opt, NULL};
+	char *out = NULL;
+	int st = capture(argv, &out);
+	if (st < 0)
+		fatal("cannot run %s: is llvm-profdata installed? (configure --with-llvm-profdata=PATH)", tool);
+	if (!proc_exit_ok(st)) {
+		unlink(tmp);
+		fatal("%s merge failed:\n%s", tool, out ? out : "");
+	}
+	if (out && *out)
+		fputs(out, stderr);
+	if (rename(tmp, output) < 0)
+		fatal("cannot rename %s to %s: %s", tmp, output, strerror(errno));
+	free(out);
+	free(out_opt);
+	free(list_opt);
+	free(tmp);
+}
+
+/* One line of llvm-profdata's --input-files list: "WEIGHT,FILE" always, since a bare line
+ * with a comma is read as a weight; the list is split at newlines and trimmed of blanks. */
+static void add_input_line(struct buf *b, long weight, const char *path)
+{
+	size_t n = strlen(path);
+	if (strpbrk(path, "\n\r") || n == 0 || path[0] == ' ' || path[0] == '\t' || path[n - 1] == ' ' || path[n - 1] == '\t')
+		fatal("cannot merge '%s': llvm-profdata's input list cannot carry a file name with a newline, "
+		      "a carriage return or leading or trailing blanks (rename it)", printable(path));
+	buf_printf(b, "%ld,%s\n", weight, path);
+}
+
+static void merge_clang(struct file_list *files, const char *tool, const char *output)
+{
+	char *list = xasprintf("%s.inputs", output);
+	struct buf b = {0};
+	for (int i = 0; i < files->n; i++)
+		add_input_line(&b, 1, files->paths[i]);
+	if (write_file_atomic(list, b.data, b.len) < 0)
+		fatal("cannot write %s: %s", list, strerror(errno));
+	buf_free(&b);
+	merge_clang_list(list, tool, output);
+	free(list);
+}
+
+/* Copies src to dest through a temporary file and a rename: dest is whole or absent. */
+static void install_file(const char *src, const char *dest)
+{
+	size_t len;
+	char *data = read_file(src, &len);
+	if (!data)
+		fatal("cannot read %s: %s", src, strerror(errno));
+	if (write_file_atomic(dest, data, len) < 0)
+		fatal("cannot write %s: %s", dest, strerror(errno));
+	free(data);
+}
+
+/* gcc: RUN/ABS/x.gcda, written under GCOV_PREFIX=RUN, belongs at /ABS/x.gcda, which must be
+ * inside dir.  Every file is checked before any is installed; the .gcda files found under dir
+ * before (an earlier run's, or the build's own) are removed first. */
+static void install_run(const char *run, const char *dir, const char *const *skip)
+{
+	struct file_list got = {0}, old = {0};
+	if (find_files(&got, run, ".gcda", NULL) < 0)
+		fatal("cannot read the training run's profile directory %s: %s", run, strerror(errno));
+	file_list_sort(&got);
+	if (got.n == 0)
+		fatal("no profile data: no .gcda files under %s (GCOV_PREFIX of the training run). Training produced "
+		      "nothing: was the program built with the profile-generate flags, and did the tasks run it?",
+		      run);
+	merge_gcc(&got, run, TRAIN_AGAIN);
+	char *rdir = resolve_path(dir), *rrun = resolve_path(run);
+	size_t rl = strlen(rrun), dl = strlen(rdir);
+	char **dest = xcalloc((size_t)got.n, sizeof *dest);
+	for (int i = 0; i < got.n; i++) {
+		char *full = resolve_path(got.paths[i]);
+		if (strncmp(full, rrun, rl) != 0 || full[rl] != '/')
+			fatal("%s is not under %s", got.paths[i], run);
+		dest[i] = xstrdup(full + rl);
+		char *d = xstrdup(dest[i]), *where = resolve_path(dirname(d));
+		if (strncmp(where, rdir, dl) != 0 || (where[dl] != '/' && where[dl] != '\0'))
+			fatal("%s would go to %s, outside the build directory %s: not installed (objects must be "
+			      "built under it)",
+			      got.paths[i], dest[i], dir);
+		free(where);
+		free(d);
+		free(full);
+	}
+	find_files(&old, dir, ".gcda", skip);
+	for (int i = 0; i < old.n; i++)
+		if (unlink(old.paths[i]) < 0 && errno != ENOENT)
+			fatal("cannot remove %s: %s", old.paths[i], strerror(errno));
+	for (int i = 0; i < got.n; i++) {
+		install_file(got.paths[i], dest[i]);
+		free(dest[i]);
+	}
+	fprintf(stderr, "merge: %d .gcda files of the training run %s installed under %s (%d earlier ones removed)\n",
+		got.n, run, dir, old.n);
+	free(dest);
+	free(rdir);
+	free(rrun);
+	file_list_free(&got);
+	file_list_free(&old);
+}
+
+#define MAX_WORKLOADS 16
+
+struct workload {
+	char *dir;
+	long weight;
+	struct file_list files;
+};
+
+static void parse_weighted(struct workload *w, const char *arg)
+{
+	const char *colon = strrchr(arg, ':');
+	long weight = colon ? parse_positive(colon + 1) : -1;
+	if (!colon || colon == arg || weight < 0)
+		usage_error("--weighted wants DIR:WEIGHT with a positive whole weight, not '%s'", arg);
+	w->dir = xasprintf("%.*s", (int)(colon - arg), arg);
+	w->weight = weight;
+}
+
+/* clang: one llvm-profdata merge over every workload's files, each line "weight,file". */
+static void merge_clang_weighted(struct workload *w, int n, const char *tool, const char *output)
+{
+	struct buf b = {0};
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < w[k].files.n; i++)
+			add_input_line(&b, w[k].weight, w[k].files.paths[i]);
+	char *list = xasprintf("%s.inputs", output);
+	if (write_file_atomic(list, b.data, b.len) < 0)
+		fatal("cannot write %s: %s", list, strerror(errno));
+	buf_free(&b);
+	merge_clang_list(list, tool, output);
+	free(list);
+}
+
+struct merge_opts {
+	const char *family, *dir, *tool, *output, *stamp, *from, *profdata;
+	int gcc, check_only, seal;
+	struct workload work[MAX_WORKLOADS];
+	int nwork;
+	const char *skip[16];
+	int nskip;
+};
+
+static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{"family", required_argument, NULL, 'f'},
+		{"profile-dir", required_argument, NULL, 'd'},
+		{"tool", required_argument, NULL, 't'},
+		{"output", required_argument, NULL, 'o'},
+		{"skip", required_argument, NULL, 's'},
+		{"stamp", required_argument, NULL, 'S'},
+		{"weighted", required_argument, NULL, 'w'},
+		{"from", required_argument, NULL, 'F'},
+		{"check-only", no_argument, NULL, 'c'},
+		{"seal", no_argument, NULL, 'e'},
+		{"profdata", required_argument, NULL, 'p'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': o->family = optarg; break;
+		case 'd': o->dir = optarg; break;
+		case 't': o->tool = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 's':
+			if (o->nskip == 15)
+				usage_error("too many --skip options");
+			o->skip[o->nskip++] = optarg;
+			break;
+		case 'S': o->stamp = optarg; break;
+		case 'w':
+			if (o->nwork == MAX_WORKLOADS)
+				usage_error("at most %d workloads", MAX_WORKLOADS);
+			memset(&o->work[o->nwork], 0, sizeof o->work[o->nwork]);
+			parse_weighted(&o->work[o->nwork++], optarg);
+			break;
+		case 'F': o->from = optarg; break;
+		case 'c': o->check_only = 1; break;
+		case 'e': o->seal = 1; break;
+		case 'p': o->profdata = optarg; break;
+		default: usage_error("unknown option '%s' (see 'profopt merge --help')", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	const char *f = o->family;
+	if (!f || (strcmp(f, "gcc") != 0 && strcmp(f, "clang") != 0 && strcmp(f, "apple-clang") != 0))
+		usage_error("--family=gcc|clang|apple-clang is required");
+	o->gcc = strcmp(f, "gcc") == 0;
+	if (!o->tool)
+		o->tool = "llvm-profdata";
+	if ((o->check_only || o->seal) && !o->gcc && !o->profdata)
+		usage_error("--check-only and --seal with clang check --profdata=FILE");
+	if (o->seal && o->gcc)
+		usage_error("--seal is for clang's merged profile");
+	if (!o->dir && !(o->profdata && !o->gcc))
+		usage_error("--profile-dir=DIR is required");
+	if (o->from && !o->gcc)
+		usage_error("--from is for gcc's .gcda trees (clang: --profile-dir)");
+	if (o->nwork > 0 && o->gcc)
+		usage_error("--weighted is for clang: with gcc a workload of weight W runs W times and libgcov adds the counts");
+}
+
+/* --check-only: the profile the rebuild is about to read. */
+static int check_only(const struct merge_opts *o)
+{
+	if (!o->gcc) {
+		char *seal = xasprintf("%s.sha256", o->profdata);
+		check_profdata(o->tool, o->profdata, seal);
+		fprintf(stderr, "merge: %s checked: %s reads it%s\n", o->profdata, o->tool,
+			access(seal, F_OK) == 0 ? ", unchanged since it was merged" : "");
+		free(seal);
+		return 0;
+	}
+	struct file_list files = {0};
+	if (find_files(&files, o->dir, ".gcda", o->skip) < 0)
+		fatal("cannot read profile directory %s: %s", o->dir, strerror(errno));
+	if (files.n == 0)
+		fatal("no profile data: no .gcda files under %s", o->dir);
+	merge_gcc(&files, o->dir,
+		  "put the archived profile back (make clean-retain-profile profile-opt) or train again "
+		  "(make profile-removal profile-opt)");
+	fprintf(stderr, "merge: %d .gcda files under %s checked, all well-formed\n", files.n, o->dir);
+	file_list_free(&files);
+	return 0;
+}
+
+static void merge_workloads(struct merge_opts *o, const char *output)
+{
+	/* Each workload's raw profiles, weighted; the merged result is then checked as usual. */
+	for (int k = 0; k < o->nwork; k++) {
+		struct workload *w = &o->work[k];
+		find_files(&w->files, w->dir, o->gcc ? ".gcda" : ".profraw", o->skip);
+		file_list_sort(&w->files);
+		fprintf(stderr, "merge: workload %s: %d raw files, weight %ld\n", w->dir, w->files.n, w->weight);
+		if (w->files.n == 0)
+			fatal("no profile data for the workload in %s: did its training run?", w->dir);
+	}
+	merge_clang_weighted(o->work, o->nwork, o->tool, output);
+	for (int k = 0; k < o->nwork; k++) {
+		file_list_free(&o->work[k].files);
+		free(o->work[k].dir);
+	}
+}
+
+static void report_merge(const struct merge_opts *o, const struct file_list *files, const char *output, double start)
+{
+	char bytes[32], outbytes[32] = "";
+	format_bytes(bytes, sizeof bytes, files->total_bytes);
+	long long outsize = 0;
+	struct stat st;
+	if (!o->gcc) {
+		outsize = stat(output, &st) == 0 ? (long long)st.st_size : 0;
+		format_bytes(outbytes, sizeof outbytes, outsize);
+		fprintf(stderr, "merge: %d raw profiles (%s), all well-formed, merged into %s (%s)\n", files->n, bytes,
+			output, outbytes);
+	} else {
+		fprintf(stderr, "merge: %d .gcda files (%s) under %s, all well-formed\n", files->n, bytes, o->dir);
+	}
+	if (o->stamp) {
+		char *out_json = xasprintf("\"raw_files\": %d, \"raw_bytes\": %lld, \"output_bytes\": %lld", files->n,
+					   files->total_bytes, outsize);
+		stamp_write(o->stamp, "merge", now() - start, out_json);
+		free(out_json);
+	}
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct merge_opts o = {0};
+	parse_merge_opts(&o, argc, argv);
+	if (o.check_only)
+		return check_only(&o);
+	if (o.seal) {
+		seal_profdata(o.tool, o.profdata);
+		fprintf(stderr, "merge: %s checked and sealed (%s.sha256)\n", o.profdata, o.profdata);
+		return 0;
+	}
+	char *default_out = xasprintf("%s/merged.profdata", o.dir);
+	const char *output = o.output ? o.output : default_out;
+	double start = now();
+	if (o.from)
+		install_run(o.from, o.dir, o.skip);
+	struct file_list files = {0};
+	if (find_files(&files, o.dir, o.gcc ? ".gcda" : ".profraw", o.skip) < 0)
+		fatal("cannot read profile directory %s: %s", o.dir, strerror(errno));
+	file_list_sort(&files);
+	if (files.n == 0 && o.nwork == 0)
+		fatal("no profile data: no %s files under %s. Training produced nothing: was the program built "
+		      "with the profile-generate flags, did the training commands run it%s?",
+		      o.gcc ? ".gcda" : ".profraw", o.dir,
+		      o.gcc ? "" : ", and does LLVM_PROFILE_FILE point into this directory");
+	if (!o.gcc)
+		check_profraws(&files, o.dir);
+	if (o.nwork > 0)
+		merge_workloads(&o, output);
+	if (o.gcc)
+		merge_gcc(&files, o.dir, TRAIN_AGAIN);
+	else if (o.nwork == 0)
+		merge_clang(&files, o.tool, output);
+	if (!o.gcc)
+		seal_profdata(o.tool, output);
+	report_merge(&o, &files, output, start);
+	file_list_free(&files);
+	free(default_out);
+	return 0;
+}

@@ -1,0 +1,182 @@
+/* run.c - `profopt run`: one pipeline stage as a quiet, logged, timed command.  Its output
+ * goes to a log; the terminal gets a banner, a live progress line (or a heartbeat line every
+ * N seconds off a terminal, so CI never times out in silence), the duration, and on failure
+ * the end of the log.  For a build, progress is units compiled out of the last build's
+ * total, the link under way and an estimate of the time left. */
+#include "commands.h"
+#include "lib/pool.h"
+#include "lib/progress.h"
+#include "pipeline/stamp.h"
+#include "pipeline/unitcount.h"
+#include "lib/util.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char help_run[] =
+	"usage: profopt run --label=TEXT --log=FILE [OPTIONS] -- COMMAND [ARGS...]\n"
+	"\n"
+	"Runs COMMAND with its output in FILE, printing a banner, progress and the duration.\n"
+	"On failure it prints the last lines of the log and exits with COMMAND's status.\n"
+	"\n"
+	"  --label=TEXT          stage name shown in banners\n"
+	"  --log=FILE            where the command's output goes (required)\n"
+	"  --stamp=FILE          on success, write the stage record (JSON) to FILE\n"
+	"  --heartbeat=SECONDS   interval of progress lines off a terminal (default 30)\n"
+	"  --tail=N              log lines shown on failure (default 30)\n"
+	"  --units=FILE          count the compile commands in the log as it grows, show them\n"
+	"                        against the total FILE holds (the last build's), with the link\n"
+	"                        under way and the time left; on success FILE gets this count\n"
+	"  -C, --work-dir=DIR    run in DIR (--directory=DIR, the old spelling, too)\n"
+	"  --verbose             also copy the log to the terminal at the end\n";
+
+struct run_progress {
+	struct progress p;
+	struct unit_count units;
+	const char *units_file; /* NULL: no unit counting */
+	long total;              /* the last build's count, 0 when unknown */
+};
+
+/* "212/354 units, linking python, about 3 min 10 s left" (parts left out when unknown). */
+static char *units_text(const struct run_progress *rp, double seconds)
+{
+	const struct unit_count *u = &rp->units;
+	char left[48] = "", link[160] = "";
+	if (u->linking[0])
+		snprintf(link, sizeof link, ", linking %s", u->linking);
+	/* a link takes time the compile rate does not predict: no estimate while one runs */
+	if (rp->total > 0 && u->compiled > 0 && u->compiled < rp->total && !u->linking[0]) {
+		char d[32];
+		format_duration(d, sizeof d, seconds * (double)(rp->total - u->compiled) / (double)u->compiled);
+		snprintf(left, sizeof left, ", about %s left", d);
+	}
+	if (rp->total > 0)
+		return xasprintf("%ld/%ld units%s%s, ", u->compiled, rp->total, link, left);
+	return xasprintf("%ld units%s, ", u->compiled, link);
+}
+
+static void tick(struct pool *pool, void *arg)
+{
+	struct run_progress *rp = arg;
+	double seconds = progress_elapsed(&rp->p);
+	char elapsed[32], *units = NULL;
+	format_duration(elapsed, sizeof elapsed, seconds);
+	if (rp->units_file) {
+		unit_count_poll(&rp->units, pool->jobs[0].log_path);
+		if (rp->units.compiled || rp->units.linking[0])
+			units = units_text(rp, seconds);
+	}
+	char *text = xasprintf("    %s: running, %s%s elapsed (log: %s)", pool->jobs[0].name, units ? units : "", elapsed,
+			       pool->jobs[0].log_path);
+	progress_show(&rp->p, text, 0);
+	free(text);
+	free(units);
+}
+
+static void print_tail(const char *path, int lines)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text)
+		return;
+	const char *p = text + len;
+	int n = 0;
+	while (p > text && n <= lines)
+		if (*--p == '\n')
+			n++;
+	if (*p == '\n')
+		p++;
+	fprintf(stderr, "---- last %d lines of %s ----\n%s", lines, path, p);
+	if (len && text[len - 1] != '\n')
+		fputc('\n', stderr);
+	fprintf(stderr, "----\n");
+	free(text);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{"label", required_argument, NULL, 'L'},
+		{"log", required_argument, NULL, 'l'},
+		{"stamp", required_argument, NULL, 'S'},
+		{"heartbeat", required_argument, NULL, 'h'},
+		{"tail", required_argument, NULL, 't'},
+		{"work-dir", required_argument, NULL, 'C'},
+		{"directory", required_argument, NULL, 'C'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"units", required_argument, NULL, 'u'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *label = NULL, *log = NULL, *stamp = NULL, *cwd = NULL, *units = NULL;
+	double heartbeat = 30;
+	long tail = 30;
+	int verbose = 0, c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+C:", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'L': label = optarg; break;
+		case 'l': log = optarg; break;
+		case 'S': stamp = optarg; break;
+		case 'h':
+			if ((heartbeat = atof(optarg)) <= 0)
+				usage_error("--heartbeat wants seconds > 0, not '%s'", optarg);
+			break;
+		case 't':
+			if ((tail = parse_positive(optarg)) < 0)
+				usage_error("--tail wants a positive number, not '%s'", optarg);
+			break;
+		case 'C': cwd = optarg; break;
+		case 'v': verbose = 1; break;
+		case 'u': units = optarg; break;
+		default: usage_error("unknown option '%s' (see 'profopt run --help')", argv[optind - 1]);
+		}
+	}
+	if (!log)
+		usage_error("--log=FILE is required (see 'profopt run --help')");
+	if (optind >= argc)
+		usage_error("no command given (see 'profopt run --help')");
+	if (!label)
+		label = argv[optind];
+
+	struct job job = {.name = (char *)label, .cmd = argv[optind], .argv = argv + optind, .log_path = (char *)log};
+	struct run_progress rp = {.units_file = units, .total = units ? unit_count_load(units) : 0};
+	progress_init(&rp.p, heartbeat);
+	struct pool pool = {.jobs = &job, .njobs = 1, .parallel = 1, .cwd = cwd, .on_tick = tick, .arg = &rp};
+	fprintf(stderr, "==> %s (log: %s)\n", label, log);
+	int sig = pool_run(&pool);
+	double seconds = progress_elapsed(&rp.p);
+	progress_clear(&rp.p);
+	if (units) {
+		unit_count_poll(&rp.units, log);
+		unit_count_close(&rp.units);
+	}
+	char elapsed[32], what[96];
+	format_duration(elapsed, sizeof elapsed, seconds);
+	if (sig) {
+		fprintf(stderr, "==> %s: interrupted after %s; no stamp written, it starts again next time\n", label, elapsed);
+		return 128 + sig;
+	}
+	if (verbose) {
+		char *text = read_file(log, NULL);
+		fputs(text ? text : "", stderr);
+		free(text);
+	}
+	if (job.result != RESULT_PASSED) {
+		if (!verbose)
+			print_tail(log, (int)tail);
+		if (job.result == RESULT_NOT_STARTED)
+			fprintf(stderr, "==> %s: FAILED: cannot execute '%s': %s\n", label, argv[optind],
+				strerror(job.proc.exec_errno));
+		else
+			fprintf(stderr, "==> %s: FAILED (%s) after %s; full log: %s\n", label,
+				describe_status(job.status, what, sizeof what), elapsed, log);
+		return shell_status(job.status) ? shell_status(job.status) : 1;
+	}
+	fprintf(stderr, "==> %s: done in %s\n", label, elapsed);
+	if (units)
+		unit_count_save(units, rp.units.compiled);
+	if (stamp)
+		stamp_write(stamp, label, seconds, NULL);
+	return 0;
+}

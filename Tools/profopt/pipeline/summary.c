@@ -1,0 +1,218 @@
+/* summary.c - `profopt summary`: the pipeline's stage stamps as one report (JSON or table).
+ * Stamps are read with a real JSON parser: a damaged or foreign file is reported as such, never
+ * passed on as a record, and the report says what training lost. */
+#include "commands.h"
+#include "pipeline/stamp.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <glob.h>
+#include <jansson.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char help_summary[] =
+	"usage: profopt summary [--json] STAMP...\n"
+	"\n"
+	"Reports each stage stamp (written by run/train/merge/verify --stamp) in order: its\n"
+	"status and duration, and for training the tasks that failed (they ran to the end: their\n"
+	"counts are in the profile) and were lost (crashed, timed out: no counts).  A missing\n"
+	"stamp is a stage that did not complete; a file that is not a stage record (damaged,\n"
+	"foreign) is named as such.  The JSON has \"ok\": true only when every stage is done.\n"
+	"\n"
+	"Exit status: 0 every stage done, 1 a stage missing or not ok, 2 bad usage, 3 a damaged\n"
+	"or foreign stamp.\n";
+
+/* A jansson string of s. */
+static json_t *jstr(const char *s)
+{
+	return json_stringn(s, strlen(s));
+}
+
+enum state { DONE, MISSING, FAILED, DAMAGED };
+static const char *const state_words[] = {"done", "MISSING", "FAILED", "DAMAGED"};
+
+struct tasks {
+	long long tasks, ran, failed, lost;
+	int known;
+};
+
+/* A stage record parsed: an object with a string "stage" and "status"; NULL with why otherwise. */
+static json_t *parse_record(const char *data, size_t len, const char *name, char *why, size_t n)
+{
+	json_error_t err;
+	json_t *rec = json_loadb(data, len, 0, &err);
+	if (!rec) {
+		snprintf(why, n, "%s is not JSON (line %d, column %d: %s): a damaged stamp", name, err.line, err.column,
+			 err.text);
+		return NULL;
+	}
+	if (!json_is_object(rec) || !json_is_string(json_object_get(rec, "stage")) ||
+	    !json_is_string(json_object_get(rec, "status"))) {
+		snprintf(why, n, "%s is not a profopt stage record (no \"stage\" and \"status\"): a foreign file", name);
+		json_decref(rec);
+		return NULL;
+	}
+	return rec;
+}
+
+int stamp_record_check(const char *data, size_t len, char *err, size_t errlen)
+{
+	json_t *rec = parse_record(data, len, "the record", err, errlen);
+	int ok = rec != NULL;
+	json_decref(rec);
+	return ok ? 0 : -1;
+}
+
+static json_t *load_stamp(const char *path, enum state *state, char *why, size_t n)
+{
+	size_t len;
+	char *data = read_file(path, &len);
+	if (!data) {
+		*state = errno == ENOENT ? MISSING : DAMAGED;
+		snprintf(why, n, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	json_t *rec = parse_record(data, len, path, why, n);
+	free(data);
+	*state = !rec ? DAMAGED : strcmp(json_string_value(json_object_get(rec, "status")), "ok") ? FAILED : DONE;
+	return rec;
+}
+
+static void add_tasks(struct tasks *t, json_t *rec)
+{
+	json_t *tasks = json_object_get(rec, "tasks");
+	if (!json_is_integer(tasks))
+		return;
+	t->known = 1;
+	t->tasks += json_integer_value(tasks);
+	t->ran += json_integer_value(json_object_get(rec, "ran"));
+	t->failed += json_integer_value(json_object_get(rec, "failed"));
+	t->lost += json_integer_value(json_object_get(rec, "lost"));
+}
+
+/* A training of several workloads leaves one stamp per run beside the stage's: STAGE-*.stamp. */
+static void workload_tasks(struct tasks *t, const char *path, json_t *rec)
+{
+	add_tasks(t, rec);
+	if (!json_object_get(rec, "workloads") || !ends_with(path, ".stamp"))
+		return;
+	char *pattern = xasprintf("%.*s-*.stamp", (int)strlen(path) - 6, path);
+	glob_t g;
+	if (glob(pattern, GLOB_NOSORT, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			enum state s;
+			char why[300];
+			json_t *r = load_stamp(g.gl_pathv[i], &s, why, sizeof why);
+			if (r)
+				add_tasks(t, r);
+			json_decref(r);
+		}
+		globfree(&g);
+	}
+	free(pattern);
+}
+
+/* "4 tasks: 1 failed, 0 lost" for the table. */
+static void tasks_note(char *out, size_t n, const struct tasks *t)
+{
+	if (!t->known)
+		*out = '\0';
+	else
+		snprintf(out, n, "  %lld task%s: %lld failed (ran to the end), %lld lost (crashed or timed out)", t->tasks,
+			 t->tasks == 1 ? "" : "s", t->failed, t->lost);
+}
+
+/* The JSON report (stages consumed): valid JSON whatever the stamps held. */
+static void print_json(json_t *stages, const struct tasks *all, const char *verdict, double total)
+{
+	json_t *doc = json_pack("{s:o, s:b, s:s}", "stages", stages, "ok", !strcmp(verdict, "ok"), "status", verdict);
+	if (all->known)
+		json_object_set_new(doc, "training", json_pack("{s:I, s:I, s:I, s:I}", "tasks", (json_int_t)all->tasks, "ran",
+							       (json_int_t)all->ran, "failed", (json_int_t)all->failed,
+							       "lost", (json_int_t)all->lost));
+	json_object_set_new(doc, "total_seconds", json_real(total));
+	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(6));
+	if (!text)
+		fatal("cannot write the summary as JSON");
+	puts(text);
+	free(text);
+	json_decref(doc);
+}
+
+static char *stage_name(const char *path)
+{
+	char *copy = xstrdup(path), *name = xstrdup(basename(copy));
+	if (ends_with(name, ".stamp"))
+		name[strlen(name) - 6] = '\0';
+	free(copy);
+	return name;
+}
+
+int cmd_summary(int argc, char **argv)
+{
+	static const struct option lopts[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
+	int json = 0, c, worst = DONE;
+	double total = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		if (c == 'j')
+			json = 1;
+		else
+			usage_error("unknown option '%s' (see 'profopt summary --help')", argv[optind - 1]);
+	}
+	if (optind >= argc)
+		usage_error("no stamp files given");
+	json_t *stages = json_array();
+	struct tasks all = {0};
+	for (int i = optind; i < argc; i++) {
+		enum state state;
+		char why[600], *name = stage_name(argv[i]);
+		json_t *rec = load_stamp(argv[i], &state, why, sizeof why);
+		struct tasks t = {0};
+		if (rec)
+			workload_tasks(&t, argv[i], rec);
+		if (t.known) {
+			all.known = 1, all.tasks += t.tasks, all.ran += t.ran, all.failed += t.failed, all.lost += t.lost;
+		}
+		double s = rec ? json_number_value(json_object_get(rec, "seconds")) : 0;
+		total += s;
+		worst = (int)state > worst ? (int)state : worst;
+		if (state == DAMAGED)
+			fprintf(stderr, "%s: error: %s\n", progname, why);
+		if (!rec) {
+			rec = json_object();
+			json_object_set_new(rec, "status", jstr(state == MISSING ? "missing" : "damaged"));
+			if (state == DAMAGED)
+				json_object_set_new(rec, "error", jstr(why));
+		}
+		if (!json) {
+			char d[32], note[200];
+			format_duration(d, sizeof d, s);
+			tasks_note(note, sizeof note, &t);
+			printf("%-22s %-8s %s%s\n", name, state_words[state], state == DONE || state == FAILED ? d : "-", note);
+		}
+		json_t *entry = json_object();
+		json_object_set_new(entry, "name", jstr(name));
+		json_object_set_new(entry, "record", rec);
+		json_array_append_new(stages, entry);
+		free(name);
+	}
+	const char *verdict = worst == DONE ? "ok" : worst == MISSING ? "INCOMPLETE" : worst == FAILED ? "FAILED" : "DAMAGED";
+	if (json) {
+		print_json(stages, &all, verdict, total);
+	} else {
+		char d[32];
+		format_duration(d, sizeof d, total);
+		printf("%-22s %-8s %s", "total", verdict, d);
+		if (all.known && (all.failed || all.lost))
+			printf("  (training: %lld of %lld tasks failed, %lld lost)", all.failed, all.tasks, all.lost);
+		printf("\n");
+		json_decref(stages);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout))
+		fatal("cannot write the summary: %s", strerror(errno));
+	return worst == DONE ? 0 : worst == DAMAGED ? 3 : 1;
+}

@@ -1,0 +1,451 @@
+/* train.c - `profopt train`: runs the training tasks of a PGO build in parallel, with a
+ * per-task timeout, one log per task, a live progress line (or heartbeat), and a summary that
+ * says what failed and whether it matters.  Fails when too few tasks ran to completion. */
+#include "commands.h"
+#include "lib/json.h"
+#include "lib/pool.h"
+#include "lib/progress.h"
+#include "pipeline/stamp.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+const char help_train[] =
+	"usage: profopt train [OPTIONS] [--tasks=FILE] [--] [COMMAND...]\n"
+	"\n"
+	"Runs training tasks for a PGO build, N at a time.  Tasks come from --tasks=FILE\n"
+	"(one per line: 'NAME<TAB>COMMAND', or just COMMAND; '#' starts a comment) and from\n"
+	"the COMMAND arguments.  With --each=TEMPLATE each line of FILE is a name and the\n"
+	"command is TEMPLATE with {} replaced by the name.  Commands without shell syntax\n"
+	"are executed directly, others by /bin/sh -c.\n"
+	"\n"
+	"  -j, --jobs=N            parallel tasks (default: number of CPUs)\n"
+	"  --timeout=SECONDS       per-task limit, at most 604800 (a week): SIGTERM to the task's\n"
+	"                          process group, then SIGKILL 5 s later (default 1200)\n"
+	"  -C, --work-dir=DIR      run tasks in DIR (--directory=DIR, the old spelling, too)\n"
+	"  --log-dir=DIR           one log per task, DIR/NAME.log (default: train-logs)\n"
+	"  --min-ran=SHARE         fail unless this share of tasks ran to the end, passing or\n"
+	"                          failing (default 90%; '100%' or '1' = all)\n"
+	"  --setenv=NAME=VALUE     set for every task (repeatable), e.g. LLVM_PROFILE_FILE;\n"
+	"                          {} in VALUE becomes the task's name (as in its log's name),\n"
+	"                          e.g. LLVM_PROFILE_FILE=raw/{}-%m.profraw: a profile file per\n"
+	"                          task, the same from one training to the next\n"
+	"  --heartbeat=SECONDS     interval of plain progress lines off a terminal (default 30)\n"
+	"  --results=FILE          write per-task results as JSON\n"
+	"  --stamp=FILE            on success, write the stage record (JSON) to FILE\n"
+	"  --stage=NAME            the stage the record names (default train; e.g. cs-train)\n"
+	"  --stop-with-parent      (Linux) stop as on SIGTERM when the process that started\n"
+	"                          profopt train ends: a training whose make was killed does\n"
+	"                          not run on\n"
+	"\n"
+	"A task that fails (non-zero exit) still ran and its counts are in the profile.  A task\n"
+	"that crashed or timed out wrote no counts; the rest of the profile is intact.  A task\n"
+	"whose profile could not be written (the profiling runtime said so in its output:\n"
+	"'profiling:FILE:...' from libgcov, 'LLVM Profile Error: ...' from clang's) is lost too.\n"
+	"Processes a task leaves behind in its process group are stopped when it ends.\n"
+	"Exit status: 0 ok, 1 too few tasks ran, 2 bad usage, 130 interrupted.\n";
+
+struct train_opts {
+	int jobs;
+	double timeout;
+	const char *cwd, *log_dir, *tasks_file, *each, *results, *stamp, *stage;
+	double min_ran;
+	double heartbeat;
+	char **task_env; /* --setenv values with {}, made per task */
+	int ntask_env;
+	int stop_with_parent;
+};
+
+struct train_state {
+	struct progress progress;
+	struct train_opts *opts;
+};
+
+/* template with {} replaced by name; in a command, the name is quoted as one shell word, so
+ * a task named `;touch x` or `$(...)` is an argument, never code. */
+static char *substitute(const char *template, const char *name, int command)
+{
+	struct buf b = {0};
+	buf_add(&b, "", 0);
+	for (const char *p = template; *p; p++) {
+		if (p[0] == '{' && p[1] == '}') {
+			char *q = command ? shell_quote(name) : xstrdup(name);
+			buf_puts(&b, q);
+			free(q);
+			p++;
+		} else {
+			buf_add(&b, p, 1);
+		}
+	}
+	return b.data;
+}
+
+/* A task name usable as a file name. */
+static char *safe_name(const char *s)
+{
+	char *n = xstrdup(s);
+	if (strlen(n) > 80)
+		n[80] = '\0';
+	for (char *p = n; *p; p++)
+		if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') || *p == '-' ||
+		      *p == '_' || *p == '.'))
+			*p = '_';
+	return n;
+}
+
+static void add_job(struct pool *pool, int *cap, const char *name, const char *cmd, const struct train_opts *o)
+{
+	pool->jobs = grow_array(pool->jobs, pool->njobs, cap, sizeof *pool->jobs, 64);
+	struct job *j = &pool->jobs[pool->njobs];
+	memset(j, 0, sizeof *j);
+	j->name = xstrdup(name);
+	j->cmd = xstrdup(cmd);
+	char *file = safe_name(name);
+	/* Two tasks with the same name get distinct logs. */
+	j->log_path = xasprintf("%s/%03d-%s.log", o->log_dir, pool->njobs + 1, file);
+	if (o->ntask_env) {
+		j->env = xcalloc((size_t)o->ntask_env + 1, sizeof *j->env);
+		for (int i = 0; i < o->ntask_env; i++)
+			j->env[i] = substitute(o->task_env[i], file, 0);
+	}
+	free(file);
+	pool->njobs++;
+}
+
+static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o)
+{
+	size_t len;
+	char *text = read_file(o->tasks_file, &len);
+	if (!text)
+		fatal("cannot read task list %s: %s", o->tasks_file, strerror(errno));
+	int lineno = 0;
+	for (char *line = text, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		while (*line == ' ' || *line == '\t')
+			line++;
+		size_t n = strlen(line);
+		while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (!*line || *line == '#')
+			continue;
+		char *tab = strchr(line, '\t');
+		if (o->each) {
+			char *cmd = substitute(o->each, line, 1);
+			add_job(pool, cap, line, cmd, o);
+			free(cmd);
+		} else if (tab) {
+			*tab = '\0';
+			add_job(pool, cap, line, tab + 1, o);
+		} else {
+			add_job(pool, cap, line, line, o);
+		}
+	}
+	free(text);
+}
+
+#define MAX_TIMEOUT 604800.0 /* a week: anything longer is a typo, not a training task */
+
+/* Seconds in (0, max]; -1 for anything else (garbage, inf, nan, 1e400, negative). */
+static double parse_seconds(const char *s, double max)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > max)
+		return -1;
+	return v;
+}
+
+/* The first line in which the profiling runtime says it could not write the task's profile
+ * (libgcov: "profiling:FILE:Cannot open", "...:Merge mismatch", ...; clang's runtime:
+ * "LLVM Profile Error: ..."), copied into out; 0 if there is none. */
+static int profile_write_error(const char *log, char *out, size_t n)
+{
+	char *text = read_file(log, NULL);
+	int found = 0;
+	for (char *line = text; line && *line && !found;) {
+		char *next = strchr(line, '\n');
+		size_t len = next ? (size_t)(next - line) : strlen(line);
+		if (starts_with(line, "profiling:") || memmem(line, len, "LLVM Profile Error:", 19)) {
+			snprintf(out, n, "%.*s", (int)(len > 200 ? 200 : len), line);
+			found = 1;
+		}
+		line = next ? next + 1 : NULL;
+	}
+	free(text);
+	return found;
+}
+
+static void show_progress(struct pool *pool, void *arg)
+{
+	struct train_state *st = arg;
+	double el = progress_elapsed(&st->progress);
+	char elapsed[32], eta[32] = "?";
+	format_duration(elapsed, sizeof elapsed, el);
+	if (pool->done > 0 && pool->done < pool->njobs)
+		format_duration(eta, sizeof eta, el / pool->done * (pool->njobs - pool->done));
+	else if (pool->done == pool->njobs)
+		snprintf(eta, sizeof eta, "0 s");
+	struct buf b = {0};
+	buf_printf(&b, "training [%d/%d] %d failed, %s elapsed, ETA %s", pool->done, pool->njobs, pool->failed, elapsed,
+		   eta);
+	int shown = 0;
+	for (int i = 0; i < pool->njobs && shown < 4; i++)
+		if (pool->jobs[i].state == JOB_RUNNING)
+			buf_printf(&b, "%s%s", shown++ ? " " : " | running: ", pool->jobs[i].name);
+	progress_show(&st->progress, b.data, 0);
+	buf_free(&b);
+}
+
+static void report_done(struct pool *pool, struct job *job, void *arg)
+{
+	struct train_state *st = arg;
+	char said[256] = "";
+	if ((job->result == RESULT_PASSED || job->result == RESULT_FAILED) &&
+	    profile_write_error(job->log_path, said, sizeof said)) {
+		if (job->result == RESULT_PASSED)
+			pool->failed++;
+		job->result = RESULT_PROFILE_LOST;
+	}
+	if (job->result == RESULT_PASSED)
+		return;
+	char what[96];
+	progress_clear(&st->progress);
+	fprintf(stderr, "  %s: %s (%s) after %.1f s%s%s; log: %s\n", job->name, job_result_name(job->result),
+		describe_status(job->status, what, sizeof what), job->end - job->start, *said ? ": " : "", said,
+		job->log_path);
+	show_progress(pool, arg);
+}
+
+static int count_results(const struct pool *pool, enum job_result r)
+{
+	int n = 0;
+	for (int i = 0; i < pool->njobs; i++)
+		n += pool->jobs[i].result == r;
+	return n;
+}
+
+/* "test_a, test_b" for the jobs with result r (at most 10 named). */
+static char *names_with(const struct pool *pool, enum job_result r)
+{
+	struct buf b = {0};
+	int n = 0;
+	buf_add(&b, "", 0);
+	for (int i = 0; i < pool->njobs; i++) {
+		if (pool->jobs[i].result != r)
+			continue;
+		if (n++ < 10)
+			buf_printf(&b, "%s%s", n > 1 ? ", " : "", pool->jobs[i].name);
+	}
+	if (n > 10)
+		buf_printf(&b, " and %d more", n - 10);
+	return b.data;
+}
+
+/* The training's outcome: how many tasks ran, and which failed or were lost, and why. */
+static void print_outcome(const struct pool *pool, const char *log_dir, double seconds, int failed, int lost)
+{
+	char elapsed[32];
+	format_duration(elapsed, sizeof elapsed, seconds);
+	fprintf(stderr, "training: %d of %d tasks ran in %s%s\n", pool->njobs - lost, pool->njobs, elapsed,
+		failed == 0 && lost == 0 ? ", all passed" : "");
+	if (failed) {
+		char *names = names_with(pool, RESULT_FAILED);
+		fprintf(stderr, "%d of %d training tasks failed: %s; they ran to the end, so their counts are in the "
+				"profile and do not spoil it; logs: %s/\n",
+			failed, pool->njobs, names, log_dir);
+		free(names);
+	}
+	static const enum job_result lost_kinds[] = {RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED,
+						     RESULT_PROFILE_LOST};
+	static const char *const lost_words[] = {"crashed", "timed out", "could not start",
+						 "could not write their profile"};
+	for (size_t k = 0; k < 4; k++) {
+		int n = count_results(pool, lost_kinds[k]);
+		if (!n)
+			continue;
+		char *names = names_with(pool, lost_kinds[k]);
+		fprintf(stderr, "%d of %d training tasks %s: %s; %s, the rest of the profile is intact; logs: %s/\n", n,
+			pool->njobs, lost_words[k], names,
+			lost_kinds[k] == RESULT_PROFILE_LOST ? "their counts are lost" : "they wrote no counts", log_dir);
+		free(names);
+	}
+}
+
+static void write_results(const struct pool *pool, const char *path, double seconds, const char *status)
+{
+	struct buf b = {0};
+	buf_printf(&b, "{\"stage\": \"train\", \"status\": \"%s\", \"seconds\": %.1f, \"jobs\": %d, \"tasks\": %d", status,
+		   seconds, pool->parallel, pool->njobs);
+	static const enum job_result kinds[] = {RESULT_PASSED, RESULT_FAILED, RESULT_CRASHED, RESULT_TIMEOUT,
+						RESULT_NOT_STARTED, RESULT_PROFILE_LOST};
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		buf_printf(&b, ", \"%s\": %d", job_result_name(kinds[k]), count_results(pool, kinds[k]));
+	buf_puts(&b, ", \"results\": [");
+	for (int i = 0; i < pool->njobs; i++) {
+		const struct job *j = &pool->jobs[i];
+		char *name = jw_escape(j->name), *log = jw_escape(j->log_path);
+		buf_printf(&b, "%s\n  {\"name\": %s, \"result\": \"%s\", \"exit\": %d, \"seconds\": %.2f, \"log\": %s}",
+			   i ? "," : "", name, job_result_name(j->result),
+			   j->state == JOB_DONE ? shell_status(j->status) : -1,
+			   j->state == JOB_DONE ? j->end - j->start : 0.0, log);
+		free(name);
+		free(log);
+	}
+	buf_puts(&b, "\n]}\n");
+	if (write_file_atomic(path, b.data, b.len) < 0)
+		fatal("cannot write %s: %s", path, strerror(errno));
+	buf_free(&b);
+}
+
+static void parse_train_opts(struct train_opts *o, int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{"jobs", required_argument, NULL, 'j'},
+		{"timeout", required_argument, NULL, 't'},
+		{"work-dir", required_argument, NULL, 'C'},
+		{"directory", required_argument, NULL, 'C'},
+		{"log-dir", required_argument, NULL, 'l'},
+		{"tasks", required_argument, NULL, 'f'},
+		{"each", required_argument, NULL, 'e'},
+		{"min-ran", required_argument, NULL, 'm'},
+		{"setenv", required_argument, NULL, 's'},
+		{"heartbeat", required_argument, NULL, 'h'},
+		{"results", required_argument, NULL, 'r'},
+		{"stamp", required_argument, NULL, 'S'},
+		{"stage", required_argument, NULL, 'g'},
+		{"stop-with-parent", no_argument, NULL, 'P'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	long v;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+j:C:", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			if ((v = parse_positive(optarg)) < 0)
+				usage_error("--jobs wants a positive number, not '%s'", optarg);
+			o->jobs = (int)v;
+			break;
+		case 't':
+			if ((o->timeout = parse_seconds(optarg, MAX_TIMEOUT)) < 0)
+				usage_error("--timeout wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, optarg);
+			break;
+		case 'C': o->cwd = optarg; break;
+		case 'l': o->log_dir = optarg; break;
+		case 'f': o->tasks_file = optarg; break;
+		case 'e': o->each = optarg; break;
+		case 'm':
+			if ((o->min_ran = parse_share(optarg)) < 0)
+				usage_error("--min-ran wants a share like 90%% or 0.9, not '%s'", optarg);
+			break;
+		case 's':
+			if (!strchr(optarg, '=') || optarg[0] == '=')
+				usage_error("--setenv wants NAME=VALUE, not '%s'", optarg);
+			if (strstr(optarg, "{}")) {
+				o->task_env = xrealloc(o->task_env, (size_t)(o->ntask_env + 1) * sizeof *o->task_env);
+				o->task_env[o->ntask_env++] = optarg;
+			} else {
+				putenv(optarg);
+			}
+			break;
+		case 'h':
+			if ((o->heartbeat = parse_seconds(optarg, MAX_TIMEOUT)) < 0)
+				usage_error("--heartbeat wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, optarg);
+			break;
+		case 'r': o->results = optarg; break;
+		case 'S': o->stamp = optarg; break;
+		case 'g': o->stage = optarg; break;
+		case 'P': o->stop_with_parent = 1; break;
+		default: usage_error("unknown option '%s' (see 'profopt train --help')", argv[optind - 1]);
+		}
+	}
+	if (o->each && !o->tasks_file)
+		usage_error("--each needs --tasks=FILE (the names to put in place of {})");
+}
+
+int cmd_train(int argc, char **argv)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct train_opts o = {.jobs = ncpu > 0 ? (int)ncpu : 1, .timeout = 1200, .log_dir = "train-logs",
+			       .min_ran = 0.9, .heartbeat = 30, .stage = "train"};
+	parse_train_opts(&o, argc, argv);
+#ifdef __linux__
+	/* The parent (make's shell) dies of make's SIGTERM without passing it on. */
+	pid_t parent = getppid();
+	if (o.stop_with_parent && prctl(PR_SET_PDEATHSIG, SIGTERM) < 0)
+		warn("--stop-with-parent: %s", strerror(errno));
+	if (o.stop_with_parent && getppid() != parent)
+		fatal("the process that started profopt train is gone: not training");
+#endif
+	if (mkdir(o.log_dir, 0755) < 0 && errno != EEXIST)
+		fatal("cannot create log directory %s: %s", o.log_dir, strerror(errno));
+
+	struct pool pool = {0};
+	int cap = 0;
+	if (o.tasks_file)
+		load_tasks(&pool, &cap, &o);
+	for (int i = optind; i < argc; i++)
+		add_job(&pool, &cap, argv[i], argv[i], &o);
+	if (pool.njobs == 0)
+		usage_error("no training tasks (give --tasks=FILE or commands; see 'profopt train --help')");
+
+	struct train_state st = {.opts = &o};
+	progress_init(&st.progress, o.heartbeat);
+	pool.parallel = o.jobs;
+	pool.timeout = o.timeout;
+	pool.cwd = o.cwd;
+	pool.on_tick = show_progress;
+	pool.on_done = report_done;
+	pool.arg = &st;
+	fprintf(stderr, "training: %d tasks, %d at a time, timeout %.0f s each; logs in %s/\n", pool.njobs, pool.parallel,
+		o.timeout, o.log_dir);
+	show_progress(&pool, &st);
+	st.progress.last_plain = 0; /* the first heartbeat line comes at once */
+	int sig = pool_run(&pool);
+	double seconds = progress_elapsed(&st.progress);
+	show_progress(&pool, &st);
+	progress_clear(&st.progress);
+	if (sig) {
+		if (o.results)
+			write_results(&pool, o.results, seconds, "interrupted");
+		fprintf(stderr, "training interrupted by signal %d: tasks were stopped; no stamp written, "
+				"so the next run starts training again from zero counts\n", sig);
+		return 128 + sig;
+	}
+
+	int failed = count_results(&pool, RESULT_FAILED);
+	int lost = pool.njobs - count_results(&pool, RESULT_PASSED) - failed;
+	int ran = pool.njobs - lost;
+	print_outcome(&pool, o.log_dir, seconds, failed, lost);
+	int enough = ran >= o.min_ran * pool.njobs - 1e-9;
+	if (o.results)
+		write_results(&pool, o.results, seconds, enough ? "ok" : "failed");
+	if (!enough) {
+		fprintf(stderr, "%s: error: only %d of %d training tasks ran to the end (%.0f%%), below the required "
+				"%.0f%%: the profile would not represent the workload, so the build stops here (see "
+				"--min-ran)\n",
+			progname, ran, pool.njobs, 100.0 * ran / pool.njobs, 100 * o.min_ran);
+		return 1;
+	}
+	if (o.stamp) {
+		char *extra = xasprintf("\"tasks\": %d, \"ran\": %d, \"failed\": %d, \"lost\": %d, \"jobs\": %d", pool.njobs,
+					ran, failed, lost, pool.parallel);
+		stamp_write(o.stamp, o.stage, seconds, extra);
+		free(extra);
+	}
+	return 0;
+}

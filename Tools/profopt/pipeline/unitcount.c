@@ -1,0 +1,94 @@
+/* unitcount.c - counting compile and link commands in a growing build log (see unitcount.h). */
+#include "pipeline/unitcount.h"
+#include "lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The word after "-o " in line, copied to out (empty when there is none). */
+static void output_of(const char *line, char *out, size_t n)
+{
+	const char *o = strstr(line, " -o ");
+	out[0] = '\0';
+	if (!o)
+		return;
+	o += 4;
+	o += strspn(o, " ");
+	size_t len = strcspn(o, " \t\r\n'\"");
+	if (len >= n)
+		len = n - 1;
+	memcpy(out, o, len);
+	out[len] = '\0';
+}
+
+static void count_line(struct unit_count *u)
+{
+	u->line[u->len] = '\0';
+	size_t first = strcspn(u->line, " \t");
+	if (memchr(u->line, ':', first)) /* "file.c:12:3: warning: ...": a diagnostic, not a command */
+		return;
+	char out[sizeof u->linking];
+	output_of(u->line, out, sizeof out);
+	if (!out[0] || strchr(out, '$'))
+		return;
+	if (strstr(u->line, " -c ") && ends_with(out, ".o")) {
+		u->compiled++;
+		u->linking[0] = '\0';
+	} else if (!ends_with(out, ".o") && !ends_with(out, ".d")) {
+		memcpy(u->linking, out, sizeof u->linking);
+	}
+}
+
+void unit_count_text(struct unit_count *u, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '\n') {
+			count_line(u);
+			u->len = 0;
+		} else if (u->len < sizeof u->line - 1) {
+			u->line[u->len++] = text[i] ? text[i] : ' ';
+		}
+	}
+}
+
+void unit_count_poll(struct unit_count *u, const char *path)
+{
+	if (!u->log && !(u->log = fopen(path, "rb")))
+		return;
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, u->log)) > 0)
+		unit_count_text(u, buf, n);
+	clearerr(u->log); /* the log grows: read on from here next time */
+}
+
+void unit_count_close(struct unit_count *u)
+{
+	if (u->log)
+		fclose(u->log);
+	u->log = NULL;
+}
+
+long unit_count_load(const char *path)
+{
+	char *text = read_file(path, NULL);
+	long n = text ? strtol(text, NULL, 10) : 0;
+	free(text);
+	return n > 0 ? n : 0;
+}
+
+void unit_count_save(const char *path, long n)
+{
+	if (n <= 0)
+		return;
+	char *tmp = xasprintf("%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (f) {
+		int ok = fprintf(f, "%ld\n", n) > 0;
+		if (fclose(f) == 0 && ok)
+			rename(tmp, path);
+		else
+			remove(tmp);
+	}
+	free(tmp);
+}

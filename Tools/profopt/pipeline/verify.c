@@ -1,0 +1,555 @@
+/* verify.c - `profopt verify`: after the profile-use build, which compiled units actually used
+ * the profile.  Each object is judged on evidence a profile file lying around cannot fake:
+ *   - how it was compiled: its command in the build log, else the switches the compiler
+ *     recorded in the object (DW_AT_producer, .GCC.command.line): the profile-use flag on,
+ *     no profile-generate flag, and no instrumentation symbols in the object;
+ *   - what the compiler said about it: a stale or missing-profile diagnostic naming its source;
+ *   - that the profile has data for it: gcc, a well-formed X.gcda beside X.o (every .gcda is
+ *     read, and a damaged one anywhere stops verify); clang, records in the merged profile for
+ *     functions it defines (nm);
+ *   - clang: what the object contains.  Clang lays out functions the profile calls hot or never
+ *     run in .text.hot. and .text.unlikely. sections; an object with such functions and no such
+ *     section was compiled as without profile (a hash mismatch does exactly that). */
+#include "pipeline/buildlog.h"
+#include "commands.h"
+#include "lib/elf.h"
+#include "profile/gcov_io.h"
+#include "profile/tooltext.h"
+#include "lib/json.h"
+#include "pipeline/stamp.h"
+#include "lib/strmap.h"
+#include "lib/proc.h"
+#include "lib/util.h"
+#include "lib/walk.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char help_verify[] =
+	"usage: profopt verify --family=gcc|clang --build-dir=DIR [OPTIONS]\n"
+	"\n"
+	"Checks, after the profile-use build, that the objects were really compiled with the profile.\n"
+	"\n"
+	"Decides for each object file under DIR whether it was compiled with the profile, from:\n"
+	"its compile command (the build log, else the switches recorded in the object), the\n"
+	"compiler's profile diagnostics about its source, the profile's data for it (gcc: a\n"
+	"well-formed .gcda beside it; clang: records for the functions it defines) and, for\n"
+	"clang, the hot/cold layout the profile gives the object.  Fails if a required object\n"
+	"(e.g. Python/ceval.o) did not use the profile, if none did, or if a profile file or the\n"
+	"compiler says a profile is damaged.\n"
+	"\n"
+	"  --build-dir=DIR     the profile-use build's tree (--objdir=DIR, the old spelling, too)\n"
+	"  --build-log=FILE    the profile-use build's log: compile commands and diagnostics\n"
+	"                      (a few shown; all with --list)\n"
+	"  --profdata=FILE     merged profile (clang)\n"
+	"  --tool=PATH         llvm-profdata (clang; default llvm-profdata)\n"
+	"  --nm=PATH           nm to list the objects' symbols (default: clang, the llvm-nm\n"
+	"                      beside --tool, which reads LTO bitcode whole; else nm)\n"
+	"  --readelf=PATH      readelf to read recorded switches (default readelf)\n"
+	"  --require=OBJ       object (relative to DIR) that must have used the profile (repeatable)\n"
+	"  --skip=NAME         do not descend into directories called NAME (repeatable)\n"
+	"  --list              list the objects that did not use the profile, with the reason\n"
+	"  --stamp=FILE        on success, write the stage record (JSON) to FILE (removed first)\n"
+	"\n"
+	"Exit status: 0 ok, 1 a required object without profile, none with it, or a damaged\n"
+	"profile, 2 bad usage.\n";
+
+/* Why an object did not use the profile (0: it did). */
+enum reason { USED, NO_FLAG, INSTRUMENTED, NO_COMMAND, NO_PROFILE, COMPLAINT, NO_LAYOUT, NREASONS };
+static const char *const reason_keys[NREASONS] = {
+	"used", "without_use_flag", "instrumented", "no_command_record", "no_profile_data", "compiler_complained",
+	"profile_not_in_object"};
+
+struct unit {
+	char *path;
+	int flags;              /* PROFILE_FLAG_* of its compile command; -1 unknown */
+	char *how;              /* where the command was read */
+	int instrumented;       /* the object holds profile-generate symbols */
+	int profile;            /* the profile has data for it */
+	int expect_layout;      /* clang: the profile calls one of its functions hot or never run */
+	int layout;             /* .text.hot / .text.unlikely section: 1, 0, or -1 (not ELF) */
+	const struct log_message *complaint;
+	enum reason reason;
+};
+
+/* A function of the clang profile, by name without its file prefix. */
+struct fn_info {
+	uint64_t max;
+	int records;
+};
+
+struct verify {
+	int gcc;
+	const char *nm, *readelf, *tool, *profdata;
+	struct unit *u;
+	int n;
+	struct strmap by_arg; /* "./path" -> unit index + 1 */
+	struct strmap fns;    /* clang: bare name -> struct fn_info */
+	uint64_t hot;         /* clang: the profile's hot count threshold (0: unknown) */
+	int nfuncs;           /* clang: functions with non-zero counts */
+};
+
+/* Strips the file prefix clang gives local functions in profiles ("file.c:f" or "file.c;f"). */
+static const char *bare_name(const char *s)
+{
+	const char *p = strrchr(s, ';');
+	if (!p)
+		p = strrchr(s, ':');
+	return p ? p + 1 : s;
+}
+
+static void add_function(struct verify *v, const char *name, uint64_t max)
+{
+	void **slot = strmap_slot(&v->fns, bare_name(name), 1);
+	if (!*slot)
+		*slot = xcalloc(1, sizeof(struct fn_info));
+	struct fn_info *f = *slot;
+	f->records++;
+	f->max = max > f->max ? max : f->max;
+	v->nfuncs += max > 0;
+}
+
+/* Fails naming the tool and its words (or that it did not run). */
+static _Noreturn void tool_failed(const char *tool, const char *what, char *why)
+{
+	size_t n = why ? strlen(why) : 0;
+	while (n && (why[n - 1] == '\n' || why[n - 1] == ' '))
+		why[--n] = '\0';
+	fatal("%s show %s failed: %.500s", tool, what, n ? why : "cannot run it");
+}
+
+/* Every function of the merged profile with its largest counter; and the hot threshold. */
+static void load_profile(struct verify *v, const char *path)
+{
+	struct shown_profile p;
+	char *why = NULL;
+	if (profdata_show(v->tool, path, &p, &why) < 0)
+		tool_failed(v->tool, v->profdata, why);
+	for (int i = 0; i < p.n; i++)
+		add_function(v, p.fn[i].name, p.fn[i].max);
+	shown_profile_free(&p);
+	if (profdata_hot_count(v->tool, path, &v->hot, &why) < 0)
+		tool_failed(v->tool, v->profdata, why);
+}
+
+static int instrumentation_symbol(const char *s)
+{
+	return starts_with(s, "__gcov_") || starts_with(s, "__gcov0.") || starts_with(s, "__llvm_profile_") ||
+	       starts_with(s, "__profc_") || starts_with(s, "__profd_");
+}
+
+/* One symbol of unit `object` (nm: every symbol, defined or not). */
+static void on_symbol(void *ctx, int object, const char *sym, char type)
+{
+	struct verify *v = ctx;
+	struct unit *u = &v->u[object];
+	u->instrumented |= instrumentation_symbol(sym);
+	if (v->gcc || (type != 'T' && type != 't' && type != 'W'))
+		return;
+	const struct fn_info *f = strmap_get(&v->fns, sym);
+	if (!f)
+		return;
+	u->profile = 1;
+	u->expect_layout |= f->records == 1 && (f->max == 0 || (v->hot && f->max >= v->hot));
+}
+
+/* readelf: "File: ./x.o", then DW_AT_producer or .GCC.command.line strings. */
+static void read_switches(void *ctx, const char *text, size_t len, char *const *args, int first, int count)
+{
+	struct verify *v = ctx;
+	struct unit *u = NULL;
+	char *out = xasprintf("%.*s", (int)len, text);
+	(void)args, (void)first, (void)count;
+	for (char *save, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (starts_with(line, "File: ")) {
+			int i = (int)(intptr_t)strmap_get(&v->by_arg, line + 6) - 1;
+			u = i >= 0 ? &v->u[i] : NULL;
+			continue;
+		}
+		char *text = strstr(line, "DW_AT_producer");
+		if (text)
+			text = strstr(text, "): ") ? strstr(text, "): ") + 3 : strchr(text, ':') + 1;
+		else if (starts_with(line, "  [") && strchr(line, ']'))
+			text = strchr(line, ']') + 1;
+		if (!u || !text)
+			continue;
+		/* .GCC.command.line holds one switch per string: they add up */
+		int f = profile_flags(text);
+		if (f >= 0) {
+			u->flags = u->flags < 0 ? f : (u->flags | f);
+			free(u->how);
+			u->how = xstrdup("the switches recorded in the object");
+		}
+	}
+	free(out);
+}
+
+static void on_section(const char *name, void *arg)
+{
+	int *layout = arg;
+	if (starts_with(name, ".text.hot") || starts_with(name, ".text.unlikely"))
+		*layout = 1;
+}
+
+/* clang: the llvm-nm beside llvm-profdata, which also lists the local functions of LLVM bitcode
+ * (LTO objects; binutils nm's plugin lists only global ones); else nm. */
+static char *default_nm(const struct verify *v)
+{
+	char *tool = v->gcc ? NULL : find_program(v->tool), *slash = tool ? strrchr(tool, '/') : NULL, *nm = NULL;
+	if (slash) {
+		nm = xasprintf("%.*s/llvm-nm", (int)(slash - tool), tool);
+		if (access(nm, X_OK) != 0) {
+			free(nm);
+			nm = NULL;
+		}
+	}
+	free(tool);
+	return nm ? nm : xstrdup("nm");
+}
+
+/* The objects' symbols (nm), and the switches recorded in those whose command is unknown
+ * (readelf).  A tool that fails leaves objects without evidence: said, with its first words. */
+static void read_objects(struct verify *v)
+{
+	char **paths = xcalloc((size_t)v->n + 1, sizeof *paths), *why = NULL;
+	for (int i = 0; i < v->n; i++)
+		paths[i] = v->u[i].path;
+	int st = nm_symbols(v->nm, paths, v->n, NM_ALL, on_symbol, v, &why);
+	if (st == RUN_NOT_STARTED)
+		fatal("cannot run %s: %s", v->nm, why ? why : "");
+	if (st)
+		warn("%s failed on some objects (%.*s)", v->nm, (int)strcspn(why ? why : "", "\n"), why ? why : "");
+	free(why);
+	why = NULL;
+	int n = 0;
+	for (int i = 0; i < v->n; i++)
+		if (v->u[i].flags < 0)
+			paths[n++] = xasprintf("./%s", v->u[i].path);
+	char *readelf = find_program(v->readelf);
+	char *re_argv[] = {(char *)v->readelf, "--debug-dump=info", "--dwarf-depth=1", "-p", ".GCC.command.line", NULL};
+	st = readelf ? run_batches(re_argv, paths, n, 200, read_switches, v, &why) : 0;
+	if (st == RUN_NOT_STARTED)
+		fatal("cannot run %s: %s", v->readelf, why ? why : "");
+	/* readelf exits non-zero for an object without debug information: only a crash counts */
+	if (st > 0 && !WIFEXITED(st))
+		warn("%s failed on some objects (%.*s)", v->readelf, (int)strcspn(why ? why : "", "\n"), why ? why : "");
+	for (int i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	free(readelf);
+	free(why);
+}
+
+/* gcc: every .gcda under the tree must read well: the compiler silently takes a truncated one
+ * as partial counts, and a damaged one as none. */
+static void check_gcda_files(const char *dir, const char *const *skip)
+{
+	struct file_list l = {0};
+	find_files(&l, ".", ".gcda", skip);
+	int bad = 0;
+	for (int i = 0; i < l.n; i++) {
+		char *name = strcmp(dir, ".") ? xasprintf("%s/%s", dir, l.paths[i]) : xstrdup(l.paths[i]), err[600];
+		size_t len;
+		unsigned char *data = (unsigned char *)read_file(l.paths[i], &len);
+		struct gcov_file f;
+		int rc = data ? gcov_parse(data, len, name, &f, err, sizeof err) : -1;
+		if (!data)
+			snprintf(err, sizeof err, "%s: %s", name, strerror(errno));
+		else if (rc == 0 && f.kind != GCOV_DATA)
+			snprintf(err, sizeof err, "%s: a .gcno (compiler notes), not a .gcda", name), rc = -1;
+		if (rc == 0)
+			gcov_file_free(&f);
+		else if (bad++ < 5)
+			fprintf(stderr, "%s: error: damaged profile: %s\n", progname, err);
+		free(data);
+		free(name);
+	}
+	if (bad)
+		fatal("%d of %d .gcda files under %s are damaged: the compiler used partial counts or none (and may "
+		      "not say so); retrain (make profile-removal profile-opt)",
+		      bad, l.n, dir);
+	file_list_free(&l);
+}
+
+static enum reason judge(const struct verify *v, const struct unit *u)
+{
+	if (u->instrumented || (u->flags > 0 && (u->flags & PROFILE_FLAG_GENERATE)))
+		return INSTRUMENTED;
+	if (u->flags >= 0 && !(u->flags & PROFILE_FLAG_USE))
+		return NO_FLAG;
+	if (u->complaint)
+		return COMPLAINT;
+	if (!u->profile)
+		return NO_PROFILE;
+	if (!v->gcc && u->expect_layout && u->layout == 0)
+		return NO_LAYOUT;
+	/* without its command, only clang's profile layout in the object proves use */
+	if (u->flags < 0 && (v->gcc || u->layout != 1))
+		return NO_COMMAND;
+	return USED;
+}
+
+/* One line on why u did or did not use the profile. */
+static char *describe(const struct verify *v, const struct unit *u, const char *log)
+{
+	switch (u->reason) {
+	case USED:
+		return xasprintf("used profile data (command: %s; profile: %s%s)", u->how ? u->how : "unknown",
+				 v->gcc ? "its .gcda" : "its functions' records",
+				 u->layout == 1 ? "; object: hot/cold sections" : "");
+	case NO_FLAG:
+		return xasprintf("compiled without the profile-use flag (%s)", u->how);
+	case INSTRUMENTED:
+		return xasprintf("an instrumented object (profile-generate), not built with the profile (%s)",
+				 u->how ? u->how : "its symbols");
+	case NO_COMMAND:
+		return xstrdup("no record of its compile command (not in the build log, no switches recorded in it)");
+	case NO_PROFILE:
+		return xstrdup(v->gcc ? "no .gcda beside it: the profile has no data for it"
+				      : "the profile has no record of the functions it defines");
+	case COMPLAINT:
+		return xasprintf("the compiler said (%s:%d): %.300s", log, u->complaint->line, u->complaint->text);
+	case NO_LAYOUT:
+		return xstrdup("compiled as without profile: none of its functions is laid out hot or cold, though the "
+			       "profile calls some of them hot or never run (a hash mismatch: source changed since "
+			       "training?)");
+	default:
+		return xstrdup("?");
+	}
+}
+
+static const char *const reason_texts[NREASONS] = {
+	"used", "compiled without the profile-use flag", "instrumented", "no record of the compile command",
+	"no profile data for them", "the compiler complained about the profile", "profile not visible in the object"};
+
+static void gather(struct verify *v, const struct build_log *log)
+{
+	for (int i = 0; i < v->n; i++) {
+		struct unit *u = &v->u[i];
+		const struct log_compile *c = log ? build_log_compile(log, u->path) : NULL;
+		u->flags = c ? c->flags : -1;
+		u->how = c ? xasprintf("%s line %d", log->path, c->line) : NULL;
+		u->complaint = c && c->complaint >= 0 ? &log->m[c->complaint] : NULL;
+		char *arg = xasprintf("./%s", u->path);
+		*strmap_slot(&v->by_arg, arg, 1) = (void *)(intptr_t)(i + 1);
+		free(arg);
+		if (v->gcc) {
+			char *gcda = xasprintf("%.*s.gcda", (int)strlen(u->path) - 2, u->path);
+			struct stat st;
+			u->profile = stat(gcda, &st) == 0;
+			free(gcda);
+		}
+		char err[512];
+		int rc = elf_sections(u->path, on_section, &u->layout, err, sizeof err);
+		if (rc < 0)
+			warn("cannot read the sections of %s", err);
+		if (rc != 0)
+			u->layout = -1;
+	}
+	read_objects(v);
+}
+
+static void report(const struct verify *v, const int *count, int list, const char *log)
+{
+	int used = count[USED];
+	printf("verify: %d of %d compiled units used profile data (%.0f%%)", used, v->n, 100.0 * used / v->n);
+	if (!v->gcc)
+		printf("; %d functions executed in training", v->nfuncs);
+	printf("\n");
+	if (used < v->n) {
+		printf("verify: %d without it:", v->n - used);
+		for (int r = 1, first = 1; r < NREASONS; r++)
+			if (count[r]) {
+				printf("%s %d %s", first ? "" : ",", count[r], reason_texts[r]);
+				first = 0;
+			}
+		printf("%s\n", list ? "" : " (--list names them)");
+	}
+	if (count[NO_COMMAND])
+		printf("verify: to prove use, give the build log (--build-log) or record the switches (-g, "
+		       "-frecord-gcc-switches)\n");
+	for (int i = 0; list && i < v->n; i++)
+		if (v->u[i].reason != USED) {
+			char *why = describe(v, &v->u[i], log);
+			printf("  no profile: %s: %s\n", v->u[i].path, why);
+			free(why);
+		}
+}
+
+/* The stamp's facts: the counts, the reasons, the required objects (names escaped). */
+static char *stamp_facts(const struct verify *v, const int *count, const char **require, const int *ok, int nrequire,
+			 const char *log)
+{
+	struct buf b = {0};
+	buf_printf(&b, "\"units\": %d, \"units_with_profile\": %d, \"without_profile\": {", v->n, count[USED]);
+	for (int r = 1; r < NREASONS; r++)
+		buf_printf(&b, "%s\"%s\": %d", r > 1 ? ", " : "", reason_keys[r], count[r]);
+	char *q = jw_escape(log ? log : "");
+	buf_printf(&b, "}, \"build_log\": %s, \"required\": {", log ? q : "null");
+	free(q);
+	for (int r = 0; r < nrequire; r++) {
+		q = jw_escape(require[r]);
+		buf_printf(&b, "%s%s: %s", r ? ", " : "", q, ok[r] ? "true" : "false");
+		free(q);
+	}
+	buf_puts(&b, "}");
+	return b.data;
+}
+
+/* Each required object: used, or why not; returns how many did not. */
+static int check_required(const struct verify *v, const char **require, int *ok, int nrequire, const char *log)
+{
+	struct strmap at = {0};
+	for (int i = 0; i < v->n; i++)
+		*strmap_slot(&at, v->u[i].path, 1) = (void *)(intptr_t)(i + 1);
+	int missing = 0;
+	for (int r = 0; r < nrequire; r++) {
+		int i = (int)(intptr_t)strmap_get(&at, require[r]) - 1;
+		char *why = i >= 0 ? describe(v, &v->u[i], log) : NULL;
+		ok[r] = i >= 0 && v->u[i].reason == USED;
+		printf("verify: %s: %s%s\n", require[r], ok[r] ? "" : i >= 0 ? "NO PROFILE DATA: " : "NOT BUILT",
+		       why ? why : "");
+		missing += !ok[r];
+		free(why);
+	}
+	strmap_free(&at, NULL);
+	return missing;
+}
+
+static int verify_run(struct verify *v, const char *dir, const char *logpath, int list, const char *const *skip,
+		      const char **require, int nrequire, const char *stamp)
+{
+	double start = now();
+	char *absdir = realpath(dir, NULL);
+	if (!absdir)
+		fatal("cannot enter %s: %s", dir, strerror(errno));
+	struct build_log log = {0};
+	if (logpath) {
+		if (build_log_read(&log, logpath, absdir) < 0)
+			fatal("cannot read build log %s: %s", logpath, strerror(errno));
+		build_log_print(&log, stdout, list ? -1 : 5);
+		if (log.unattributed)
+			printf("verify: %d stale or missing-profile diagnostic%s name no file: not tied to an object (a "
+			       "parallel build interleaves them); the objects' own evidence decides\n",
+			       log.unattributed, log.unattributed == 1 ? "" : "s");
+	}
+	/* the tool runs in DIR; messages keep the user's name of the file */
+	char *cwd = getcwd(NULL, 0), *profdata = NULL;
+	if (v->profdata)
+		profdata = v->profdata[0] == '/' || !cwd ? xstrdup(v->profdata) : xasprintf("%s/%s", cwd, v->profdata);
+	free(cwd);
+	if (chdir(absdir) < 0)
+		fatal("cannot enter %s: %s", dir, strerror(errno));
+	struct file_list objs = {0};
+	find_files(&objs, ".", ".o", skip);
+	file_list_sort(&objs);
+	if (objs.n == 0)
+		fatal("no object files under %s: was the profile-use build run?", dir);
+	if (v->gcc)
+		check_gcda_files(dir, skip);
+	else
+		load_profile(v, profdata);
+	for (int i = 0; i < log.n; i++)
+		if (log.m[i].kind == LOG_CORRUPTED)
+			fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "
+			      "profile-opt)",
+			      logpath, log.m[i].line, log.m[i].text);
+	v->n = objs.n;
+	v->u = xcalloc((size_t)v->n, sizeof *v->u);
+	for (int i = 0; i < v->n; i++)
+		v->u[i].path = objs.paths[i];
+	gather(v, logpath ? &log : NULL);
+	int count[NREASONS] = {0};
+	for (int i = 0; i < v->n; i++)
+		count[v->u[i].reason = judge(v, &v->u[i])]++;
+	report(v, count, list, logpath);
+	int *ok = xcalloc((size_t)nrequire + 1, sizeof *ok);
+	int missing = check_required(v, require, ok, nrequire, logpath);
+	if (missing)
+		fatal("%d required unit(s) were built without profile data: the build is not profile-optimized "
+		      "where it matters (reasons above)",
+		      missing);
+	if (count[USED] == 0)
+		fatal("no unit used profile data%s", list ? "" : " (--list says why for each)");
+	if (stamp) {
+		char *facts = stamp_facts(v, count, require, ok, nrequire, logpath);
+		stamp_write(stamp, "verify", now() - start, facts);
+		free(facts);
+	}
+	for (int i = 0; i < v->n; i++)
+		free(v->u[i].how);
+	free(v->u);
+	free(ok);
+	free(absdir);
+	free(profdata);
+	strmap_free(&v->by_arg, NULL);
+	strmap_free(&v->fns, free);
+	build_log_free(&log);
+	file_list_free(&objs);
+	return 0;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{"family", required_argument, NULL, 'f'},   {"build-dir", required_argument, NULL, 'd'},
+		{"objdir", required_argument, NULL, 'd'},
+		{"profdata", required_argument, NULL, 'p'}, {"tool", required_argument, NULL, 't'},
+		{"nm", required_argument, NULL, 'n'},       {"readelf", required_argument, NULL, 'e'},
+		{"require", required_argument, NULL, 'r'},  {"skip", required_argument, NULL, 'k'},
+		{"list", no_argument, NULL, 'l'},           {"stamp", required_argument, NULL, 'S'},
+		{"build-log", required_argument, NULL, 'b'}, {NULL, 0, NULL, 0},
+	};
+	struct verify v = {.nm = NULL, .readelf = "readelf", .tool = "llvm-profdata"};
+	const char *family = NULL, *dir = NULL, *stamp = NULL, *logpath = NULL;
+	const char *require[32], *skip[16] = {0};
+	int nrequire = 0, nskip = 0, list = 0, c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': family = optarg; break;
+		case 'd': dir = optarg; break;
+		case 'p': v.profdata = optarg; break;
+		case 't': v.tool = optarg; break;
+		case 'n': v.nm = optarg; break;
+		case 'e': v.readelf = optarg; break;
+		case 'b': logpath = optarg; break;
+		case 'r':
+			if (nrequire == 32)
+				usage_error("too many --require options");
+			require[nrequire++] = optarg;
+			break;
+		case 'k':
+			if (nskip == 15)
+				usage_error("too many --skip options");
+			skip[nskip++] = optarg;
+			break;
+		case 'l': list = 1; break;
+		case 'S': stamp = optarg; break;
+		default: usage_error("unknown option '%s' (see 'profopt verify --help')", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s' (see 'profopt verify --help')", argv[optind]);
+	if (!family || !dir || (strcmp(family, "gcc") && strcmp(family, "clang") && strcmp(family, "apple-clang")))
+		usage_error("--family=gcc|clang and --build-dir=DIR are required");
+	v.gcc = strcmp(family, "gcc") == 0;
+	setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors in the order they happen */
+	if (!v.gcc && !v.profdata)
+		usage_error("--profdata=FILE is required for clang");
+	char *nm = v.nm ? NULL : default_nm(&v);
+	if (nm)
+		v.nm = nm;
+	/* a verify that fails leaves no stamp, not even an older one that said ok */
+	if (stamp && unlink(stamp) < 0 && errno != ENOENT)
+		fatal("cannot remove the old stamp %s: %s", stamp, strerror(errno));
+	int rc = verify_run(&v, dir, logpath, list, skip, require, nrequire, stamp);
+	free(nm);
+	return rc;
+}

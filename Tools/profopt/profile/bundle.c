@@ -1,0 +1,408 @@
+/* bundle.c - `profopt export` and `profopt import`: a profile as a reusable artifact.
+ *
+ * A bundle is one tar.gz file holding manifest.json (a flat JSON object of strings: what the
+ * profile was made from, and its SHA-256) and profile/: the merged clang profile
+ * (merged.profdata) or the archive of GCC's .gcda files (profiles.tar, paths relative to the
+ * build directory, so it can be restored into any build directory with the same layout).
+ * Import compares the manifest with what the current build expects and refuses a profile made
+ * from other sources or another compiler, saying what differs, unless --force is given.
+ *
+ * A bundle is hostile input: it is unpacked by libarchive (tarfile.c) into a fresh private
+ * directory, accepting only manifest.json and one regular profile file; a .gcda archive inside
+ * is checked member by member (regular .gcda files under the build directory, nothing else)
+ * and written again from what passed, before anything is moved into place.
+ *
+ * Relocation: some builds put an absolute path into object paths (CPython 3.11's setup.py
+ * compiles extension modules to build/temp.PLATFORM/ABSOLUTE/SOURCE/DIR/Modules/x.o), and GCC writes
+ * each .gcda beside its object.  The exporter records that directory as relocate_root; the
+ * importer, given this build's own (--relocate-root), renames the archive's members from the
+ * old directory to the new one: a plain string match, whatever bytes the directories hold. */
+#include "commands.h"
+#include "profile/facts.h"
+#include "lib/json.h"
+#include "lib/sha256.h"
+#include "pipeline/stamp.h"
+#include "lib/tarfile.h"
+#include "lib/util.h"
+#include "lib/walk.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char help_export[] =
+	"usage: profopt export --profile=FILE (--output=BUNDLE | --write-manifest=JSON)\n"
+	"                      [--manifest=KV-FILE] [KEY=VALUE...]\n"
+	"\n"
+	"Writes BUNDLE (tar.gz): the profile FILE (a merged .profdata, or the tar of .gcda files)\n"
+	"and manifest.json with the KEY=VALUE facts given (one per line in KV-FILE, and on the\n"
+	"command line), plus profile_sha256, created and profopt_version.  --write-manifest\n"
+	"writes the manifest alone to JSON (the record installed beside an optimized interpreter;\n"
+	"--record=JSON, the old spelling, too).\n";
+
+const char help_import[] =
+	"usage: profopt import --bundle=BUNDLE --dest=FILE [--expect=KV-FILE] [--force]\n"
+	"                      [--sha256=HEX] [--manifest-out=FILE] [--stamp=FILE]\n"
+	"                      [--relocate-root=DIR] [KEY=VALUE...]\n"
+	"\n"
+	"--sha256=HEX: BUNDLE must have this SHA-256 (configure --with-profile-sha256, make\n"
+	"PGO_PROFILE_SHA256): any other file is refused before it is read.\n"
+	"Unpacks BUNDLE into a private temporary directory, accepting only manifest.json (JSON)\n"
+	"and one regular profile file (profile/NAME.profdata or profile/NAME.tar, whose members\n"
+	"must be regular .gcda files with relative names): a link, a device, an absolute name, a\n"
+	"'..' or any other file refuses the bundle, and nothing is written.\n"
+	"Checks the manifest against the expected KEY=VALUE facts (from KV-FILE and the command\n"
+	"line): any that differ are listed and the import is refused, unless --force.\n"
+	"Then checks the profile's SHA-256 and writes the profile to FILE.\n"
+	"--relocate-root=DIR: when the manifest records another relocate_root (an absolute\n"
+	"directory that appears inside the archive's member names), the .gcda archive's members\n"
+	"under it are renamed to DIR: a profile of objects named by absolute paths fits here.\n"
+	"Member names holding relocate_root of which none moves are an error.\n"
+	"Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n";
+
+static char *file_sha256(const char *path)
+{
+	char sum[SHA256_HEX_LEN + 1];
+	if (sha256_file(path, sum) < 0)
+		fatal("cannot read %s: %s", path, strerror(errno));
+	return xstrdup(sum);
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{"profile", required_argument, NULL, 'p'},
+		{"output", required_argument, NULL, 'o'},
+		{"manifest", required_argument, NULL, 'm'},
+		{"write-manifest", required_argument, NULL, 'r'},
+		{"record", required_argument, NULL, 'r'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *profile = NULL, *output = NULL, *record = NULL;
+	struct facts f = {0};
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': profile = optarg; break;
+		case 'o': output = optarg; break;
+		case 'm': facts_load_kv_file(&f, optarg); break;
+		case 'r': record = optarg; break;
+		default: usage_error("unknown option '%s' (see 'profopt export --help')", argv[optind - 1]);
+		}
+	}
+	for (int i = optind; i < argc; i++)
+		facts_add_kv(&f, argv[i]);
+	if (!profile || (!output && !record))
+		usage_error("--profile=FILE and --output=BUNDLE or --write-manifest=JSON are required");
+	struct stat st;
+	if (lstat(profile, &st) < 0 || !S_ISREG(st.st_mode))
+		fatal("no profile %s to export (run make profile-opt first)", profile);
+
+	char *sum = file_sha256(profile), when[32];
+	time_t t = time(NULL);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	char *copy = xstrdup(profile), *name = basename(copy);
+	facts_set(&f, "profile_file", name);
+	facts_set(&f, "profile_sha256", sum);
+	facts_set(&f, "created", when);
+	facts_set(&f, "profopt_version", PROFOPT_VERSION);
+	if (record)
+		facts_write_json(&f, record);
+	if (output) {
+		char *json = facts_to_json(&f), *member = xasprintf("profile/%s", name);
+		char *out_tmp = xasprintf("%s.tmp", output);
+		struct tar_out *tar = tar_create(out_tmp, 1);
+		tar_add_data(tar, "manifest.json", json, strlen(json));
+		tar_add_dir(tar, "profile");
+		tar_add_file(tar, member, profile);
+		tar_close(tar);
+		if (rename(out_tmp, output) < 0)
+			fatal("cannot rename %s: %s", out_tmp, strerror(errno));
+		fprintf(stderr, "export: %s (%lld bytes of profile, sha256 %.12s...)\n", output, (long long)st.st_size, sum);
+		free(json), free(member), free(out_tmp);
+	}
+	free(sum), free(copy);
+	facts_free(&f);
+	return 0;
+}
+
+/* ---- import */
+
+/* What a bundle may hold: manifest.json and one profile/NAME.profdata or profile/NAME.tar. */
+struct bundle_members {
+	char *profile; /* NAME */
+};
+
+static char *accept_bundle_member(const char *name, void *ctx, const char **why)
+{
+	struct bundle_members *m = ctx;
+	if (strcmp(name, "manifest.json") == 0)
+		return xstrdup(name);
+	const char *base = starts_with(name, "profile/") ? name + 8 : NULL;
+	if (!base || strchr(base, '/') || !(ends_with(base, ".profdata") || ends_with(base, ".tar"))) {
+		*why = "is not part of a profile bundle (manifest.json, and profile/NAME.profdata or profile/NAME.tar)";
+		return NULL;
+	}
+	if (m->profile) {
+		*why = "is a second profile file (a bundle holds one)";
+		return NULL;
+	}
+	m->profile = xstrdup(base);
+	return xstrdup(name);
+}
+
+/* GCC's profile: regular .gcda files; those under the exporter's relocate_root move to ours. */
+struct gcda_members {
+	const char *from, *to; /* relocate_root: the bundle's and this build's, or NULL */
+	int holding, moved;    /* member names that hold `from`, and those renamed */
+};
+
+static char *accept_gcda(const char *name, void *ctx, const char **why)
+{
+	struct gcda_members *g = ctx;
+	if (!ends_with(name, ".gcda")) {
+		*why = "is not a .gcda file";
+		return NULL;
+	}
+	if (!g->from || !strstr(name, g->from))
+		return xstrdup(name);
+	g->holding++;
+	size_t flen = strlen(g->from);
+	for (const char *at = strstr(name, g->from); at; at = strstr(at + 1, g->from))
+		if (at[flen] == '/') {
+			g->moved++;
+			return xasprintf("%.*s%s%s", (int)(at - name), name, g->to, at + flen);
+		}
+	return xstrdup(name);
+}
+
+/* An absolute directory, without trailing slashes; NULL if it is not one. */
+static char *absolute_dir(const char *dir)
+{
+	if (!dir || dir[0] != '/')
+		return NULL;
+	char *d = xstrdup(dir);
+	size_t n = strlen(d);
+	while (n > 1 && d[n - 1] == '/')
+		d[--n] = '\0';
+	if (n == 1) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (in < 0 || out < 0)
+		fatal("cannot copy %s to %s: %s", from, to, strerror(errno));
+	static char block[1 << 16];
+	ssize_t n;
+	while ((n = read(in, block, sizeof block)) > 0)
+		if (write(out, block, (size_t)n) != n)
+			fatal("cannot write %s: %s", to, strerror(errno));
+	if (n < 0 || fsync(out) < 0 || close(out) < 0)
+		fatal("cannot copy %s to %s: %s", from, to, strerror(errno));
+	close(in);
+}
+
+/* Checks the .gcda archive (relocating its members) and writes it again as dest_tmp from the
+ * files that passed, unpacked in the private directory tmp. */
+static void import_gcda_archive(const char *bundle, const char *archive, const char *tmp, const char *dest_tmp,
+				const char *old_root, const char *root)
+{
+	struct gcda_members g = {0};
+	char *from = NULL, *to = NULL;
+	if (root && old_root) {
+		from = absolute_dir(old_root), to = absolute_dir(root);
+		if (!from) {
+			const char *p = printable(old_root);
+			fatal("%s: the manifest's relocate_root '%s' is not an absolute directory", bundle, p);
+		}
+		if (strcmp(from, to) != 0)
+			g.from = from, g.to = to;
+	}
+	char *dir = xasprintf("%s/gcda", tmp);
+	if (mkdir(dir, 0700) < 0)
+		fatal("cannot create %s: %s", dir, strerror(errno));
+	struct file_list files = {0};
+	char *label = xasprintf("%s (its profile archive)", bundle);
+	int fd = open(archive, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fatal("cannot read %s: %s", label, strerror(errno));
+	tar_extract_fd(fd, label, dir, TAR_PRIVATE, accept_gcda, &g, &files);
+	close(fd);
+	if (g.holding > 0 && g.moved == 0) {
+		const char *p = printable(g.from);
+		fatal("%s: %d profile file names hold relocate_root %s, but none is under it: nothing could be moved",
+		      bundle, g.holding, p);
+	}
+	if (g.moved) {
+		const char *f = printable(g.from), *t = printable(g.to);
+		fprintf(stderr, "import: %d profile files moved from %s/ to %s/\n", g.moved, f, t);
+	}
+	file_list_sort(&files);
+	struct tar_out *out = tar_create(dest_tmp, 0);
+	for (int i = 0; i < files.n; i++) {
+		char *path = xasprintf("%s/%s", dir, files.paths[i]);
+		tar_add_file(out, files.paths[i], path);
+		free(path);
+	}
+	tar_close(out);
+	file_list_free(&files);
+	free(dir), free(label), free(from), free(to);
+}
+
+/* Lists the facts that differ from what this build expects; returns how many. */
+static int compare_facts(const struct facts *want, const struct facts *have, const char *bundle)
+{
+	int differ = 0;
+	for (int i = 0; i < want->n; i++) {
+		const char *got = facts_get(have, want->key[i]);
+		if (got && strcmp(got, want->value[i]) == 0)
+			continue;
+		if (!differ++)
+			fprintf(stderr, "import: the profile in %s was made for something else:\n", bundle);
+		const char *k = printable(want->key[i]), *g = printable(got ? got : "(not recorded)"), *w = printable(want->value[i]);
+		fprintf(stderr, "  %-18s profile: %s\n  %-18s this build: %s\n", k, g, "", w);
+	}
+	return differ;
+}
+
+/* Opens the bundle; with a pinned SHA-256, refuses any other file before reading it. */
+static int open_bundle(const char *bundle, const char *pin)
+{
+	int fd = open(bundle, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fatal("cannot read the profile bundle %s: %s", bundle, strerror(errno));
+	if (!pin)
+		return fd;
+	char sum[SHA256_HEX_LEN + 1];
+	if (sha256_fd(fd, sum) < 0)
+		fatal("cannot read the profile bundle %s: %s", bundle, strerror(errno));
+	if (strcasecmp(sum, pin) != 0)
+		fatal("refusing %s: its SHA-256 is %s, but the profile is pinned to %s (--with-profile-sha256, "
+		      "PGO_PROFILE_SHA256)", bundle, sum, pin);
+	fprintf(stderr, "import: %s has the pinned SHA-256 %.12s...\n", bundle, sum);
+	return fd;
+}
+
+/* Unpacks the bundle into tmp/bundle and reads its manifest into have; returns the path of
+ * the unpacked profile file. */
+static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct facts *have)
+{
+	char *dir = xasprintf("%s/bundle", tmp);
+	if (mkdir(dir, 0700) < 0)
+		fatal("cannot create %s: %s", dir, strerror(errno));
+	struct bundle_members m = {0};
+	tar_extract_fd(fd, bundle, dir, TAR_PRIVATE, accept_bundle_member, &m, NULL);
+	char *manifest = xasprintf("%s/manifest.json", dir), err[300];
+	if (access(manifest, F_OK) < 0)
+		fatal("%s is not a profopt profile bundle (no manifest.json)", bundle);
+	if (facts_load_json(have, manifest, err, sizeof err) < 0)
+		fatal("%s: manifest.json is not a manifest: %s", bundle, err);
+	const char *file = facts_get(have, "profile_file"), *sum = facts_get(have, "profile_sha256");
+	if (!file || !sum)
+		fatal("%s: manifest lacks profile_file or profile_sha256", bundle);
+	if (!m.profile || strcmp(m.profile, file) != 0) {
+		const char *p = printable(file);
+		fatal("%s: the manifest names the profile '%s', which the bundle does not hold", bundle, p);
+	}
+	char *path = xasprintf("%s/profile/%s", dir, file), *actual = file_sha256(path);
+	if (strcmp(actual, sum) != 0) {
+		const char *p = printable(sum);
+		fatal("%s: the profile is damaged: sha256 %s, expected %s", bundle, actual, p);
+	}
+	free(dir), free(manifest), free(m.profile), free(actual);
+	return path;
+}
+
+static void write_import_stamp(const char *stamp, double seconds, const char *bundle, int forced)
+{
+	char *name = jw_escape(bundle);
+	char *extra = xasprintf("\"imported_from\": %s, \"forced\": %s", name, forced ? "true" : "false");
+	stamp_write(stamp, "import", seconds, extra);
+	free(extra), free(name);
+}
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{"bundle", required_argument, NULL, 'b'},
+		{"dest", required_argument, NULL, 'd'},
+		{"expect", required_argument, NULL, 'e'},
+		{"force", no_argument, NULL, 'f'},
+		{"manifest-out", required_argument, NULL, 'm'},
+		{"stamp", required_argument, NULL, 'S'},
+		{"relocate-root", required_argument, NULL, 'r'},
+		{"sha256", required_argument, NULL, 'H'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *bundle = NULL, *dest = NULL, *manifest_out = NULL, *stamp = NULL, *root = NULL, *pin = NULL;
+	struct facts want = {0}, have = {0};
+	int force = 0, c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': bundle = optarg; break;
+		case 'd': dest = optarg; break;
+		case 'e': facts_load_kv_file(&want, optarg); break;
+		case 'f': force = 1; break;
+		case 'm': manifest_out = optarg; break;
+		case 'S': stamp = optarg; break;
+		case 'r': root = optarg; break;
+		case 'H': pin = optarg; break;
+		default: usage_error("unknown option '%s' (see 'profopt import --help')", argv[optind - 1]);
+		}
+	}
+	for (int i = optind; i < argc; i++)
+		facts_add_kv(&want, argv[i]);
+	if (!bundle || !dest)
+		usage_error("--bundle=BUNDLE and --dest=FILE are required");
+	if (pin && !sha256_is_hex(pin))
+		usage_error("--sha256 wants 64 hexadecimal digits, not '%s'", pin);
+	char *new_root = root ? absolute_dir(root) : NULL;
+	if (root && !new_root)
+		usage_error("--relocate-root wants an absolute directory other than /, not '%s'", root);
+	double start = now();
+	int fd = open_bundle(bundle, pin);
+	char *tmp = make_temp_dir("bundle"), *profile = unpack_bundle(bundle, fd, tmp, &have);
+	close(fd);
+
+	int differ = compare_facts(&want, &have, bundle);
+	if (differ && !force) {
+		fatal("refusing a profile that does not match (%d difference%s); a mismatched profile optimizes "
+		      "the wrong code. To use it anyway: --force (make: PGO_PROFILE_FORCE=1)",
+		      differ, differ == 1 ? "" : "s");
+	}
+	if (differ)
+		warn("using the mismatched profile anyway (--force)");
+
+	char *dest_tmp = xasprintf("%s.tmp", dest);
+	if (ends_with(profile, ".tar"))
+		import_gcda_archive(bundle, profile, tmp, dest_tmp, facts_get(&have, "relocate_root"), new_root);
+	else
+		copy_file(profile, dest_tmp);
+	if (rename(dest_tmp, dest) < 0)
+		fatal("cannot rename %s: %s", dest_tmp, strerror(errno));
+	if (manifest_out)
+		facts_write_json(&have, manifest_out);
+	const char *created = facts_get(&have, "created");
+	const char *when = printable(created ? created : "?");
+	fprintf(stderr, "import: profile from %s (made %s) checked and installed as %s\n", bundle, when, dest);
+	if (stamp)
+		write_import_stamp(stamp, now() - start, bundle, differ);
+	free(profile), free(dest_tmp), free(new_root);
+	facts_free(&want), facts_free(&have);
+	return 0;
+}

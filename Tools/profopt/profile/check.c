@@ -1,0 +1,335 @@
+/* check.c - `profopt check`: is the profile still good for the sources about to be built
+ * with it?  At training time it writes a fingerprint of the sources (--write-fingerprint); before or
+ * after the profile-use build it lists what changed since (--against), and reads the
+ * compiler's own complaints about the profile from a build log (--build-log).  Over the
+ * --max-changed limit it fails; under it, it warns: a stale profile is never used silently. */
+#include "pipeline/buildlog.h"
+#include "commands.h"
+#include "pipeline/fingerprint.h"
+#include "lib/json.h"
+#include "lib/strmap.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char help_check[] =
+	"usage: profopt check --write-fingerprint=FILE --source-dir=DIR [--suffix=.c ...] [--skip=NAME ...]\n"
+	"       profopt check [--against=FILE [--source-dir=DIR]] [--build-log=FILE]\n"
+	"                     [--max-changed=N|PCT%] [--json]\n"
+	"\n"
+	"Checks that the sources are still those the profile was trained on (a stale profile).\n"
+	"\n"
+	"  --write-fingerprint=FILE  at training time: write a fingerprint (SHA-256 and size)\n"
+	"                      of every source file under --source-dir to FILE (--record=FILE,\n"
+	"                      the old spelling, too)\n"
+	"  --source-dir=DIR    the source tree (fingerprinting: required; checking: default the\n"
+	"                      tree named in FILE; --root=DIR, the old spelling, too)\n"
+	"  --suffix=SUF        source files to fingerprint (repeatable; default .c .h .cc .cpp\n"
+	"                      .cxx .hh .hpp .inc .S)\n"
+	"  --skip=NAME         do not descend into directories called NAME (repeatable; .git\n"
+	"                      is always skipped)\n"
+	"  --against=FILE      compare the sources with the fingerprint in FILE: list the files\n"
+	"                      changed, added and removed since training\n"
+	"  --build-log=FILE    scan a build log for the compilers' profile diagnostics:\n"
+	"                      stale (gcc -Wcoverage-mismatch, 'does not match its profile data';\n"
+	"                      clang 'profile data may be out of date', hash mismatch),\n"
+	"                      corrupted or unreadable ('profile data may be corrupted', 'not a\n"
+	"                      gcov data file', another GCC's version, 'Could not read\n"
+	"                      profile', malformed or unsupported profile), missing\n"
+	"                      (-Wmissing-profile, 'no profile data available', 'profile data\n"
+	"                      may be incomplete')\n"
+	"  --max-changed=LIMIT how many stale sources are tolerated (with a warning): a count N\n"
+	"                      or a share of the fingerprinted files 'P%'.  Changed, added and\n"
+	"                      removed files and files the compiler called stale all count.\n"
+	"                      Default 0: any change fails.\n"
+	"  --json              machine-readable result (keys: files, changed, added, removed,\n"
+	"                      log.{stale,corrupted,missing,messages}, stale_sources, limit, ok)\n"
+	"\n"
+	"Exit status: 0 when the profile may be used (warnings listed), 1 when it is stale\n"
+	"beyond the limit or corrupted (retrain: make profile-removal profile-opt), 2 on bad usage.\n";
+
+struct diff {
+	const char **changed, **added, **removed;
+	int nchanged, nadded, nremoved;
+};
+
+static void compare(const struct fingerprint *old, const struct fingerprint *cur, struct diff *d)
+{
+	d->changed = xcalloc((size_t)old->n + 1, sizeof *d->changed);
+	d->removed = xcalloc((size_t)old->n + 1, sizeof *d->removed);
+	d->added = xcalloc((size_t)cur->n + 1, sizeof *d->added);
+	int i = 0, k = 0;
+	while (i < old->n || k < cur->n) {
+		int c = i == old->n ? 1 : k == cur->n ? -1 : strcmp(old->e[i].path, cur->e[k].path);
+		if (c < 0) {
+			d->removed[d->nremoved++] = old->e[i++].path;
+		} else if (c > 0) {
+			d->added[d->nadded++] = cur->e[k++].path;
+		} else {
+			if (strcmp(old->e[i].hash, cur->e[k].hash) != 0 || !cur->e[k].hash[0] || old->e[i].size != cur->e[k].size)
+				d->changed[d->nchanged++] = cur->e[k].path;
+			i++;
+			k++;
+		}
+	}
+}
+
+/* Stale sources: changed, added, removed, and distinct files the compiler called stale
+ * that are not among the changed ones (a stale message naming no file counts once).  Hash
+ * tables keep it linear: a log of many messages is not compared pairwise. */
+static int count_stale(const struct diff *d, const struct build_log *s)
+{
+	int n = d->nchanged + d->nadded + d->nremoved;
+	struct strmap changed = {0}, seen = {0};
+	for (int k = 0; k < d->nchanged; k++)
+		*strmap_slot(&changed, d->changed[k], 1) = (void *)1;
+	for (int i = 0; i < s->n; i++) {
+		const char *src = s->m[i].source;
+		if (s->m[i].kind != LOG_STALE)
+			continue;
+		if (!src) {
+			n++;
+			continue;
+		}
+		void **slot = strmap_slot(&seen, src, 1);
+		if (*slot)
+			continue;
+		*slot = (void *)1;
+		/* a changed file named from another directory: "../src/a/b.c" is "a/b.c" */
+		int known = strmap_get(&changed, src) != NULL;
+		for (const char *p = strchr(src, '/'); p && !known; p = strchr(p + 1, '/'))
+			known = strmap_get(&changed, p + 1) != NULL;
+		n += !known;
+	}
+	strmap_free(&changed, NULL);
+	strmap_free(&seen, NULL);
+	return n;
+}
+
+static void json_list(struct json *j, const char *key, const char **v, int n)
+{
+	jw_key(j, key);
+	jw_begin_array(j);
+	for (int i = 0; i < n; i++)
+		jw_string(j, v[i]);
+	jw_end_array(j);
+}
+
+static void print_list(const char *what, const char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		printf("  %-8s %s\n", what, v[i]);
+}
+
+static int write_fingerprint(const char *file, const char *root, const char *const *suffixes, const char *const *skip)
+{
+	struct fingerprint m;
+	char err[512];
+	if (fingerprint_scan(&m, root, suffixes, skip, err, sizeof err) < 0)
+		fatal("%s", err);
+	if (m.n == 0)
+		fatal("no source files under %s (suffixes: see --suffix)", root);
+	if (fingerprint_write(&m, file) < 0)
+		fatal("cannot write %s: %s", file, strerror(errno));
+	fprintf(stderr, "check: fingerprint of %d source files under %s written to %s\n", m.n, m.root, file);
+	fingerprint_free(&m);
+	return 0;
+}
+
+struct check_opts {
+	const char *write_fp, *root, *against, *log, *limit_arg;
+	const char *suffixes[32], *skip[32];
+	int nsuffix, nskip, json;
+	double limit; /* --max-changed: files, or a percentage of them */
+	int percent;
+};
+
+/* The limit: "N" files or "P%" of the fingerprinted files. */
+static void parse_limit(struct check_opts *o)
+{
+	char *end;
+	errno = 0;
+	o->limit = strtod(o->limit_arg, &end);
+	o->percent = *end == '%';
+	if (errno || end == o->limit_arg || (o->percent ? end[1] != '\0' : *end != '\0') || o->limit < 0 ||
+	    (o->percent && o->limit > 100))
+		usage_error("--max-changed wants a count N or a share P%%, not '%s'", o->limit_arg);
+}
+
+static void parse_check_opts(struct check_opts *o, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"write-fingerprint", required_argument, NULL, 'r'},
+		{"record", required_argument, NULL, 'r'},
+		{"source-dir", required_argument, NULL, 'R'},
+		{"root", required_argument, NULL, 'R'},
+		{"suffix", required_argument, NULL, 'x'},
+		{"skip", required_argument, NULL, 's'},
+		{"against", required_argument, NULL, 'a'},
+		{"build-log", required_argument, NULL, 'l'},
+		{"max-changed", required_argument, NULL, 'm'},
+		{"json", no_argument, NULL, 'j'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': o->write_fp = optarg; break;
+		case 'R': o->root = optarg; break;
+		case 'x':
+			if (o->nsuffix == 31)
+				usage_error("too many --suffix options");
+			o->suffixes[o->nsuffix++] = optarg;
+			break;
+		case 's':
+			if (o->nskip == 31)
+				usage_error("too many --skip options");
+			o->skip[o->nskip++] = optarg;
+			break;
+		case 'a': o->against = optarg; break;
+		case 'l': o->log = optarg; break;
+		case 'm': o->limit_arg = optarg; break;
+		case 'j': o->json = 1; break;
+		default: usage_error("unknown option '%s' (see 'profopt check --help')", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s' (see 'profopt check --help')", argv[optind]);
+	if (o->write_fp && (o->against || o->log))
+		usage_error("--write-fingerprint is done at training time; --against and --build-log come later");
+	if (o->write_fp && !o->root)
+		usage_error("--write-fingerprint needs --source-dir=DIR, the source tree to fingerprint");
+	if (!o->write_fp && !o->against && !o->log)
+		usage_error("nothing to check: --write-fingerprint=FILE, --against=FILE or --build-log=FILE (see --help)");
+	if (!o->write_fp)
+		parse_limit(o);
+}
+
+/* What a check found: the sources changed since training and the build log's diagnostics. */
+struct check_result {
+	struct fingerprint old, cur;
+	struct diff d;
+	struct build_log log;
+	int stale, ok;
+	double allowed;
+};
+
+static void check_run(const struct check_opts *o, const char *const *suf, struct check_result *r)
+{
+	char err[512];
+	if (o->against) {
+		if (fingerprint_read(&r->old, o->against, err, sizeof err) < 0)
+			fatal("%s", err);
+		const char *root = o->root ? o->root : r->old.root;
+		if (!root)
+			fatal("%s names no source tree; give --source-dir=DIR", o->against);
+		if (fingerprint_scan(&r->cur, root, suf, o->skip, err, sizeof err) < 0)
+			fatal("%s", err);
+		compare(&r->old, &r->cur, &r->d);
+	}
+	if (o->log && build_log_read(&r->log, o->log, NULL) < 0)
+		fatal("cannot read build log %s: %s", o->log, strerror(errno));
+	r->stale = count_stale(&r->d, &r->log);
+	r->allowed = o->percent ? o->limit / 100 * r->old.n : o->limit;
+	r->ok = r->stale <= r->allowed && r->log.count[LOG_CORRUPTED] == 0;
+}
+
+static void json_log(struct json *j, const struct build_log *s, const char *file)
+{
+	jw_begin_object(j);
+	jw_kv_string(j, "file", file);
+	for (int k = 0; k < LOG_KINDS; k++)
+		jw_kv_int(j, log_kind_names[k], s->count[k]);
+	jw_key(j, "messages");
+	jw_begin_array(j);
+	for (int i = 0; i < s->n; i++) {
+		jw_begin_object(j);
+		jw_kv_int(j, "line", s->m[i].line);
+		jw_kv_string(j, "kind", log_kind_names[s->m[i].kind]);
+		jw_kv_string(j, "source", s->m[i].source);
+		jw_kv_string(j, "text", s->m[i].text);
+		jw_end_object(j);
+	}
+	jw_end_array(j);
+	jw_end_object(j);
+}
+
+static void print_check_json(const struct check_opts *o, const struct check_result *r)
+{
+	struct json j;
+	jw_init(&j, stdout);
+	jw_begin_object(&j);
+	jw_kv_string(&j, "fingerprint", o->against);
+	jw_kv_string(&j, "root", o->against ? (o->root ? o->root : r->old.root) : NULL);
+	jw_kv_int(&j, "files", r->old.n);
+	json_list(&j, "changed", r->d.changed, r->d.nchanged);
+	json_list(&j, "added", r->d.added, r->d.nadded);
+	json_list(&j, "removed", r->d.removed, r->d.nremoved);
+	jw_key(&j, "log");
+	if (o->log)
+		json_log(&j, &r->log, o->log);
+	else
+		jw_null(&j);
+	jw_kv_int(&j, "stale_sources", r->stale);
+	jw_kv_string(&j, "limit", o->limit_arg);
+	jw_kv_bool(&j, "ok", r->ok);
+	jw_end_object(&j);
+	jw_finish(&j);
+}
+
+static void print_check_text(const struct check_opts *o, const struct check_result *r)
+{
+	if (o->against) {
+		printf("sources: %d fingerprinted at training; %d changed, %d added, %d removed since\n", r->old.n,
+		       r->d.nchanged, r->d.nadded, r->d.nremoved);
+		print_list("changed", r->d.changed, r->d.nchanged);
+		print_list("added", r->d.added, r->d.nadded);
+		print_list("removed", r->d.removed, r->d.nremoved);
+	}
+	if (o->log)
+		build_log_print(&r->log, stdout, -1);
+}
+
+/* The verdict on standard error: corrupted, stale beyond the limit, or stale but tolerated. */
+static void print_verdict(const struct check_opts *o, const struct check_result *r)
+{
+	int corrupted = r->log.count[LOG_CORRUPTED], stale = r->stale;
+	if (corrupted)
+		fprintf(stderr, "%s: error: the compiler found the profile corrupted (%d message%s in %s): retrain "
+				"(make profile-removal profile-opt)\n",
+			progname, corrupted, corrupted == 1 ? "" : "s", o->log);
+	if (stale && stale <= r->allowed)
+		warn("%d source%s stale since training (tolerated by --max-changed=%s): code changed since training gets no profile",
+		     stale, stale == 1 ? "" : "s", o->limit_arg);
+	if (stale > r->allowed)
+		fprintf(stderr, "%s: error: the profile is stale: %d source%s changed since training, more than --max-changed=%s; "
+				"retrain (make profile-removal profile-opt)\n",
+			progname, stale, stale == 1 ? "" : "s", o->limit_arg);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_opts o = {.limit_arg = "0", .skip = {".git"}, .nskip = 1};
+	parse_check_opts(&o, argc, argv);
+	const char *const *suf = o.nsuffix ? o.suffixes : fingerprint_default_suffixes;
+	if (o.write_fp)
+		return write_fingerprint(o.write_fp, o.root, suf, o.skip);
+	struct check_result r = {0};
+	check_run(&o, suf, &r);
+	if (o.json)
+		print_check_json(&o, &r);
+	else
+		print_check_text(&o, &r);
+	print_verdict(&o, &r);
+	build_log_free(&r.log);
+	free(r.d.changed);
+	free(r.d.added);
+	free(r.d.removed);
+	fingerprint_free(&r.old);
+	fingerprint_free(&r.cur);
+	return r.ok ? 0 : 1;
+}

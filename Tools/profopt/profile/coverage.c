@@ -1,0 +1,715 @@
+/* coverage.c - `profopt coverage`: how much of each group of compiled units (the interpreter
+ * core, the compiler, the import path, each C extension module, ...) a training reached, side
+ * by side for several trainings, from `profopt report --json` outputs; names the groups a
+ * training did not reach.  Units are the report's source files (objects for gcc without
+ * notes); clang's profile names no file for global functions, which --objects maps to the
+ * object defining them (nm). */
+#include "commands.h"
+#include "profile/coverage.h"
+#include "lib/json.h"
+#include "lib/proc.h"
+#include "lib/util.h"
+#include "lib/walk.h"
+#include "profile/tooltext.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+const char help_coverage[] =
+	"usage: profopt coverage [OPTIONS] [NAME=]REPORT.json [[NAME=]REPORT.json ...]\n"
+	"\n"
+	"Shows, per group of compiled units, how much of it a training reached: units (source\n"
+	"files) with counts out of all, functions executed out of all, and the group's share of\n"
+	"all the counts of the run; one column per input, e.g.\n"
+	"  profopt coverage own=report-own.json regrtest=report-regrtest.json\n"
+	"Each input is the output of 'profopt report --json' (give it --top=1000000 so that it\n"
+	"lists every executed function, which --objects needs).  Then it names the groups each\n"
+	"training did not reach, and those with no unit in its profile at all.\n"
+	"\n"
+	"Groups: by default CPython's (see --list-groups): core, objects, compiler, import,\n"
+	"_sre, _decimal, _sqlite, _json, _pickle, hashing, compression; units that match no group\n"
+	"are 'other'.  A unit belongs to the first group with a pattern that matches its path or a\n"
+	"part of it after a '/' (fnmatch, '*' matches '/' too); an object X.o also as X.c.\n"
+	"\n"
+	"Options:\n"
+	"  --groups=FILE       your own groups: lines 'GROUP PATTERN...' ('#' starts a comment; a\n"
+	"                      group on several lines gets all their patterns)\n"
+	"  --list-groups       print the groups (built-in or --groups) in that format and exit\n"
+	"  --threshold=PCT     a group is not reached when at most PCT% of its functions ran\n"
+	"                      (default 0: not one function executed)\n"
+	"  --objects=DIR       clang: map the functions the profile names no file for (global\n"
+	"                      ones) to the objects under DIR that define them (nm); without it\n"
+	"                      they form the row '(no file)'\n"
+	"  --nm=PATH           the nm that reads those objects (default: nm; llvm-nm for LTO\n"
+	"                      bitcode)\n"
+	"  --json              machine-readable output; keys: threshold, groups_source,\n"
+	"                      inputs[] {name, file, family, units, functions, executed,\n"
+	"                      count_sum, unlisted_executed}, groups[] {name, patterns,\n"
+	"                      results[] {input, units, units_with_counts, functions, executed,\n"
+	"                      executed_share, count_sum, count_share, in_profile, reached}},\n"
+	"                      not_reached {INPUT: [GROUP...]}, not_in_profile {INPUT: [GROUP...]}\n"
+	"\n"
+	"Exit status: 0, 1 when an input cannot be read, 2 on bad usage.\n";
+
+/* CPython's units: the paths of its source tree. */
+static const char builtin_groups[] =
+	"core      Python/ceval* Python/generated_cases* Python/executor_cases* Python/specialize* Python/bytecodes*\n"
+	"objects   Objects/*\n"
+	"compiler  Parser/* Python/compile* Python/ast* Python/symtable* Python/flowgraph* Python/codegen*\n"
+	"          Python/assemble* Python/future* Python/peephole*\n"
+	"import    Python/import* Python/pylifecycle* Python/marshal* Modules/main* Python/frozen*\n"
+	"          Python/initconfig* Python/pathconfig* Python/preconfig* Modules/getpath* Python/dynload*\n"
+	"          Python/bootstrap_hash* Programs/python.*\n"
+	"_sre      Modules/_sre/* Modules/_sre.*\n"
+	"_decimal  Modules/_decimal/*\n"
+	"_sqlite   Modules/_sqlite/*\n"
+	"_json     Modules/_json*\n"
+	"_pickle   Modules/_pickle*\n"
+	"hashing   Modules/*sha* Modules/*md5* Modules/_blake2/* Modules/_hashopenssl* Modules/_hacl/*\n"
+	"          Modules/hashlib*\n"
+	"compression Modules/zlibmodule* Modules/_bz2module* Modules/_lzmamodule* Modules/_zstd/*\n";
+
+#define NO_FILE "(external)" /* report's file for functions clang's profile names no file for */
+
+struct group {
+	char *name;
+	char **patterns;
+	int npat;
+};
+
+struct groups {
+	struct group *g;
+	int n;           /* defined groups; then "other" (n) and "(no file)" (n + 1) */
+};
+
+/* A unit of one input and its counts. */
+struct unit {
+	char *path;
+	long functions, executed;
+	uint64_t sum;
+};
+
+struct units {
+	struct unit *u;
+	int n, cap;
+};
+
+/* One group in one input. */
+struct tally {
+	long units, reached_units, functions, executed;
+	uint64_t sum;
+};
+
+static void add_pattern(struct group *g, const char *p)
+{
+	g->patterns = xrealloc(g->patterns, (size_t)(g->npat + 1) * sizeof *g->patterns);
+	g->patterns[g->npat++] = xstrdup(p);
+}
+
+/* Lines "GROUP PATTERN..."; a line that starts with blanks continues the group above. */
+static void parse_groups(struct groups *gs, const char *text, const char *origin)
+{
+	char *copy = xstrdup(text), *save = NULL;
+	struct group *cur = NULL;
+	int lineno = 0;
+	for (char *line = copy, *next; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		int continued = line[0] == ' ' || line[0] == '\t';
+		char *word = strtok_r(line, " \t\r", &save);
+		if (!word)
+			continue;
+		if (!continued) {
+			cur = NULL;
+			for (int i = 0; i < gs->n; i++)
+				if (!strcmp(gs->g[i].name, word))
+					cur = &gs->g[i];
+			if (!strcmp(word, "other") || !strcmp(word, "(no file)"))
+				fatal("%s:%d: '%s' is the name of the units no group matches: choose another", origin, lineno, word);
+			if (!cur) {
+				gs->g = xrealloc(gs->g, (size_t)(gs->n + 1) * sizeof *gs->g);
+				cur = &gs->g[gs->n++];
+				*cur = (struct group){xstrdup(word), NULL, 0};
+			}
+			word = strtok_r(NULL, " \t\r", &save);
+		} else if (!cur) {
+			fatal("%s:%d: a continued line with no group above it", origin, lineno);
+		}
+		for (; word; word = strtok_r(NULL, " \t\r", &save))
+			add_pattern(cur, word);
+		if (cur->npat == 0)
+			fatal("%s:%d: group '%s' has no pattern (lines are 'GROUP PATTERN...')", origin, lineno, cur->name);
+	}
+	free(copy);
+	if (gs->n == 0)
+		fatal("%s: no groups (lines are 'GROUP PATTERN...')", origin);
+}
+
+int cov_path_matches(const char *pattern, const char *path)
+{
+	for (const char *p = path; p; p = strchr(p, '/'), p = p ? p + 1 : NULL)
+		if (fnmatch(pattern, p, 0) == 0)
+			return 1;
+	return 0;
+}
+
+/* The group of a unit; an object X.o (gcc without notes, or placed by --objects) is also
+ * matched as its source X.c, so that one groups file serves every kind of report. */
+static int group_of(const struct groups *gs, const char *path)
+{
+	if (!strcmp(path, NO_FILE))
+		return gs->n + 1;
+	char *source = ends_with(path, ".o") ? xasprintf("%.*s.c", (int)strlen(path) - 2, path) : NULL;
+	int found = gs->n;
+	for (int i = 0; i < gs->n && found == gs->n; i++)
+		for (int k = 0; k < gs->g[i].npat; k++)
+			if (cov_path_matches(gs->g[i].patterns[k], path) || (source && cov_path_matches(gs->g[i].patterns[k], source))) {
+				found = i;
+				break;
+			}
+	free(source);
+	return found;
+}
+
+static const char *group_name(const struct groups *gs, int i)
+{
+	return i < gs->n ? gs->g[i].name : i == gs->n ? "other" : "(no file)";
+}
+
+/* ---- global functions -> objects (nm) ---- */
+
+struct symbol {
+	char *name, *object; /* object NULL: defined in several objects */
+};
+
+struct symbols {
+	struct symbol *s;
+	int n, cap;
+	char **objects; /* every object under --objects, relative to it */
+	int nobjects;
+};
+
+static int cmp_symbol(const void *a, const void *b)
+{
+	return strcmp(((const struct symbol *)a)->name, ((const struct symbol *)b)->name);
+}
+
+struct symbol_sink {
+	struct symbols *syms;
+	char *const *objects; /* as find_files named them */
+	const char *dir;      /* DIR/ is left out of the names kept */
+};
+
+/* Keeps the global text symbols (T, W) with the object defining them. */
+static void add_symbol(void *ctx, int object, const char *name, char type)
+{
+	struct symbol_sink *k = ctx;
+	struct symbols *syms = k->syms;
+	if (type != 'T' && type != 'W')
+		return;
+	syms->s = grow_array(syms->s, syms->n, &syms->cap, sizeof *syms->s, 1024);
+	/* find_files names the objects of "." without a "./" */
+	const char *path = k->objects[object];
+	size_t dl = strlen(k->dir);
+	const char *rel = strncmp(path, k->dir, dl) == 0 && path[dl] == '/' ? path + dl + 1 : path;
+	syms->s[syms->n++] = (struct symbol){xstrdup(name), xstrdup(rel)};
+}
+
+static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
+{
+	struct file_list objs = {0};
+	if (find_files(&objs, dir, ".o", NULL) < 0)
+		fatal("--objects=%s: %s", dir, strerror(errno));
+	file_list_sort(&objs);
+	if (objs.n == 0)
+		warn("--objects=%s: no object files (.o) there", dir);
+	struct symbol_sink sink = {syms, objs.paths, dir};
+	char *why = NULL;
+	int st = nm_symbols(nm, objs.paths, objs.n, NM_DEFINED, add_symbol, &sink, &why);
+	if (st == RUN_NOT_STARTED)
+		fatal("cannot run %s (--nm=PATH)", nm);
+	if (st)
+		warn("%s could not read every object under %s (LTO bitcode wants llvm-nm: --nm=PATH): %.200s", nm, dir,
+		     why ? why : "");
+	free(why);
+	syms->objects = xcalloc((size_t)objs.n + 1, sizeof *syms->objects);
+	for (int i = 0; i < objs.n; i++)
+		syms->objects[syms->nobjects++] = xstrdup(strncmp(objs.paths[i], dir, strlen(dir)) == 0 &&
+							  objs.paths[i][strlen(dir)] == '/' ? objs.paths[i] + strlen(dir) + 1 : objs.paths[i]);
+	file_list_free(&objs);
+	qsort(syms->s, (size_t)syms->n, sizeof *syms->s, cmp_symbol);
+	/* a name several objects define (each program's main) tells nothing */
+	int k = 0;
+	for (int i = 0; i < syms->n; i++) {
+		if (k && !strcmp(syms->s[k - 1].name, syms->s[i].name)) {
+			if (syms->s[k - 1].object && strcmp(syms->s[k - 1].object, syms->s[i].object)) {
+				free(syms->s[k - 1].object);
+				syms->s[k - 1].object = NULL;
+			}
+			free(syms->s[i].name);
+			free(syms->s[i].object);
+		} else {
+			syms->s[k++] = syms->s[i];
+		}
+	}
+	syms->n = k;
+}
+
+static const char *object_of(const struct symbols *syms, const char *name)
+{
+	struct symbol key = {(char *)name, NULL};
+	const struct symbol *hit = syms->n ? bsearch(&key, syms->s, (size_t)syms->n, sizeof key, cmp_symbol) : NULL;
+	return hit ? hit->object : NULL;
+}
+
+/* ---- units ---- */
+
+/* The path without its extension and any leading "./" or "../": a source and its object match. */
+static size_t stem(const char *path, const char **start)
+{
+	while (starts_with(path, "./") || starts_with(path, "../"))
+		path += path[1] == '/' ? 2 : 3;
+	*start = path;
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+	return dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+}
+
+int cov_same_unit(const char *a, const char *b)
+{
+	const char *sa, *sb;
+	size_t la = stem(a, &sa), lb = stem(b, &sb);
+	if (la < lb) {
+		const char *t = sa;
+		size_t tl = la;
+		sa = sb, la = lb, sb = t, lb = tl;
+	}
+	return lb > 0 && !strncmp(sa + la - lb, sb, lb) && (la == lb || sa[la - lb - 1] == '/');
+}
+
+const char *cov_object_for_file(char *const *objects, int n, const char *file)
+{
+	const char *found = NULL;
+	if (strchr(file, '/') || !strcmp(file, NO_FILE))
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		const char *slash = strrchr(objects[i], '/'), *base = slash ? slash + 1 : objects[i];
+		if (cov_same_unit(base, file)) {
+			if (found)
+				return NULL;
+			found = objects[i];
+		}
+	}
+	return found;
+}
+
+/* The index of the unit for path (made if new); match_stems: a source and its object are one. */
+static int unit_for(struct units *us, const char *path, int match_stems)
+{
+	for (int i = 0; i < us->n; i++)
+		if (!strcmp(us->u[i].path, path) || (match_stems && strcmp(us->u[i].path, NO_FILE) && cov_same_unit(us->u[i].path, path)))
+			return i;
+	us->u = grow_array(us->u, us->n, &us->cap, sizeof *us->u, 256);
+	us->u[us->n] = (struct unit){xstrdup(path), 0, 0, 0};
+	return us->n++;
+}
+
+/* The units of one input: its files, with the functions that have no file moved to the object
+ * that defines them when the symbols are known.  Returns how many were moved. */
+static long build_units(struct units *us, const struct cov_input *in, const struct symbols *syms)
+{
+	for (int i = 0; i < in->nfiles; i++) {
+		const char *object = syms ? cov_object_for_file(syms->objects, syms->nobjects, in->files[i].file) : NULL;
+		int k = unit_for(us, object ? object : in->files[i].file, 0);
+		struct unit *u = &us->u[k];
+		u->functions += in->files[i].functions;
+		u->executed += in->files[i].executed;
+		u->sum += in->files[i].count_sum;
+	}
+	long moved = 0;
+	for (int i = 0; syms && i < in->nfns; i++) {
+		const struct cov_fn *f = &in->fns[i];
+		const char *object = strcmp(f->file, NO_FILE) ? NULL : object_of(syms, f->name);
+		if (!object)
+			continue;
+		int t = unit_for(us, object, 1), fr = unit_for(us, NO_FILE, 0);
+		struct unit *from = &us->u[fr], *to = &us->u[t];
+		from->functions--;
+		from->executed -= f->executed;
+		from->sum = from->sum > f->sum ? from->sum - f->sum : 0;
+		to->functions++;
+		to->executed += f->executed;
+		to->sum += f->sum;
+		moved++;
+	}
+	return moved;
+}
+
+static void free_units(struct units *us)
+{
+	for (int i = 0; i < us->n; i++)
+		free(us->u[i].path);
+	free(us->u);
+}
+
+/* ---- tallies and output ---- */
+
+struct table {
+	const struct groups *gs;
+	int ngroups;            /* gs->n + 2: with "other" and "(no file)" */
+	int ninputs;
+	const struct cov_input *in;
+	struct tally *t;        /* [group * ninputs + input] */
+	uint64_t *total_sum;    /* [input] */
+	long *moved;            /* [input]: functions placed by --objects */
+	double threshold;
+};
+
+static struct tally *cell(const struct table *tb, int g, int i)
+{
+	return &tb->t[g * tb->ninputs + i];
+}
+
+static void tally_input(struct table *tb, int i, const struct symbols *syms)
+{
+	struct units us = {0};
+	tb->moved[i] = build_units(&us, &tb->in[i], syms);
+	for (int k = 0; k < us.n; k++) {
+		const struct unit *u = &us.u[k];
+		if (u->functions <= 0)
+			continue;
+		struct tally *c = cell(tb, group_of(tb->gs, u->path), i);
+		c->units++;
+		c->reached_units += u->executed > 0;
+		c->functions += u->functions;
+		c->executed += u->executed;
+		c->sum += u->sum;
+		tb->total_sum[i] += u->sum;
+	}
+	free_units(&us);
+}
+
+static double ratio(double part, double whole)
+{
+	return whole > 0 ? part / whole : 0;
+}
+
+static int reached(const struct table *tb, const struct tally *c)
+{
+	return c->executed > 0 && ratio((double)c->executed, (double)c->functions) > tb->threshold;
+}
+
+/* Is row g worth a line: a defined group, or "other"/"(no file)" when some input has units there. */
+static int shown(const struct table *tb, int g)
+{
+	if (g < tb->gs->n)
+		return 1;
+	for (int i = 0; i < tb->ninputs; i++)
+		if (cell(tb, g, i)->units)
+			return 1;
+	return 0;
+}
+
+#define CELL_W 32
+
+static void print_row(const struct table *tb, const char *label, int namew, const struct tally *const *cells, const uint64_t *sums)
+{
+	printf("%-*s", namew, label);
+	for (int i = 0; i < tb->ninputs; i++) {
+		const struct tally *c = cells[i];
+		if (!c->units) {
+			printf("  %9s %18s %7s", "-", "-", "-");
+			continue;
+		}
+		char u[32], f[48], k[16] = "-";
+		snprintf(u, sizeof u, "%ld/%ld", c->reached_units, c->units);
+		snprintf(f, sizeof f, "%ld/%ld %5.1f%%", c->executed, c->functions, 100 * ratio((double)c->executed, (double)c->functions));
+		if (tb->in[i].have_sums)
+			snprintf(k, sizeof k, "%5.1f%%", 100 * ratio((double)c->sum, (double)sums[i]));
+		printf("  %9s %18s %7s", u, f, k);
+	}
+	printf("\n");
+}
+
+/* Per input, the groups not reached (reached == 0) or not in the profile (no unit). */
+static void print_named(const struct table *tb, int not_in_profile)
+{
+	int any = 0;
+	for (int i = 0; i < tb->ninputs; i++) {
+		struct buf b = {0};
+		for (int g = 0; g < tb->gs->n; g++) {
+			const struct tally *c = cell(tb, g, i);
+			if (not_in_profile ? c->units == 0 : c->units > 0 && !reached(tb, c))
+				buf_printf(&b, "%s%s", b.len ? ", " : "", tb->gs->g[g].name);
+		}
+		if (b.len) {
+			if (!any++)
+				printf(not_in_profile ? "\nnot in the profile (no unit of the group; a module never loaded, or not built):\n"
+						      : "\nnot reached (%s):\n",
+				       tb->threshold > 0 ? "at most the threshold of functions executed" : "no function executed");
+			printf("  %s: %s\n", tb->in[i].name, b.data);
+		}
+		buf_free(&b);
+	}
+	if (!any && !not_in_profile)
+		printf("\nevery group in the profile was reached by every training\n");
+}
+
+static void print_text(const struct table *tb)
+{
+	int namew = 12;
+	for (int g = 0; g < tb->ngroups; g++)
+		if ((int)strlen(group_name(tb->gs, g)) > namew)
+			namew = (int)strlen(group_name(tb->gs, g));
+	printf("training coverage per group of units: units with counts/units, functions executed/functions,\n"
+	       "and the group's share of all the counts of the run\n\n%-*s", namew, "");
+	for (int i = 0; i < tb->ninputs; i++) {
+		char h[256];
+		snprintf(h, sizeof h, "%s (%s)", tb->in[i].name, tb->in[i].family);
+		printf("  %-*s", CELL_W + 4, h);
+	}
+	printf("\n%-*s", namew, "group");
+	for (int i = 0; i < tb->ninputs; i++)
+		printf("  %9s %18s %7s", "units", "functions", "counts");
+	printf("\n");
+	const struct tally **cells = xcalloc((size_t)tb->ninputs, sizeof *cells);
+	struct tally *total = xcalloc((size_t)tb->ninputs, sizeof *total);
+	for (int g = 0; g < tb->ngroups; g++) {
+		for (int i = 0; i < tb->ninputs; i++) {
+			const struct tally *c = cells[i] = cell(tb, g, i);
+			total[i].units += c->units;
+			total[i].reached_units += c->reached_units;
+			total[i].functions += c->functions;
+			total[i].executed += c->executed;
+			total[i].sum += c->sum;
+		}
+		if (shown(tb, g))
+			print_row(tb, group_name(tb->gs, g), namew, cells, tb->total_sum);
+	}
+	for (int i = 0; i < tb->ninputs; i++)
+		cells[i] = &total[i];
+	print_row(tb, "total", namew, cells, tb->total_sum);
+	for (int i = 0; i < tb->ninputs; i++) {
+		const struct cov_input *in = &tb->in[i];
+		if (!in->have_sums)
+			printf("(%s: the report has no count_sum per file: counts not shown)\n", in->name);
+		if (shown(tb, tb->gs->n + 1) && cell(tb, tb->gs->n + 1, i)->units)
+			printf("(%s: '(no file)' are global functions clang's profile names no file for: --objects=BUILD_DIR places them)\n",
+			       in->name);
+	}
+	free(cells);
+	free(total);
+	print_named(tb, 0);
+	print_named(tb, 1);
+}
+
+static void json_named(struct json *j, const struct table *tb, const char *key, int not_in_profile)
+{
+	jw_key(j, key);
+	jw_begin_object(j);
+	for (int i = 0; i < tb->ninputs; i++) {
+		jw_key(j, tb->in[i].name);
+		jw_begin_array(j);
+		for (int g = 0; g < tb->gs->n; g++) {
+			const struct tally *c = cell(tb, g, i);
+			if (not_in_profile ? c->units == 0 : c->units > 0 && !reached(tb, c))
+				jw_string(j, tb->gs->g[g].name);
+		}
+		jw_end_array(j);
+	}
+	jw_end_object(j);
+}
+
+static void json_group(struct json *j, const struct table *tb, int g)
+{
+	jw_begin_object(j);
+	jw_kv_string(j, "name", group_name(tb->gs, g));
+	jw_key(j, "patterns");
+	jw_begin_array(j);
+	for (int k = 0; g < tb->gs->n && k < tb->gs->g[g].npat; k++)
+		jw_string(j, tb->gs->g[g].patterns[k]);
+	jw_end_array(j);
+	jw_key(j, "results");
+	jw_begin_array(j);
+	for (int i = 0; i < tb->ninputs; i++) {
+		const struct tally *c = cell(tb, g, i);
+		jw_begin_object(j);
+		jw_kv_string(j, "input", tb->in[i].name);
+		jw_kv_int(j, "units", c->units);
+		jw_kv_int(j, "units_with_counts", c->reached_units);
+		jw_kv_int(j, "functions", c->functions);
+		jw_kv_int(j, "executed", c->executed);
+		jw_kv_number(j, "executed_share", ratio((double)c->executed, (double)c->functions));
+		jw_kv_int(j, "count_sum", (long long)(c->sum > INT64_MAX ? INT64_MAX : c->sum));
+		if (tb->in[i].have_sums)
+			jw_kv_number(j, "count_share", ratio((double)c->sum, (double)tb->total_sum[i]));
+		else {
+			jw_key(j, "count_share");
+			jw_null(j);
+		}
+		jw_kv_bool(j, "in_profile", c->units > 0);
+		jw_kv_bool(j, "reached", reached(tb, c));
+		jw_end_object(j);
+	}
+	jw_end_array(j);
+	jw_end_object(j);
+}
+
+static void print_json(const struct table *tb, const char *groups_source)
+{
+	struct json j;
+	jw_init(&j, stdout);
+	jw_begin_object(&j);
+	jw_kv_string(&j, "tool", "profopt coverage");
+	jw_kv_number(&j, "threshold", tb->threshold);
+	jw_kv_string(&j, "groups_source", groups_source);
+	jw_key(&j, "inputs");
+	jw_begin_array(&j);
+	for (int i = 0; i < tb->ninputs; i++) {
+		const struct cov_input *in = &tb->in[i];
+		long units = 0, functions = 0, executed = 0;
+		for (int g = 0; g < tb->ngroups; g++) {
+			units += cell(tb, g, i)->units;
+			functions += cell(tb, g, i)->functions;
+			executed += cell(tb, g, i)->executed;
+		}
+		jw_begin_object(&j);
+		jw_kv_string(&j, "name", in->name);
+		jw_kv_string(&j, "file", in->path);
+		jw_kv_string(&j, "family", in->family);
+		jw_kv_int(&j, "units", units);
+		jw_kv_int(&j, "functions", functions);
+		jw_kv_int(&j, "executed", executed);
+		jw_kv_int(&j, "count_sum", (long long)(tb->total_sum[i] > INT64_MAX ? INT64_MAX : tb->total_sum[i]));
+		jw_kv_int(&j, "placed_by_objects", tb->moved[i]);
+		jw_kv_int(&j, "unlisted_executed", in->executed > in->listed_executed ? in->executed - in->listed_executed : 0);
+		jw_end_object(&j);
+	}
+	jw_end_array(&j);
+	jw_key(&j, "groups");
+	jw_begin_array(&j);
+	for (int g = 0; g < tb->ngroups; g++)
+		if (shown(tb, g))
+			json_group(&j, tb, g);
+	jw_end_array(&j);
+	json_named(&j, tb, "not_reached", 0);
+	json_named(&j, tb, "not_in_profile", 1);
+	jw_end_object(&j);
+	jw_finish(&j);
+}
+
+/* "NAME=FILE", or FILE named by its base name without .json. */
+static void parse_input(const char *arg, struct cov_input *in)
+{
+	const char *eq = strchr(arg, '=');
+	if (eq && eq > arg && eq[1] && strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") == (size_t)(eq - arg)) {
+		in->name = xasprintf("%.*s", (int)(eq - arg), arg);
+		in->path = xstrdup(eq + 1);
+		return;
+	}
+	const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+	size_t n = strlen(base);
+	in->name = xasprintf("%.*s", (int)(ends_with(base, ".json") && n > 5 ? n - 5 : n), base);
+	in->path = xstrdup(arg);
+}
+
+static void list_groups(const struct groups *gs)
+{
+	for (int g = 0; g < gs->n; g++) {
+		printf("%s", gs->g[g].name);
+		for (int k = 0; k < gs->g[g].npat; k++)
+			printf(" %s", gs->g[g].patterns[k]);
+		printf("\n");
+	}
+}
+
+/* Warns when executed functions with no file are missing from hottest[]: they stay '(no file)'. */
+static void check_listing(const struct cov_input *in)
+{
+	for (int i = 0; i < in->nfiles; i++)
+		if (!strcmp(in->files[i].file, NO_FILE) && in->executed > in->listed_executed) {
+			warn("%s lists %ld of %ld executed functions (hottest[]): those not listed stay '(no file)'; "
+			     "run profopt report with --top=1000000",
+			     in->path, in->listed_executed, in->executed);
+			return;
+		}
+}
+
+int cmd_coverage(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"groups", required_argument, NULL, 'g'}, {"list-groups", no_argument, NULL, 'l'},
+		{"threshold", required_argument, NULL, 't'}, {"objects", required_argument, NULL, 'o'},
+		{"nm", required_argument, NULL, 'n'},         {"json", no_argument, NULL, 'j'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *groups_file = NULL, *objects = NULL, *nm = "nm";
+	int json = 0, list = 0, c;
+	double threshold = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'g': groups_file = optarg; break;
+		case 'l': list = 1; break;
+		case 't':
+			if ((threshold = parse_share(optarg)) < 0)
+				usage_error("--threshold wants a percentage from 0 to 100, not '%s'", optarg);
+			break;
+		case 'o': objects = optarg; break;
+		case 'n': nm = optarg; break;
+		case 'j': json = 1; break;
+		default: usage_error("unknown option '%s' (see 'profopt coverage --help')", argv[optind - 1]);
+		}
+	}
+	struct groups gs = {0};
+	if (groups_file) {
+		char *text = read_file(groups_file, NULL);
+		if (!text)
+			fatal("cannot read %s: %s", groups_file, strerror(errno));
+		parse_groups(&gs, text, groups_file);
+		free(text);
+	} else {
+		parse_groups(&gs, builtin_groups, "built-in groups");
+	}
+	if (list) {
+		list_groups(&gs);
+		return 0;
+	}
+	int n = argc - optind;
+	if (n < 1)
+		usage_error("no report given: profopt coverage [NAME=]REPORT.json ... (from 'profopt report --json')");
+	struct cov_input *in = xcalloc((size_t)n, sizeof *in);
+	for (int i = 0; i < n; i++) {
+		char err[1024];
+		parse_input(argv[optind + i], &in[i]);
+		for (int k = 0; k < i; k++)
+			if (!strcmp(in[k].name, in[i].name))
+				usage_error("input name '%s' given twice (name them: NAME=REPORT.json)", in[i].name);
+		if (cov_read_report(in[i].path, &in[i], err, sizeof err) < 0)
+			fatal("%s", err);
+		if (objects)
+			check_listing(&in[i]);
+	}
+	struct symbols syms = {0};
+	if (objects)
+		read_symbols(&syms, objects, nm);
+	struct table tb = {.gs = &gs, .ngroups = gs.n + 2, .ninputs = n, .in = in, .threshold = threshold};
+	tb.t = xcalloc((size_t)(tb.ngroups * n), sizeof *tb.t);
+	tb.total_sum = xcalloc((size_t)n, sizeof *tb.total_sum);
+	tb.moved = xcalloc((size_t)n, sizeof *tb.moved);
+	for (int i = 0; i < n; i++)
+		tally_input(&tb, i, objects ? &syms : NULL);
+	if (json)
+		print_json(&tb, groups_file ? groups_file : "built-in (CPython)");
+	else
+		print_text(&tb);
+	return 0;
+}

@@ -1,0 +1,443 @@
+/* gcov_io.c - a bounds-checked reader of GCC 12 .gcda and .gcno files (see gcov_io.h).
+ *
+ * Byte layout, as GCC 12 writes it (observed with gcc 12.2 and gcov-dump; this is profopt's
+ * own summary).  Every number is a 32-bit word in the byte order of the machine that wrote the
+ * file; the magic word tells which (read "adcg" on disk means little-endian "gcda").  64-bit
+ * counters are two words, low word first.  From GCC 12 on, lengths count BYTES, and strings
+ * are a word holding the byte length including the terminating NUL, then the bytes, without
+ * padding - so words after a string need not be 4-byte aligned.  A zero length is an empty
+ * string.
+ *
+ *   offset  size  both files
+ *   0       4     magic: 0x67636461 "gcda" (data) or 0x67636e6f "gcno" (notes)
+ *   4       4     version: 4 characters, e.g. "B22*" = GCC 12.2: major = (c0-'A')*10 + c1-'0',
+ *                 minor = c2-'0', c3 the release status ('*' for releases)
+ *   8       4     stamp: identifies the compilation; .gcda and .gcno must agree
+ *   12      4     checksum
+ *   notes only:   string cwd, word "supports unexecuted blocks"
+ *
+ * Then records until the end of the file (a zero tag may end it early; a .gcda always ends
+ * with one, so a .gcda without it is truncated):
+ *   word tag, word length (bytes of payload that follow), payload
+ *   0x01000000 FUNCTION  ident, lineno_checksum, cfg_checksum (12 bytes; 0 bytes in a .gcda
+ *                        means "no data for this function");
+ *                        notes add: string name, word artificial, string source,
+ *                        start_line, start_column, end_line, end_column
+ *   0x01410000 BLOCKS    notes: word number of basic blocks of the current function
+ *   0x01430000 ARCS      notes: word source block, then (word dest block, word flags) per arc;
+ *                        flag 1 = on the spanning tree: such arcs have no counter
+ *   0x01450000 LINES     notes: line table (skipped here)
+ *   0x01a10000 + (k << 17), k < 8: COUNTERS of kind k for the current function, 8 bytes
+ *                        each; k = 0 are the arc counters, one per arc without flag 1, in
+ *                        the order of the ARCS records.  A negative length -8n stands for
+ *                        n counters that are all zero (no payload).
+ *   0xa1000000 OBJECT_SUMMARY  data: word runs, word sum_max (largest counter of a run)
+ * Unknown tags are skipped by their length. */
+#include "profile/gcov_io.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG_FUNCTION 0x01000000u
+#define TAG_BLOCKS 0x01410000u
+#define TAG_ARCS 0x01430000u
+#define TAG_COUNTER_BASE 0x01a10000u
+#define TAG_OBJECT_SUMMARY 0xa1000000u
+#define NUM_COUNTER_KINDS 8
+#define ARC_ON_TREE 1u
+/* A sanity bound on one function's graph: far above anything GCC emits for real code. */
+#define MAX_ARCS (1u << 24)
+
+struct cursor {
+	const unsigned char *p;
+	size_t len, pos;
+	int swap; /* the file's byte order is not little-endian */
+	struct read_error e;
+};
+
+/* the first problem, with its offset and the file's name (util.c) */
+#define failf(c, ...) read_fail(&(c)->e, __VA_ARGS__)
+
+static uint32_t word_at(const struct cursor *c, size_t at)
+{
+	const unsigned char *b = c->p + at;
+	if (c->swap)
+		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+}
+
+/* Reads a word at the cursor, not past `end`. */
+static int get_word(struct cursor *c, size_t end, const char *what, uint32_t *v)
+{
+	if (end - c->pos < 4)
+		return failf(c, c->pos, "truncated %s: %zu bytes left, expected 4", what, end - c->pos);
+	*v = word_at(c, c->pos);
+	c->pos += 4;
+	return 0;
+}
+
+static int get_counter(struct cursor *c, size_t end, uint64_t *v)
+{
+	uint32_t lo, hi;
+	if (get_word(c, end, "counter", &lo) < 0 || get_word(c, end, "counter", &hi) < 0)
+		return -1;
+	*v = (uint64_t)hi << 32 | lo;
+	return 0;
+}
+
+/* A GCC 12 string: byte length (with the NUL), bytes; *s is malloc'd ("" for length 0). */
+static int get_string(struct cursor *c, size_t end, const char *what, char **s)
+{
+	uint32_t n;
+	size_t at = c->pos;
+	if (get_word(c, end, what, &n) < 0)
+		return -1;
+	if (n > end - c->pos)
+		return failf(c, at, "%s length %u exceeds the %zu bytes left in its record (actual/expected)", what, n,
+			     end - c->pos);
+	if (n > 0 && c->p[c->pos + n - 1] != '\0')
+		return failf(c, at, "%s of %u bytes does not end in NUL", what, n);
+	*s = xmalloc(n ? n : 1);
+	if (n)
+		memcpy(*s, c->p + c->pos, n);
+	else
+		**s = '\0';
+	c->pos += n;
+	return 0;
+}
+
+static struct gcov_function *new_function(struct gcov_file *f)
+{
+	f->fn = grow_array(f->fn, f->nfn, &f->capfn, sizeof *f->fn, 16);
+	struct gcov_function *fn = &f->fn[f->nfn++];
+	memset(fn, 0, sizeof *fn);
+	return fn;
+}
+
+static int read_function(struct cursor *c, struct gcov_file *f, size_t end, struct gcov_function **cur)
+{
+	*cur = NULL;
+	if (f->kind == GCOV_DATA && c->pos == end)
+		return 0; /* a function without data */
+	struct gcov_function *fn = new_function(f);
+	if (get_word(c, end, "function ident", &fn->ident) < 0 ||
+	    get_word(c, end, "lineno checksum", &fn->lineno_checksum) < 0 ||
+	    get_word(c, end, "cfg checksum", &fn->cfg_checksum) < 0)
+		return -1;
+	if (f->kind == GCOV_NOTES) {
+		if (get_string(c, end, "function name", &fn->name) < 0 ||
+		    get_word(c, end, "artificial flag", &fn->artificial) < 0 ||
+		    get_string(c, end, "source file name", &fn->source) < 0 ||
+		    get_word(c, end, "start line", &fn->start_line) < 0 ||
+		    get_word(c, end, "start column", &fn->start_column) < 0 ||
+		    get_word(c, end, "end line", &fn->end_line) < 0 ||
+		    get_word(c, end, "end column", &fn->end_column) < 0)
+			return -1;
+	}
+	*cur = fn;
+	return 0;
+}
+
+static int read_arcs(struct cursor *c, struct gcov_function *fn, size_t start, size_t end)
+{
+	uint32_t src;
+	if (!fn)
+		return failf(c, start, "ARCS record before any FUNCTION record");
+	if (get_word(c, end, "arc source block", &src) < 0)
+		return -1;
+	if ((end - c->pos) % 8 != 0)
+		return failf(c, start, "ARCS record of %zu bytes: expected 4 + 8 per arc", end - start);
+	if (fn->nblocks && src >= fn->nblocks)
+		return failf(c, start, "arc source block %u, but the function has %u blocks", src, fn->nblocks);
+	while (c->pos < end) {
+		uint32_t dest = 0, flags = 0;
+		if (get_word(c, end, "arc destination", &dest) < 0 || get_word(c, end, "arc flags", &flags) < 0)
+			return -1;
+		if (fn->nblocks && dest >= fn->nblocks)
+			return failf(c, c->pos - 8, "arc destination block %u, but the function has %u blocks", dest,
+				     fn->nblocks);
+		if (fn->narcs >= MAX_ARCS)
+			return failf(c, c->pos - 8, "more than %u arcs in one function", MAX_ARCS);
+		fn->narcs++;
+		if (!(flags & ARC_ON_TREE))
+			fn->ncounted++;
+	}
+	return 0;
+}
+
+static int read_counters(struct cursor *c, struct gcov_function *fn, uint32_t tag, int32_t length, size_t start,
+			 size_t *end)
+{
+	unsigned kind = (tag - TAG_COUNTER_BASE) >> 17;
+	int zero = length < 0;
+	uint64_t bytes = zero ? (uint64_t)(-(int64_t)length) : (uint64_t)length;
+	if (bytes % 8 != 0)
+		return failf(c, start, "counter record of %llu bytes: not a multiple of 8", (unsigned long long)bytes);
+	if (!zero && bytes > c->len - c->pos)
+		return failf(c, start, "counter record of %llu bytes, only %zu left: truncated file (actual/expected)",
+			     (unsigned long long)bytes, c->len - c->pos);
+	*end = zero ? c->pos : c->pos + (size_t)bytes;
+	if (!fn)
+		return failf(c, start, "counter record before any FUNCTION record");
+	if (kind != 0)
+		return 0; /* value-profile counters: not needed */
+	if (fn->has_arcs)
+		return failf(c, start, "second arc counter record for function %u", fn->ident);
+	if (bytes / 8 > MAX_ARCS)
+		return failf(c, start, "%llu arc counters in one function", (unsigned long long)(bytes / 8));
+	fn->has_arcs = 1;
+	fn->narc_counters = (uint32_t)(bytes / 8);
+	if (zero)
+		return 0; /* arcs stays NULL: all zero, and nothing allocated for a claimed count */
+	fn->arcs = xcalloc(fn->narc_counters ? fn->narc_counters : 1, sizeof *fn->arcs);
+	for (uint32_t i = 0; i < fn->narc_counters; i++)
+		if (get_counter(c, *end, &fn->arcs[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int read_header(struct cursor *c, struct gcov_file *f)
+{
+	uint32_t magic;
+	if (c->len < 16)
+		return failf(c, 0, "truncated header: file has %zu bytes, expected at least 16", c->len);
+	magic = word_at(c, 0);
+	if (magic != GCOV_DATA_MAGIC && magic != GCOV_NOTE_MAGIC) {
+		c->swap = 1;
+		magic = word_at(c, 0);
+	}
+	if (magic != GCOV_DATA_MAGIC && magic != GCOV_NOTE_MAGIC)
+		return failf(c, 0, "bad magic %02x %02x %02x %02x: not a .gcda or .gcno file (expected \"gcda\" or \"gcno\")",
+			     c->p[0], c->p[1], c->p[2], c->p[3]);
+	f->kind = magic == GCOV_DATA_MAGIC ? GCOV_DATA : GCOV_NOTES;
+	f->version = word_at(c, 4);
+	f->stamp = word_at(c, 8);
+	f->checksum = word_at(c, 12);
+	c->pos = 16;
+	char v[5];
+	int major = gcov_version_major(f->version);
+	if (major < 0)
+		return failf(c, 4, "bad version word \"%s\"", gcov_version_string(f->version, v));
+	if (major != 12)
+		return failf(c, 4, "version \"%s\" is GCC %d.%d, but profopt reads the format of GCC 12 (actual/expected: %d/12)",
+			     gcov_version_string(f->version, v), major, gcov_version_minor(f->version), major);
+	if (f->kind == GCOV_NOTES) {
+		if (get_string(c, c->len, "working directory", &f->cwd) < 0 ||
+		    get_word(c, c->len, "unexecuted-blocks flag", &f->unexecuted_blocks) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int parse(struct cursor *cp, struct gcov_file *f)
+{
+	struct cursor c = *cp;
+	struct gcov_function *cur = NULL;
+	if (read_header(&c, f) < 0)
+		return -1;
+	int ended = 0;
+	while (c.pos < c.len) {
+		size_t start = c.pos, end = 0;
+		uint32_t tag = 0, ulen = 0;
+		if (get_word(&c, c.len, "record tag", &tag) < 0)
+			return -1;
+		if (tag == 0) {
+			ended = 1; /* explicit end of file */
+			break;
+		}
+		if (get_word(&c, c.len, "record length", &ulen) < 0)
+			return -1;
+		int32_t length = (int32_t)ulen;
+		int counter = f->kind == GCOV_DATA && tag >= TAG_COUNTER_BASE && !(tag & 0xffff) &&
+			      ((tag - TAG_COUNTER_BASE) >> 17) < NUM_COUNTER_KINDS;
+		if (counter) {
+			if (read_counters(&c, cur, tag, length, start, &end) < 0)
+				return -1;
+			c.pos = end;
+			continue;
+		}
+		if (ulen > c.len - c.pos)
+			return failf(&c, start, "record 0x%08x of %u bytes, only %zu left: truncated file (actual/expected)", tag,
+				     ulen, c.len - c.pos);
+		end = c.pos + ulen;
+		switch (tag) {
+		case TAG_FUNCTION:
+			if (read_function(&c, f, end, &cur) < 0)
+				return -1;
+			break;
+		case TAG_OBJECT_SUMMARY:
+			if (f->kind != GCOV_DATA || ulen != 8)
+				return failf(&c, start, "object summary of %u bytes, expected 8 (actual/expected)", ulen);
+			f->runs = word_at(&c, c.pos);
+			f->sum_max = word_at(&c, c.pos + 4);
+			break;
+		case TAG_BLOCKS:
+			if (!cur || f->kind != GCOV_NOTES)
+				return failf(&c, start, "BLOCKS record outside a function of a .gcno");
+			if (get_word(&c, end, "block count", &cur->nblocks) < 0)
+				return -1;
+			break;
+		case TAG_ARCS:
+			if (f->kind != GCOV_NOTES)
+				return failf(&c, start, "ARCS record in a .gcda");
+			if (read_arcs(&c, cur, start, end) < 0)
+				return -1;
+			break;
+		default: /* LINES and anything newer: skipped */
+			break;
+		}
+		if (c.pos > end)
+			return failf(&c, start, "record 0x%08x overruns its length %u", tag, ulen);
+		c.pos = end;
+	}
+	/* libgcov and gcov-tool end every .gcda with a zero word: without it the file was cut,
+	 * possibly between two records, which no length would show. */
+	if (f->kind == GCOV_DATA && !ended)
+		return failf(&c, c.len, "no end-of-file word after %zu bytes: truncated file", c.len);
+	return 0;
+}
+
+static const struct gcov_file *sorting; /* qsort has no context argument */
+
+static int cmp_ident(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	uint32_t ix = sorting->fn[x].ident, iy = sorting->fn[y].ident;
+	return ix != iy ? (ix < iy ? -1 : 1) : (x > y) - (x < y);
+}
+
+static void index_functions(struct gcov_file *f)
+{
+	f->by_ident = xcalloc((size_t)f->nfn + 1, sizeof *f->by_ident);
+	for (int i = 0; i < f->nfn; i++)
+		f->by_ident[i] = i;
+	sorting = f;
+	qsort(f->by_ident, (size_t)f->nfn, sizeof *f->by_ident, cmp_ident);
+	sorting = NULL;
+}
+
+int gcov_parse(const unsigned char *data, size_t len, const char *name, struct gcov_file *f, char *err,
+	       size_t errlen)
+{
+	struct cursor c = {.p = data, .len = len, .e = {name, err, errlen}};
+	memset(f, 0, sizeof *f);
+	if (parse(&c, f) == 0) {
+		index_functions(f);
+		return 0;
+	}
+	gcov_file_free(f);
+	return -1;
+}
+
+static int parse_gcov(const unsigned char *data, size_t len, const char *name, void *f, char *err, size_t errlen)
+{
+	return gcov_parse(data, len, name, f, err, errlen);
+}
+
+int gcov_read(const char *path, struct gcov_file *f, char *err, size_t errlen)
+{
+	return read_and_parse(path, parse_gcov, f, sizeof *f, err, errlen);
+}
+
+void gcov_file_free(struct gcov_file *f)
+{
+	for (int i = 0; i < f->nfn; i++) {
+		free(f->fn[i].name);
+		free(f->fn[i].source);
+		free(f->fn[i].arcs);
+	}
+	free(f->fn);
+	free(f->by_ident);
+	free(f->cwd);
+	memset(f, 0, sizeof *f);
+}
+
+const char *gcov_version_string(uint32_t v, char *out)
+{
+	for (int i = 0; i < 4; i++) {
+		unsigned char ch = (unsigned char)(v >> (24 - 8 * i));
+		out[i] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
+	}
+	out[4] = '\0';
+	return out;
+}
+
+int gcov_version_major(uint32_t v)
+{
+	int c0 = (int)(v >> 24 & 0xff), c1 = (int)(v >> 16 & 0xff), c2 = (int)(v >> 8 & 0xff);
+	if (c0 < 'A' || c0 > 'Z' || c1 < '0' || c1 > '9' || c2 < '0' || c2 > '9')
+		return -1;
+	return (c0 - 'A') * 10 + (c1 - '0');
+}
+
+int gcov_version_minor(uint32_t v)
+{
+	return gcov_version_major(v) < 0 ? -1 : (int)(v >> 8 & 0xff) - '0';
+}
+
+uint32_t gcov_version_for(int major, int minor)
+{
+	return (uint32_t)('A' + major / 10) << 24 | (uint32_t)('0' + major % 10) << 16 | (uint32_t)('0' + minor % 10) << 8 |
+	       '*';
+}
+
+/* CRC-32 as GCC computes it for profile ids: polynomial 0x04c11db7, most significant bit
+ * first, initial value 0, no final inversion; the top bit of the result cleared. */
+uint32_t gcov_global_ident(const char *name)
+{
+	uint32_t crc = 0;
+	const unsigned char *p = (const unsigned char *)name;
+	do {
+		crc ^= (uint32_t)*p << 24;
+		for (int i = 0; i < 8; i++)
+			crc = crc & 0x80000000u ? crc << 1 ^ 0x04c11db7u : crc << 1;
+	} while (*p++);
+	return crc & 0x7fffffffu;
+}
+
+const struct gcov_function *gcov_find_function(const struct gcov_file *notes, uint32_t ident)
+{
+	int lo = 0, hi = notes->by_ident ? notes->nfn : 0;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (notes->fn[notes->by_ident[mid]].ident < ident)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < (notes->by_ident ? notes->nfn : 0) && notes->fn[notes->by_ident[lo]].ident == ident)
+		return &notes->fn[notes->by_ident[lo]];
+	return NULL;
+}
+
+int gcov_check_pair(const struct gcov_file *notes, const struct gcov_file *data, char *err, size_t errlen)
+{
+	char a[5], b[5];
+	if (notes->version != data->version) {
+		snprintf(err, errlen, "version \"%s\" in the data, \"%s\" in the notes", gcov_version_string(data->version, a),
+			 gcov_version_string(notes->version, b));
+		return data->nfn ? data->nfn : 1;
+	}
+	if (notes->stamp != data->stamp) {
+		snprintf(err, errlen, "stamp %u in the data, %u in the notes: they come from different compilations",
+			 data->stamp, notes->stamp);
+		return data->nfn ? data->nfn : 1;
+	}
+	int bad = 0;
+	for (int i = 0; i < data->nfn; i++) {
+		const struct gcov_function *d = &data->fn[i], *n = gcov_find_function(notes, d->ident);
+		const char *why = NULL;
+		if (!n)
+			why = "is not in the notes";
+		else if (n->lineno_checksum != d->lineno_checksum || n->cfg_checksum != d->cfg_checksum)
+			why = "has other checksums in the notes (the source changed)";
+		else if (d->has_arcs && d->narc_counters != n->ncounted)
+			why = "has another number of arc counters than the notes expect";
+		if (why && bad++ == 0)
+			snprintf(err, errlen, "function %s (ident %u) %s", n && n->name ? printable(n->name) : "?", d->ident, why);
+	}
+	return bad;
+}

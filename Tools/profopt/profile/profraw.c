@@ -1,0 +1,336 @@
+/* profraw.c - a bounds-checked reader of LLVM raw profiles, and the llvm-profdata
+ * compatibility check (see profraw.h).
+ *
+ * Byte layout of a raw profile (profopt's own summary, checked against the files clang 14 and
+ * clang 19 write; the format changes between LLVM releases, which is why the version matters).
+ * Every field is a 64-bit word in the byte order of the program that wrote the file.
+ *
+ *   word 0   magic: 0xff6c70726f667281 ("\xff" "lprofr" "\x81"); 'R' instead of 'r' for a
+ *            program with 32-bit pointers.  Read byte-swapped, it is a foreign-endian file.
+ *   word 1   version: low bits the format version (8 from clang 14 to 16, 10 in clang 19),
+ *            top byte flags: 1<<56 IR-level instrumentation (-fprofile-generate; without it,
+ *            front-end -fprofile-instr-generate), 1<<57 context-sensitive, 1<<58 entry
+ *            count first, 1<<59 debug-info correlation
+ *   Version 8, words 2-10 (88 bytes of header in all):
+ *            binary_ids_size (bytes), data_size (records), padding_before_counters (bytes),
+ *            counters_size (counters), padding_after_counters (bytes), names_size (bytes),
+ *            counters_delta, names_delta (addresses in the writing program),
+ *            value_kind_last
+ *   Version 10, words 2-15 (128 bytes): as version 8, with bitmap_bytes and
+ *            padding_after_bitmap after padding_after_counters, bitmap_delta after
+ *            counters_delta, and vtables (records) and vnames_size after names_delta
+ *   Sections follow in this order, each size from the header:
+ *            binary ids: (word length, bytes padded to 8) per id
+ *            data: data_size records of 48 bytes (version 8) or 64 (version 10), 64-bit
+ *              programs: name hash, function hash, counter pointer (relative: the counters
+ *              of record i start at pointer + record_size*i - counters_delta bytes into the
+ *              counters), [v10: bitmap pointer], function pointer, values pointer, 32-bit
+ *              number of counters, 16-bit value-site counts (2; v10: 3), [v10: 32-bit
+ *              number of bitmap bytes], padding to 8
+ *            padding, counters (64-bit each), padding, [v10: bitmap bytes, padding],
+ *            names (usually zlib-compressed; left to llvm-profdata), padded to 8,
+ *            [v10: vtable records, vtable names], value-profile data to the end of the file.
+ * Other versions (and 32-bit programs) are recognized by magic and version only; llvm-profdata
+ * is the judge. */
+#include "profile/profraw.h"
+#include "lib/proc.h"
+#include "lib/util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define VARIANT_MASK 0xff00000000000000ull
+
+struct reader {
+	const unsigned char *p;
+	size_t len;
+	int swap;
+	struct read_error e;
+};
+
+/* the first problem, with its offset and the file's name (util.c) */
+#define failf(r, ...) read_fail(&(r)->e, __VA_ARGS__)
+
+/* A little-endian (or, swapped, big-endian) word of `bytes` bytes at `at` (caller checked). */
+static uint64_t get(const struct reader *r, size_t at, int bytes)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < bytes; i++) {
+		int k = r->swap ? i : bytes - 1 - i;
+		v = v << 8 | r->p[at + (size_t)k];
+	}
+	return v;
+}
+
+/* Advances *pos over a section of `size` bytes named `what`; fails if the file is shorter. */
+static int section(struct reader *r, size_t *pos, uint64_t size, const char *what)
+{
+	if (size > r->len - *pos)
+		return failf(r, *pos, "%s of %llu bytes, but only %zu bytes left: truncated file (actual/expected)", what,
+			     (unsigned long long)size, r->len - *pos);
+	*pos += (size_t)size;
+	return 0;
+}
+
+/* Multiplies n * each, failing on overflow (a corrupt count). */
+static int bytes_of(struct reader *r, size_t at, uint64_t n, uint64_t each, const char *what, uint64_t *out)
+{
+	if (n > UINT64_MAX / each)
+		return failf(r, at, "%s count %llu is impossibly large", what, (unsigned long long)n);
+	*out = n * each;
+	return 0;
+}
+
+static int check_binary_ids(struct reader *r, size_t start, uint64_t size)
+{
+	size_t pos = start, end = start + (size_t)size;
+	while (pos < end) {
+		if (end - pos < 8)
+			return failf(r, pos, "binary id length: %zu bytes left, expected 8", end - pos);
+		uint64_t n = get(r, pos, 8), padded = (n + 7) & ~7ull;
+		pos += 8;
+		if (n > end - pos || padded > end - pos)
+			return failf(r, pos - 8, "binary id of %llu bytes exceeds the %zu bytes left in its section",
+				     (unsigned long long)n, end - pos);
+		pos += (size_t)padded;
+	}
+	return 0;
+}
+
+/* Where each header field is (word index), per format version; -1: not in that version. */
+struct layout {
+	unsigned version;
+	int words; /* header words, magic and version included */
+	int binary_ids, data, pad_before, counters, pad_after, bitmap, pad_bitmap, names, counters_delta, names_delta,
+		vtables, vnames, value_kind_last;
+	int record;      /* bytes of a data record (64-bit) */
+	int num_counters; /* offset of its 32-bit counter count */
+};
+
+static const struct layout layouts[] = {
+	/* clang 14 to 16 */
+	{8, 11, 2, 3, 4, 5, 6, -1, -1, 7, 8, 9, -1, -1, 10, 48, 40},
+	/* clang 19: bitmap bytes (MC/DC) after the counters, vtable names after the names */
+	{10, 16, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 64, 48},
+};
+
+static uint64_t field(const struct reader *r, int word)
+{
+	return word < 0 ? 0 : get(r, 8 * (size_t)word, 8);
+}
+
+static int parse_layout(struct reader *r, struct profraw_info *in, const struct layout *L)
+{
+	size_t pos = (size_t)L->words * 8;
+	if (r->len < pos)
+		return failf(r, r->len, "truncated header: %zu bytes, expected %zu (actual/expected)", r->len, pos);
+	in->binary_ids_size = field(r, L->binary_ids);
+	in->data_size = field(r, L->data);
+	in->padding_before_counters = field(r, L->pad_before);
+	in->counters_size = field(r, L->counters);
+	in->padding_after_counters = field(r, L->pad_after);
+	in->bitmap_bytes = field(r, L->bitmap);
+	uint64_t pad_bitmap = field(r, L->pad_bitmap);
+	in->names_size = field(r, L->names);
+	in->counters_delta = field(r, L->counters_delta);
+	in->names_delta = field(r, L->names_delta);
+	in->vtables = field(r, L->vtables);
+	in->vnames_size = field(r, L->vnames);
+	in->value_kind_last = field(r, L->value_kind_last);
+	if (in->binary_ids_size % 8)
+		return failf(r, 16, "binary ids size %llu is not a multiple of 8", (unsigned long long)in->binary_ids_size);
+	size_t ids = pos;
+	if (section(r, &pos, in->binary_ids_size, "binary ids section") < 0 ||
+	    check_binary_ids(r, ids, in->binary_ids_size) < 0)
+		return -1;
+	uint64_t data_bytes = 0, counter_bytes = 0;
+	if (bytes_of(r, 8 * (size_t)L->data, in->data_size, (uint64_t)L->record, "data record", &data_bytes) < 0 ||
+	    bytes_of(r, 8 * (size_t)L->counters, in->counters_size, 8, "counter", &counter_bytes) < 0)
+		return -1;
+	size_t data = pos;
+	if (section(r, &pos, data_bytes, "data section") < 0 ||
+	    section(r, &pos, in->padding_before_counters, "padding before the counters") < 0)
+		return -1;
+	size_t counters = pos;
+	if (section(r, &pos, counter_bytes, "counters section") < 0 ||
+	    section(r, &pos, in->padding_after_counters, "padding after the counters") < 0 ||
+	    section(r, &pos, in->bitmap_bytes, "bitmap section") < 0 ||
+	    section(r, &pos, pad_bitmap, "padding after the bitmap") < 0 ||
+	    section(r, &pos, in->names_size, "names section") < 0 ||
+	    section(r, &pos, (8 - in->names_size % 8) % 8, "padding after the names") < 0)
+		return -1;
+	/* vtable records and names (C++ type profiling) and value-profile data: the rest */
+	in->value_data_size = r->len - pos;
+
+	/* nonzero[k]: counters before k that are not zero; records may share counters, so each
+	 * record's counts come from two lookups, not a walk over its counters. */
+	size_t ncounters = (size_t)in->counters_size;
+	uint64_t *nonzero = xcalloc(ncounters + 1, sizeof *nonzero);
+	for (size_t k = 0; k < ncounters; k++)
+		nonzero[k + 1] = nonzero[k] + (get(r, counters + 8 * k, 8) != 0);
+	for (uint64_t i = 0; i < in->data_size; i++) {
+		size_t rec = data + (size_t)i * (size_t)L->record;
+		uint64_t ptr = get(r, rec + 16, 8), n = get(r, rec + (size_t)L->num_counters, 4);
+		/* relative pointer: bytes from the counters' start, computed modulo 2^64 */
+		uint64_t off = ptr + i * (uint64_t)L->record - in->counters_delta;
+		if (off % 8 || off / 8 > in->counters_size || n > in->counters_size - off / 8) {
+			free(nonzero);
+			return failf(r, rec + 16, "function record %llu: its %llu counters lie outside the %llu counters of the file",
+				     (unsigned long long)i, (unsigned long long)n, (unsigned long long)in->counters_size);
+		}
+		uint64_t hits = nonzero[off / 8 + n] - nonzero[off / 8];
+		in->zero_counters += n - hits;
+		in->functions++;
+		in->executed += hits > 0;
+	}
+	free(nonzero);
+	in->layout_known = 1;
+	return 0;
+}
+
+int profraw_parse(const unsigned char *data, size_t len, const char *name, struct profraw_info *info, char *err,
+		  size_t errlen)
+{
+	struct reader r = {.p = data, .len = len, .e = {name, err, errlen}};
+	memset(info, 0, sizeof *info);
+	if (len < 16)
+		return failf(&r, 0, "truncated header: file has %zu bytes, expected at least 16 (actual/expected)", len);
+	uint64_t magic = get(&r, 0, 8);
+	if (magic != PROFRAW_MAGIC64 && magic != PROFRAW_MAGIC32) {
+		r.swap = 1;
+		magic = get(&r, 0, 8);
+	}
+	if (magic != PROFRAW_MAGIC64 && magic != PROFRAW_MAGIC32)
+		return failf(&r, 0, "bad magic: not an LLVM raw profile (expected 0x%016llx)", PROFRAW_MAGIC64);
+	info->swapped = r.swap;
+	info->ptr64 = magic == PROFRAW_MAGIC64;
+	info->version_word = get(&r, 8, 8);
+	info->variant = info->version_word & VARIANT_MASK;
+	uint64_t v = info->version_word & ~VARIANT_MASK;
+	if (v == 0 || v > 1000)
+		return failf(&r, 8, "bad version %llu", (unsigned long long)v);
+	info->version = (unsigned)v;
+	for (size_t i = 0; info->ptr64 && i < sizeof layouts / sizeof *layouts; i++)
+		if (layouts[i].version == info->version)
+			return parse_layout(&r, info, &layouts[i]);
+	return 0;
+}
+
+static int parse_profraw(const unsigned char *data, size_t len, const char *name, void *info, char *err, size_t errlen)
+{
+	return profraw_parse(data, len, name, info, err, errlen);
+}
+
+int profraw_read(const char *path, struct profraw_info *info, char *err, size_t errlen)
+{
+	return read_and_parse(path, parse_profraw, info, sizeof *info, err, errlen);
+}
+
+const char *profraw_variant_string(const struct profraw_info *info, char *out, size_t n)
+{
+	uint64_t v = info->variant;
+	snprintf(out, n, "%s%s%s%s", v & (1ull << 56) ? "IR" : "FE", v & (1ull << 57) ? "+CS" : "",
+		 v & (1ull << 58) ? ",entry-first" : "", v & (1ull << 59) ? ",debug-info-correlate" : "");
+	return out;
+}
+
+/* The first line of s that mentions an error, else its first line. */
+static void first_error_line(const char *s, char *out, size_t n)
+{
+	const char *line = strstr(s, "rror");
+	if (line)
+		while (line > s && line[-1] != '\n')
+			line--;
+	else
+		line = s;
+	char *copy = xasprintf("%.*s", (int)strcspn(line, "\n"), line);
+	snprintf(out, n, "%s", printable(copy));
+	free(copy);
+}
+
+int profraw_tool_reads(const char *tool, const char *path, char *err, size_t errlen)
+{
+	char *arg = safe_path_arg(path);
+	char *argv[] = {(char *)tool, "show", "--", arg, NULL}, *out = NULL;
+	int st = capture(argv, &out);
+	int ok = proc_exit_ok(st);
+	free(arg);
+	if (st < 0)
+		snprintf(err, errlen, "cannot run %s", printable(tool));
+	else if (!ok)
+		first_error_line(out ? out : "", err, errlen);
+	free(out);
+	return ok ? 0 : -1;
+}
+
+/* Builds the one-line program with CC (split without a shell) and runs it, writing raw.
+ * Returns the output of the step that failed (malloc'd), or NULL when both succeeded. */
+static char *build_and_run(const char *cc, const char *src, const char *exe, const char *raw)
+{
+	char **words = split_command(cc), *out = NULL;
+	size_t n = 0;
+	while (words[n])
+		n++;
+	char **argv = xcalloc(n + 6, sizeof *argv);
+	memcpy(argv, words, n * sizeof *argv);
+	argv[n] = "-fprofile-generate";
+	argv[n + 1] = "-o";
+	argv[n + 2] = (char *)exe;
+	argv[n + 3] = (char *)src;
+	int st = n ? capture(argv, &out) : RUN_NOT_STARTED;
+	if (proc_exit_ok(st)) {
+		free(out);
+		out = NULL;
+		char *env_var = xasprintf("LLVM_PROFILE_FILE=%s", raw);
+		char *env[] = {env_var, NULL}, *run[] = {(char *)exe, NULL};
+		struct run_opts o = {.env = env};
+		st = run_child(run, &o, &out, NULL);
+		free(env_var);
+		if (proc_exit_ok(st)) {
+			free(out);
+			out = NULL;
+		}
+	} else if (!out || !*out) {
+		free(out);
+		out = xstrdup(n ? "cannot run the compiler" : "empty compiler command");
+	}
+	free(argv);
+	free_words(words);
+	return out;
+}
+
+int profraw_probe(const char *cc, const char *tool, struct profraw_info *info, char *err, size_t errlen)
+{
+	char *dir = make_temp_dir("probe");
+	int rc = -1;
+	memset(info, 0, sizeof *info);
+	char *src = xasprintf("%s/probe.c", dir), *raw = xasprintf("%s/probe.profraw", dir);
+	char *exe = xasprintf("%s/probe", dir), *out = NULL;
+	static const char text[] = "int main(void) { return 0; }\n";
+	if (write_file_atomic(src, text, sizeof text - 1) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", printable(src), strerror(errno));
+	} else if ((out = build_and_run(cc, src, exe, raw)) != NULL) {
+		char line[200];
+		first_error_line(out, line, sizeof line);
+		snprintf(err, errlen, "%s -fprofile-generate could not build and run a test program: %s", printable(cc), line);
+	} else if (access(raw, F_OK) != 0) {
+		snprintf(err, errlen, "the test program built by %s -fprofile-generate wrote no raw profile", printable(cc));
+	} else if (profraw_read(raw, info, err, errlen) == 0) {
+		char why[300];
+		if (profraw_tool_reads(tool, raw, why, sizeof why) == 0)
+			rc = 0;
+		else
+			snprintf(err, errlen, "%s cannot read raw profile version %u written by %s: %s", printable(tool),
+				 info->version, printable(cc), why);
+	}
+	free(out);
+	remove_dir_tree(dir); /* with whatever else the compiler left there */
+	free(src);
+	free(raw);
+	free(exe);
+	free(dir);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/* tooltext.h - running the two tools whose text profopt reads, and reading that text as
+ * hostile bytes (NULs, control characters, huge lines) in linear time:
+ *   llvm-profdata show --all-functions --counts  (functions of a clang profile and their counts)
+ *   llvm-profdata show --detailed-summary         (the count a hot block reaches)
+ *   nm -A [--defined-only] --format=posix        (symbols of objects, in batches)
+ * File names are passed as ./NAME or absolute, so none is read as an option. */
+#ifndef PROFOPT_TOOLTEXT_H
+#define PROFOPT_TOOLTEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct shown_function {
+	char *name;           /* as the profile names it: "f", "file.c:f" or "file.c;f" */
+	uint64_t max, sum;    /* largest counter, sum of the counters (saturating) */
+	uint64_t counters, zero;
+};
+
+struct shown_profile {
+	struct shown_function *fn;
+	int n, cap;
+	char level[16];       /* "IR", "Front-end", "" if not said */
+};
+
+/* Parses the text of `llvm-profdata show --all-functions --counts` (len bytes; NUL bytes in
+ * a name become '?').  Returns the number of functions found. */
+int profdata_show_parse(const char *text, size_t len, struct shown_profile *p);
+/* Runs TOOL show on a .profdata (or .profraw) file and parses it.  Returns 0, or -1 with
+ * the tool's words (or why it did not run) in *why (malloc'd). */
+int profdata_show(const char *tool, const char *profdata, struct shown_profile *p, char **why);
+void shown_profile_free(struct shown_profile *p);
+/* The count at which blocks hold 99% of all counts (LLVM's default hot cutoff), from TOOL show
+ * --detailed-summary: 0 if the tool does not say.  Returns 0, or -1 as profdata_show. */
+int profdata_hot_count(const char *tool, const char *profdata, uint64_t *hot, char **why);
+
+/* Called per defined symbol: `object` indexes the objects given, type is nm's letter. */
+typedef void (*nm_symbol_fn)(void *ctx, int object, const char *name, char type);
+enum { NM_ALL = 0, NM_DEFINED = 1 };
+/* Lists the symbols of n objects (only the defined ones with NM_DEFINED) with nm, 200 objects
+ * per run; what a failing run lists is read too.  Returns 0, or as run_batches() (proc.h) the
+ * status of the first run that failed, with nm's words in *why (malloc'd). */
+int nm_symbols(const char *nm, char *const *objects, int n, int flags, nm_symbol_fn fn, void *ctx, char **why);
+/* Parses one run's output for objects[0..n) as given to nm (exposed for the tests). */
+void nm_parse(const char *text, size_t len, char *const *args, int n, nm_symbol_fn fn, void *ctx, int first);
+
+#endif
