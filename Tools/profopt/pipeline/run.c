@@ -94,7 +94,15 @@ static void print_tail(const char *path, int lines)
 	free(text);
 }
 
-int cmd_run(int argc, char **argv)
+struct run_options {
+	const char *label, *log, *stamp, *cwd, *units;
+	double heartbeat;
+	long tail;
+	int verbose;
+	char **command;
+};
+
+static void parse_run_options(int argc, char **argv, struct run_options *o)
 {
 	static const struct option lopts[] = {
 		{"label", required_argument, NULL, 'L'},
@@ -108,75 +116,88 @@ int cmd_run(int argc, char **argv)
 		{"units", required_argument, NULL, 'u'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *label = NULL, *log = NULL, *stamp = NULL, *cwd = NULL, *units = NULL;
-	double heartbeat = 30;
-	long tail = 30;
-	int verbose = 0, c;
+	*o = (struct run_options){.heartbeat = 30, .tail = 30};
+	int c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+C:", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'L': label = optarg; break;
-		case 'l': log = optarg; break;
-		case 'S': stamp = optarg; break;
+		case 'L': o->label = optarg; break;
+		case 'l': o->log = optarg; break;
+		case 'S': o->stamp = optarg; break;
 		case 'h':
-			if ((heartbeat = atof(optarg)) <= 0)
+			if ((o->heartbeat = atof(optarg)) <= 0)
 				usage_error("--heartbeat wants seconds > 0, not '%s'", optarg);
 			break;
 		case 't':
-			if ((tail = parse_positive(optarg)) < 0)
+			if ((o->tail = parse_positive(optarg)) < 0)
 				usage_error("--tail wants a positive number, not '%s'", optarg);
 			break;
-		case 'C': cwd = optarg; break;
-		case 'v': verbose = 1; break;
-		case 'u': units = optarg; break;
+		case 'C': o->cwd = optarg; break;
+		case 'v': o->verbose = 1; break;
+		case 'u': o->units = optarg; break;
 		default: usage_error("unknown option '%s' (see 'profopt run --help')", argv[optind - 1]);
 		}
 	}
-	if (!log)
+	if (!o->log)
 		usage_error("--log=FILE is required (see 'profopt run --help')");
 	if (optind >= argc)
 		usage_error("no command given (see 'profopt run --help')");
-	if (!label)
-		label = argv[optind];
+	o->command = argv + optind;
+	if (!o->label)
+		o->label = o->command[0];
+}
 
-	struct job job = {.name = (char *)label, .cmd = argv[optind], .argv = argv + optind, .log_path = (char *)log};
-	struct run_progress rp = {.units_file = units, .total = units ? unit_count_load(units) : 0};
-	progress_init(&rp.p, heartbeat);
-	struct pool pool = {.jobs = &job, .njobs = 1, .parallel = 1, .cwd = cwd, .on_tick = tick, .arg = &rp};
-	fprintf(stderr, "==> %s (log: %s)\n", label, log);
-	int sig = pool_run(&pool);
-	double seconds = progress_elapsed(&rp.p);
-	progress_clear(&rp.p);
-	if (units) {
-		unit_count_poll(&rp.units, log);
-		unit_count_close(&rp.units);
-	}
+/* The stage's end: the log on failure, the exit status a shell would give. */
+static int report_run(const struct run_options *o, const struct job *job, double seconds)
+{
 	char elapsed[32], what[96];
 	format_duration(elapsed, sizeof elapsed, seconds);
-	if (sig) {
-		fprintf(stderr, "==> %s: interrupted after %s; no stamp written, it starts again next time\n", label, elapsed);
-		return 128 + sig;
-	}
-	if (verbose) {
-		char *text = read_file(log, NULL);
+	if (o->verbose) {
+		char *text = read_file(o->log, NULL);
 		fputs(text ? text : "", stderr);
 		free(text);
 	}
-	if (job.result != RESULT_PASSED) {
-		if (!verbose)
-			print_tail(log, (int)tail);
-		if (job.result == RESULT_NOT_STARTED)
-			fprintf(stderr, "==> %s: FAILED: cannot execute '%s': %s\n", label, argv[optind],
-				strerror(job.proc.exec_errno));
-		else
-			fprintf(stderr, "==> %s: FAILED (%s) after %s; full log: %s\n", label,
-				describe_status(job.status, what, sizeof what), elapsed, log);
-		return shell_status(job.status) ? shell_status(job.status) : 1;
+	if (job->result == RESULT_PASSED) {
+		fprintf(stderr, "==> %s: done in %s\n", o->label, elapsed);
+		return 0;
 	}
-	fprintf(stderr, "==> %s: done in %s\n", label, elapsed);
-	if (units)
-		unit_count_save(units, rp.units.compiled);
-	if (stamp)
-		stamp_write(stamp, label, seconds, NULL);
-	return 0;
+	if (!o->verbose)
+		print_tail(o->log, (int)o->tail);
+	if (job->result == RESULT_NOT_STARTED)
+		fprintf(stderr, "==> %s: FAILED: cannot execute '%s': %s\n", o->label, o->command[0],
+			strerror(job->proc.exec_errno));
+	else
+		fprintf(stderr, "==> %s: FAILED (%s) after %s; full log: %s\n", o->label,
+			describe_status(job->status, what, sizeof what), elapsed, o->log);
+	return shell_status(job->status) ? shell_status(job->status) : 1;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_options o;
+	parse_run_options(argc, argv, &o);
+	struct job job = {.name = (char *)o.label, .cmd = o.command[0], .argv = o.command, .log_path = (char *)o.log};
+	struct run_progress rp = {.units_file = o.units, .total = o.units ? unit_count_load(o.units) : 0};
+	progress_init(&rp.p, o.heartbeat);
+	struct pool pool = {.jobs = &job, .njobs = 1, .parallel = 1, .cwd = o.cwd, .on_tick = tick, .arg = &rp};
+	fprintf(stderr, "==> %s (log: %s)\n", o.label, o.log);
+	int sig = pool_run(&pool);
+	double seconds = progress_elapsed(&rp.p);
+	progress_clear(&rp.p);
+	if (o.units) {
+		unit_count_poll(&rp.units, o.log);
+		unit_count_close(&rp.units);
+	}
+	if (sig) {
+		char elapsed[32];
+		format_duration(elapsed, sizeof elapsed, seconds);
+		fprintf(stderr, "==> %s: interrupted after %s; no stamp written, it starts again next time\n", o.label, elapsed);
+		return 128 + sig;
+	}
+	int rc = report_run(&o, &job, seconds);
+	if (rc == 0 && o.units)
+		unit_count_save(o.units, rp.units.compiled);
+	if (rc == 0 && o.stamp)
+		stamp_write(o.stamp, o.label, seconds, NULL);
+	return rc;
 }
