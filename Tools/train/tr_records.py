@@ -148,9 +148,7 @@ def main(scale):
     results = []
     for _ in range(trainlib.reps(5, scale)):
         doc = catalogue(rng, 12, 8, 25)
-        results.append(json_trips(doc))
-        results.append(pickle_trips(rng, doc))
-        results.append(csv_trips(doc))
+        results += [json_trips(doc), pickle_trips(rng, doc), csv_trips(doc)]
     return trainlib.finish(NAME, results)
 
 

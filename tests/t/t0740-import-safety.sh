@@ -126,38 +126,39 @@ test_symlink_then_write_through() {
 	test ! -e build/z.gcda && ! test -L build/z.gcda || fail "the stray link z.gcda stayed"
 }
 
+# refused_both GCDA-MEMBER PATTERN OUTER-MEMBER PATTERN (after setup_dirs): a .gcda archive holding the first
+# member, and a bundle holding the second, are each refused with their message.
+refused_both() {
+	gcda_bundle b.tar.gz "f:a.gcda=ok" "$1"
+	import_refused b.tar.gz "$2"
+	craft bundle outer.tar.gz merged.profdata "--extra=$3"
+	import_refused outer.tar.gz "$4"
+}
+
 test_dotdot_refused() {
 	setup_dirs
-	gcda_bundle b.tar.gz "f:a.gcda=ok" "f:sub/../../outside/x.gcda=bad"
-	import_refused b.tar.gz "member 'sub/\.\./\.\./outside/x\.gcda' climbs out of the directory with '\.\.'"
-	craft bundle outer.tar.gz merged.profdata "--extra=f:../outside/m.json=bad"
-	import_refused outer.tar.gz "refusing outer.tar.gz: member '\.\./outside/m\.json' climbs out"
+	refused_both "f:sub/../../outside/x.gcda=bad" "member 'sub/\.\./\.\./outside/x\.gcda' climbs out of the directory with '\.\.'" \
+		"f:../outside/m.json=bad" "refusing outer.tar.gz: member '\.\./outside/m\.json' climbs out"
 }
 
 test_absolute_name_refused() {
 	setup_dirs
-	gcda_bundle b.tar.gz "f:$OUTSIDE/abs.gcda=bad"
-	import_refused b.tar.gz "member '/.*/outside/abs\.gcda' has an absolute name"
-	craft bundle outer.tar.gz merged.profdata "--extra=f:$OUTSIDE/m.json=bad"
-	import_refused outer.tar.gz "refusing outer.tar.gz: member '/.*/outside/m\.json' has an absolute name"
+	refused_both "f:$OUTSIDE/abs.gcda=bad" "member '/.*/outside/abs\.gcda' has an absolute name" \
+		"f:$OUTSIDE/m.json=bad" "refusing outer.tar.gz: member '/.*/outside/m\.json' has an absolute name"
 }
 
 test_device_and_hard_link_refused() {
 	setup_dirs
 	gcda_bundle dev.tar.gz "c:null.gcda"
 	import_refused dev.tar.gz "member 'null\.gcda' is a device"
-	gcda_bundle hard.tar.gz "f:a.gcda=ok" "h:b.gcda>a.gcda"
-	import_refused hard.tar.gz "member 'b\.gcda' is a hard link"
-	craft bundle hard2.tar.gz merged.profdata "--extra=h:profile/x.tar>manifest.json"
-	import_refused hard2.tar.gz "refusing hard2.tar.gz: member 'profile/x\.tar' is a hard link"
+	refused_both "h:b.gcda>a.gcda" "member 'b\.gcda' is a hard link" \
+		"h:profile/x.tar>manifest.json" "refusing outer.tar.gz: member 'profile/x\.tar' is a hard link"
 }
 
 test_duplicate_and_foreign_members_refused() {
 	setup_dirs
-	gcda_bundle dup.tar.gz "f:a.gcda=one" "f:./a.gcda=two"
-	import_refused dup.tar.gz "member 'a\.gcda' appears twice"
-	craft bundle extra.tar.gz merged.profdata "--extra=f:profile/other.profdata=x"
-	import_refused extra.tar.gz "member 'profile/[a-z.]*' is a second profile file"
+	refused_both "f:./a.gcda=two" "member 'a\.gcda' appears twice" \
+		"f:profile/other.profdata=x" "member 'profile/[a-z.]*' is a second profile file"
 	craft bundle junk.tar.gz merged.profdata "--extra=f:Makefile=all:"
 	import_refused junk.tar.gz "member 'Makefile' is not part of a profile bundle"
 }
