@@ -48,3 +48,21 @@ test_probe_catches_missing_profile_runtime() {
 	expect_contains out 'instrumented programs do NOT link'
 	expect_contains out 'libclang-rt-14-dev'
 }
+
+# CPython's configure takes the first llvm-ar in PATH (Debian's /usr/bin/llvm-ar is clang 14's),
+# which cannot archive clang 19's LTO bitcode: profopt passes the one of clang's own LLVM.
+test_cpython_gets_the_llvm_ar_of_clang19() {
+	require clang-19
+	require_out_of_tree_configure
+	mkdir -p src/Python src/Include && touch src/configure src/Python/ceval.c
+	echo '#define PY_VERSION "3.14.7"' > src/Include/patchlevel.h
+	mkdir build && cd build
+	"$SRCDIR/configure" --enable-optimizations CC=clang-19 --with-python-source="$PWD/../src" > configure.out 2>&1 ||
+		{ cat configure.out; fail configure; }
+	expect_contains configure.out "llvm-ar of clang's LLVM\.\.\. .*llvm-19/bin/llvm-ar$"
+	make -n cpython-configure > dry.out 2>&1
+	expect_contains dry.out 'LLVM_AR="[^"]*llvm-19/bin/llvm-ar"'
+	"$SRCDIR/configure" --enable-optimizations CC=clang-19 --with-lto=no --with-python-source="$PWD/../src" > nolto.out 2>&1
+	make -n cpython-configure > dry.out 2>&1
+	expect_not_contains dry.out 'LLVM_AR='
+}
