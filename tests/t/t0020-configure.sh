@@ -128,7 +128,7 @@ test_lto_exclusions_and_training_follow_compiler_and_version() {
 	require_out_of_tree_configure
 	require gcc clang
 	fake_cpython_trees
-	for case in clang:py313:thin:Python/ceval.o:profopt clang:py311:thin:Python/ceval.o:regrtest \
+	for case in "clang:py313:thin:Python/ceval.o:profopt regrtest" clang:py311:thin:Python/ceval.o:regrtest \
 		gcc:py313:yes::profopt gcc:py311:yes::profopt; do
 		IFS=: read -r cc dir lto excluded training <<< "$case"
 		"$SRCDIR/configure" --enable-optimizations CC=$cc --with-python-source="$PWD/$dir" > configure.out 2>&1 ||
