@@ -101,7 +101,7 @@ PGO_TRAIN_LIST ?= true
 
 pgo_abs_dir := $(abspath $(PGO_DIR))
 # automake moves ':=' assignments above the '?=' defaults when it reads a fragment itself.
-$(if $(pgo_abs_dir),,$(error pgo.mk: PGO_DIR is empty (was pgo.mk read by automake? include it as $$(abs_top_srcdir)/pgo.mk, which automake leaves to make)))
+pgo_misread = $(if $(pgo_abs_dir),,$(error pgo.mk: PGO_DIR is empty (was pgo.mk read by automake? include it as $$(abs_top_srcdir)/pgo.mk, which automake leaves to make)))
 # Paths the recipes hand to the shell are refused, naming the character, before any pipeline
 # target runs, when they (or a workload name: file and log names, JSON text) hold what make
 # or the shell would read as syntax (configure refuses the same in the build
@@ -124,7 +124,7 @@ pgo_check_path = $(if $(findstring $$,$($(1))),$(error pgo.mk: $(1) holds '$$': 
 pgo_parse_chars = ; : % $(pgo_hash)
 $(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA,$(foreach c,$(pgo_parse_chars),$(if $(findstring $(c),$($(v))),\
 	$(error pgo.mk: $(v) '$($(v))' contains '$(c)', which make reads as syntax in a file name: use a path of letters, digits, / . _ - + = @ ~ ^ ! { }))))
-pgo_check_paths = $(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR,$(call pgo_check_path,$(v)))\
+pgo_check_paths = $(pgo_misread)$(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR,$(call pgo_check_path,$(v)))\
 	$(foreach w,$(PGO_MAIN_NAME) $(foreach x,$(PGO_WORKLOADS),$(word 1,$(subst :, ,$(x)))),$(if $(or $(call pgo_syntax_in,$(w)),$(findstring /,$(w))),\
 	$(error pgo.mk: the workload '$(w)' holds '$(or $(call pgo_syntax_in,$(w)),/)': a workload is NAME:WEIGHT, NAME of letters, digits, . _ -)))
 PGO_PROFDATA ?= $(pgo_abs_dir)/merged.profdata
@@ -275,11 +275,20 @@ $(call pgo_stamp,train): $(call pgo_after,train)
 # SHA-256.  (PGO_RELOCATE_ROOT is double-quoted: it may be shell text printing a directory.)
 # What training covered goes to report.txt (people) and report.json (machines): information only.
 PGO_PROFILE_SHA256 ?=
+# GCC: libtool compiles each library source twice (PIC under .libs/, and beside it for the
+# static library) and training runs one copy: the other gets the same counts (the twin's
+# .gcda), so that both libraries are built with the profile.
+pgo_libtool_twins = find $(PGO_BUILD_DIR) -name $(notdir $(pgo_abs_dir)) -prune -o -name '*.gcda' -exec sh -c 'n=0; \
+	for f; do d=$$(dirname "$$f") b=$$(basename "$$f" .gcda); \
+		case $$d in */.libs|.libs) t=$$(dirname "$$d") ;; *) t=$$d/.libs ;; esac; \
+		test -f "$$t/$$b.o" && test ! -f "$$t/$$b.gcda" && cp -p -- "$$f" "$$t/$$b.gcda" && n=$$((n + 1)); \
+	done; test $$n = 0 || echo "merge: $$n libtool object copies got the counts of their twin (PIC or not)" >&2' sh {} +
 pgo_merge_recipe = echo "==> merge profiles" >&2 && $(call pgo_rm_later,merge) && \
 	rm -f $(pgo_ir_profdata) $(call pgo_stamp,merge).tmp && \
 	$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge).tmp $(pgo_skip) \
 		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR) --from=$(PGO_RAW_DIR),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA)) \
 		$(call pgo_weighted_inputs,$(PGO_RAW_DIR)) && \
+	$(if $(pgo_is_gcc),$(pgo_libtool_twins) &&) \
 	rm -f $(pgo_stash) && mv $(call pgo_stamp,merge).tmp $(call pgo_stamp,merge) && \
 	{ $(PROFOPT) report $(pgo_report_input) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true; } && \
 	{ $(PROFOPT) report $(pgo_report_input) > $(pgo_abs_dir)/report.txt 2>&1 && sed -n '2,3p' $(pgo_abs_dir)/report.txt >&2 || \
