@@ -127,3 +127,30 @@ test_automake_reads_the_fragment() {
 	expect_status 2 make profile-opt
 	expect_contains out 'was pgo.mk read by automake\? include it as \$\(abs_top_srcdir\)/pgo.mk'
 }
+
+# make install puts ax_pgo.m4 where aclocal looks (DATADIR/aclocal by default), so a project's
+# configure.ac needs no m4_include or -I; prefix= moves every file of profopt's.
+test_install_macro_for_aclocal() {
+	require_out_of_tree_configure
+	require gcc aclocal autoconf
+	"$SRCDIR/configure" CC=gcc --prefix=/opt/po > configure.out 2>&1 || { cat configure.out; fail configure; }
+	expect_contains configure.out 'WARNING: aclocal searches .*, not /opt/po/share/aclocal: after make install, projects need ACLOCAL_PATH=/opt/po/share/aclocal'
+	make > /dev/null 2>&1
+	expect_status 0 make install DESTDIR="$PWD/dest"
+	expect_contains out 'install: profopt in /opt/po/bin, AX_PGO in /opt/po/share/aclocal'
+	test -f dest/opt/po/share/aclocal/ax_pgo.m4 || fail "no ax_pgo.m4 for aclocal"
+	mkdir proj
+	printf 'AC_INIT([proj], [1])\nAC_PROG_CC\nAX_PGO\nAC_OUTPUT\n' > proj/configure.ac
+	(cd proj && aclocal --system-acdir="$PWD/../dest/opt/po/share/aclocal" && autoconf) > ac.out 2>&1 || { cat ac.out; fail "aclocal/autoconf with the installed macro"; }
+	proj/configure --help > help.out
+	expect_contains help.out 'enable-optimizations'
+	expect_status 0 make install prefix="$PWD/elsewhere"
+	test -x elsewhere/bin/profopt && test -f elsewhere/share/aclocal/ax_pgo.m4 && test -f elsewhere/share/profopt/make/pgo.mk ||
+		fail "make install prefix= did not move profopt's files"
+	expect_status 0 make uninstall prefix="$PWD/elsewhere"
+	test ! -e elsewhere/share/aclocal/ax_pgo.m4 && test ! -e elsewhere/bin/profopt || fail "uninstall left files"
+	# configured for the directory aclocal searches: no warning
+	"$SRCDIR/configure" CC=gcc --with-aclocal-dir="$(aclocal --print-ac-dir)" > configure.out 2>&1
+	expect_contains configure.out "whether aclocal searches $(aclocal --print-ac-dir)\.\.\. yes"
+	expect_not_contains configure.out WARNING
+}
