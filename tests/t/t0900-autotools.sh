@@ -154,3 +154,29 @@ test_install_macro_for_aclocal() {
 	expect_contains configure.out "whether aclocal searches $(aclocal --print-ac-dir)\.\.\. yes"
 	expect_not_contains configure.out WARNING
 }
+
+# Two programs of one project each define main; training ran one.  Clang gives the other's
+# main the trained one's record ("function control flow change detected (hash mismatch)"):
+# verify tells, from the sources' fingerprint, a name collision from a source edited since.
+test_clang_main_collision_is_not_a_stale_source() {
+	require clang
+	local tool; tool=$(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata
+	[ -x "$tool" ] || skip "no llvm-profdata beside clang"
+	printf '#include <stdio.h>\nint main(int c, char **v) { long s = 0; for (int i = 0; i < 100000 * c; i++) s += i %% 7; printf("%%ld\\n", s); return 0; }\n' > one.c
+	printf '#include <stdio.h>\nint main(int c, char **v) { long s = 0; for (int i = 0; i < 1000 * c; i++) { if (i %% 3) s += i; else s--; } printf("%%ld\\n", s); return 0; }\n' > two.c
+	clang -O2 -fprofile-generate -o two two.c
+	LLVM_PROFILE_FILE=two.profraw ./two > /dev/null
+	"$tool" merge -o m.profdata two.profraw
+	"$PROFOPT" check --record=sources.fp --root=. 2> /dev/null
+	use_build() { for f in one two; do echo "clang -O2 -fprofile-use=m.profdata -c $f.c -o $f.o"; clang -O2 -fprofile-use=m.profdata -c $f.c -o $f.o 2>&1; done > build.log; }
+	use_build
+	expect_contains build.log 'one\.c: function control flow change detected \(hash mismatch\) main'
+	expect_status 0 "$PROFOPT" verify --family=clang --objdir=. --profdata=m.profdata --tool="$tool" --build-log=build.log --fingerprint=sources.fp --list
+	expect_contains out 'one\.o: the compiler said .*hash mismatch\) main .*\[its source is unchanged since training: a name collision'
+	expect_contains out 'verify: 1 of 2 compiled units used profile data'
+	echo 'int edited;' >> one.c
+	use_build
+	expect_status 0 "$PROFOPT" verify --family=clang --objdir=. --profdata=m.profdata --tool="$tool" --build-log=build.log --fingerprint=sources.fp --list
+	expect_contains out 'one\.o: the compiler said .*hash mismatch\) main .*\[its source changed since training\]'
+	expect_not_contains out 'name collision'
+}
