@@ -48,7 +48,9 @@
 #   GCC: -fprofile-generate (single-threaded counter updates: atomic ones are a locked
 #   add on every counter), -fprofile-use -fprofile-correction, both with
 #   --param=profile-func-internal-id=1 (static functions found by number, not by an id
-#   made from their file's path, so that a profile fits objects built elsewhere).  Clang:
+#   made from their file's path, so that a profile fits objects built elsewhere) and
+#   -fno-semantic-interposition (libtool's PIC and non-PIC copies of an object then
+#   have one control flow and share one profile).  Clang:
 #   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
 #   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters),
 #   -fprofile-use=$(PGO_PROFDATA).  --with-pgo-profile-update=single|atomic|
@@ -364,9 +366,14 @@ AS_CASE([$ax_cv_pgo_cc_family],
     dnl objects are compiled from another directory (an exported profile reused elsewhere).
     ax_pgo_ids=
     _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1], [ax_pgo_ids="--param=profile-func-internal-id=1"])
-    PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag $ax_pgo_ids"
+    dnl libtool compiles a library's sources twice, PIC and not, and training runs one copy:
+    dnl without interposable globals (as CPython's --enable-optimizations builds) both copies
+    dnl have one control flow, so the merge stage can give the other copy the same counts.
+    ax_pgo_nosi=
+    _AX_PGO_CHECK_FLAG([-fno-semantic-interposition], [ax_pgo_nosi=-fno-semantic-interposition])
+    PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag $ax_pgo_ids $ax_pgo_nosi"
     PGO_GEN_LDFLAGS=$PGO_GEN_CFLAGS
-    PGO_USE_CFLAGS="-fprofile-use -fprofile-correction $ax_pgo_ids"
+    PGO_USE_CFLAGS="-fprofile-use -fprofile-correction $ax_pgo_ids $ax_pgo_nosi"
     PGO_MERGE='$(GCOV_TOOL) merge'],
   [clang|apple-clang], [
     dnl Value profiling (indirect calls) runs out of its static counters in a large program,
