@@ -45,6 +45,8 @@
 #   PGO_CLEAN *          command: remove build products (profiles are stashed around it)
 #   PGO_TRAIN_ARGS *     what `profopt train` runs: --tasks=FILE [--each=TEMPLATE] or commands
 #   PGO_DIR              stamps, logs and profiles (default: pgo)
+#   PGO_DEFAULT_GOAL     what a plain `make` runs when PGO_ENABLED=yes (default profile-opt;
+#                        empty: the Makefile's first target)
 #   PGO_CONFIGURE        command run once before the first stage (default: none)
 #   PGO_TRAIN_LIST       command run before training, e.g. to write the task file; it also
 #                        proves that the instrumented program starts (default: none)
