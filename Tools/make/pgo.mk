@@ -29,10 +29,10 @@
 # target); in one configured without it, `make profile-opt` refuses and says why.
 #
 # `make clean` must drop the stamps of the build it removes, or the next profile-opt would say
-# "ok" over a missing build: hook `pgo-clean` (the build's stamps; the profile is kept, so the
-# next profile-opt rebuilds with it without training) and `pgo-distclean` (the whole $(PGO_DIR)
+# "ok" over a missing build: hook `pgo-clean-build` (the build's stamps; the profile is kept, so the
+# next profile-opt rebuilds with it without training) and `pgo-clean` (the whole $(PGO_DIR)
 # and GCC's .gcda files) into the project's clean and distclean, e.g. with automake
-# `clean-local: pgo-clean` and `distclean-local: pgo-distclean`.
+# `clean-local: pgo-clean-build` and `distclean-local: pgo-clean`.
 #
 # Set before including (those marked * are required):
 #   PGO_ENABLED *        yes or no, from AX_PGO (@PGO_ENABLED@): --enable-optimizations
@@ -226,7 +226,7 @@ pgo_train_cmds = rm -rf $(pgo_abs_dir)/run.* && run=$$(mktemp -d $(pgo_abs_dir)/
 	rm -rf $(2) && mv $$run $(2) && mv $$run.stamp $(call pgo_stamp,$(1))
 
 
-.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-distclean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
+.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean-build pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
 	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-sources-changed
 
 # The pipeline runs in a second make that holds the lock and reads the stamps only once it
@@ -417,12 +417,12 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 	@sed -n 's/^BOLT-INFO: \(.*have non-empty execution profile\)/bolt: \1/p' $(call pgo_log,bolt) >&2
 
 # The project's `make clean` removes the build that the clean, use and verify stamps describe:
-# hooked to it, pgo-clean drops those stamps, so the next profile-opt restores the kept profile
-# and rebuilds with it instead of saying "ok" over a missing build.  pgo-distclean (for
+# hooked to it, pgo-clean-build drops those stamps, so the next profile-opt restores the kept profile
+# and rebuilds with it instead of saying "ok" over a missing build.  pgo-clean (for
 # distclean) drops the pipeline's whole directory, profiles included.
-pgo-clean:
+pgo-clean-build:
 	@rm -f $(foreach s,clean use verify bolt,$(call pgo_stamp,$(s))) $(pgo_abs_dir)/use.started
-pgo-distclean:
+pgo-clean:
 	rm -rf $(pgo_abs_dir)
 	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} + 2>/dev/null || true)
 
