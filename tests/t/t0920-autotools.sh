@@ -167,16 +167,16 @@ test_clang_main_collision_is_not_a_stale_source() {
 	clang -O2 -fprofile-generate -o two two.c
 	LLVM_PROFILE_FILE=two.profraw ./two > /dev/null
 	"$tool" merge -o m.profdata two.profraw
-	"$PROFOPT" check --record=sources.fp --root=. 2> /dev/null
+	"$PROFOPT" check --write-fingerprint=sources.fp --source-dir=. 2> /dev/null
 	use_build() { for f in one two; do echo "clang -O2 -fprofile-use=m.profdata -c $f.c -o $f.o"; clang -O2 -fprofile-use=m.profdata -c $f.c -o $f.o 2>&1; done > build.log; }
 	use_build
 	expect_contains build.log 'one\.c: function control flow change detected \(hash mismatch\) main'
-	expect_status 0 "$PROFOPT" verify --family=clang --objdir=. --profdata=m.profdata --tool="$tool" --build-log=build.log --fingerprint=sources.fp --list
+	expect_status 0 "$PROFOPT" verify --family=clang --build-dir=. --profdata=m.profdata --tool="$tool" --build-log=build.log --fingerprint=sources.fp --list
 	expect_contains out 'one\.o: the compiler said .*hash mismatch\) main .*\[its source is unchanged since training: a name collision'
 	expect_contains out 'verify: 1 of 2 compiled units used profile data'
 	echo 'int edited;' >> one.c
 	use_build
-	expect_status 0 "$PROFOPT" verify --family=clang --objdir=. --profdata=m.profdata --tool="$tool" --build-log=build.log --fingerprint=sources.fp --list
+	expect_status 0 "$PROFOPT" verify --family=clang --build-dir=. --profdata=m.profdata --tool="$tool" --build-log=build.log --fingerprint=sources.fp --list
 	expect_contains out 'one\.o: the compiler said .*hash mismatch\) main .*\[its source changed since training\]'
 	expect_not_contains out 'name collision'
 }

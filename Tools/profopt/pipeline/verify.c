@@ -98,7 +98,7 @@ struct verify {
 	struct strmap fns;    /* clang: bare name -> struct fn_info */
 	uint64_t hot;         /* clang: the profile's hot count threshold (0: unknown) */
 	int nfuncs;           /* clang: functions with non-zero counts */
-	struct manifest *fp;  /* the sources at training, or NULL */
+	struct fingerprint *fp;  /* the sources at training, or NULL */
 };
 
 /* Strips the file prefix clang gives local functions in profiles ("file.c:f" or "file.c;f"). */
@@ -581,9 +581,9 @@ int cmd_verify(int argc, char **argv)
 	/* a verify that fails leaves no stamp, not even an older one that said ok */
 	if (stamp && unlink(stamp) < 0 && errno != ENOENT)
 		fatal("cannot remove the old stamp %s: %s", stamp, strerror(errno));
-	struct manifest fp = {0};
+	struct fingerprint fp = {0};
 	char err[512];
-	if (fppath && manifest_read(&fp, fppath, err, sizeof err) < 0)
+	if (fppath && fingerprint_read(&fp, fppath, err, sizeof err) < 0)
 		fatal("--fingerprint: %s", err);
 	char *fproot = fppath ? realpath(fp.root, NULL) : NULL; /* verify works from the object directory */
 	if (fproot) {
@@ -592,7 +592,7 @@ int cmd_verify(int argc, char **argv)
 	}
 	v.fp = fppath ? &fp : NULL;
 	int rc = verify_run(&v, dir, logpath, list, skip, require, nrequire, stamp);
-	manifest_free(&fp);
+	fingerprint_free(&fp);
 	free(nm);
 	return rc;
 }
