@@ -32,7 +32,8 @@
 #
 #   Substituted (AC_SUBST):
 #
-#     PGO_ENABLED               yes or no
+#     PGO_ENABLED               yes or no (pgo.mk needs it: PGO_ENABLED = @PGO_ENABLED@)
+#     PROFOPT                   the profopt driver (with --enable-optimizations)
 #     PGO_CC_FAMILY             gcc, clang, apple-clang or unknown
 #     PGO_CC_VERSION            e.g. 14.0.6; PGO_CC_MAJOR e.g. 14
 #     PGO_PROFILE_TOOL          path of llvm-profdata or gcov-tool
@@ -47,7 +48,9 @@
 #   GCC: -fprofile-generate (single-threaded counter updates: atomic ones are a locked
 #   add on every counter), -fprofile-use -fprofile-correction, both with
 #   --param=profile-func-internal-id=1 (static functions found by number, not by an id
-#   made from their file's path, so that a profile fits objects built elsewhere).  Clang:
+#   made from their file's path, so that a profile fits objects built elsewhere) and
+#   -fno-semantic-interposition (libtool's PIC and non-PIC copies of an object then
+#   have one control flow and share one profile).  Clang:
 #   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
 #   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters),
 #   -fprofile-use=$(PGO_PROFDATA).  --with-pgo-profile-update=single|atomic|
@@ -82,6 +85,15 @@
 #   the shell running its recipes would read as syntax or a pattern is
 #   refused at once, naming the character.
 #
+#   With --enable-optimizations, the profopt driver that pgo.mk runs must be
+#   found: PROFOPT=PATH, or profopt in PATH (substituted as PROFOPT); none
+#   is an error.  A configure script that builds its own driver sets
+#   ax_pgo_find_profopt=no before AX_PGO.
+#
+#   The convention is CPython's: after --enable-optimizations a plain "make"
+#   runs "make profile-opt" (pgo.mk reads PGO_ENABLED), and without it
+#   "make profile-opt" refuses, saying why.
+#
 #   ACTION-IF-ENABLED runs when --enable-optimizations was given and all
 #   checks passed; ACTION-IF-DISABLED otherwise.
 #
@@ -94,7 +106,7 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 5
+#serial 6
 
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
@@ -140,6 +152,7 @@ AC_ARG_VAR([LLVM_BOLT], [llvm-bolt for --enable-bolt])
 AC_ARG_VAR([MERGE_FDATA], [merge-fdata of the same LLVM version as llvm-bolt])
 AC_ARG_VAR([LLVM_PROFDATA], [llvm-profdata of the same LLVM version as clang])
 AC_ARG_VAR([GCOV_TOOL], [gcov-tool of the same version as gcc])
+AC_ARG_VAR([PROFOPT], [the profopt driver pgo.mk runs (default: profopt in PATH)])
 
 _AX_PGO_COMPILER_ID
 AS_CASE([$ax_cv_pgo_cc_family],
@@ -155,6 +168,7 @@ AS_IF([test "x$ax_pgo_enabled" != xno], [
     [AC_MSG_ERROR([--enable-optimizations needs GCC or Clang, but $CC predefines neither __GNUC__ nor __clang__])])
   AS_IF([test "x$ax_pgo_tool_error" != x], [AC_MSG_ERROR([$ax_pgo_tool_error])])
   _AX_PGO_CHECK_RUNTIME
+  AS_IF([test "x$ax_pgo_find_profopt" != xno], [_AX_PGO_FIND_PROFOPT])
   AS_IF([test "x$ax_pgo_bolt" != xno], [_AX_PGO_FIND_BOLT])
   PGO_ENABLED=yes
   $1
@@ -165,6 +179,19 @@ AC_SUBST([LLVM_BOLT])
 AC_SUBST([MERGE_FDATA])
 AC_SUBST([PGO_BOLT_LDFLAGS])
 AC_SUBST([PGO_BOLT_CFLAGS])
+])
+
+# _AX_PGO_FIND_PROFOPT: the profopt driver pgo.mk's recipes run (PROFOPT=, or profopt in PATH),
+# checked by running it, so that a missing one stops configure rather than the build.
+AC_DEFUN([_AX_PGO_FIND_PROFOPT], [
+AC_PATH_PROG([PROFOPT], [profopt])
+AS_IF([test -z "$PROFOPT"],
+  [AC_MSG_ERROR([--enable-optimizations needs profopt, which runs the PGO pipeline, and none is in PATH: install it (in profopt's source tree: ./configure && make && make install-profopt) or pass PROFOPT=/path/to/profopt])])
+AC_MSG_CHECKING([whether $PROFOPT runs])
+AS_IF([test -x "$PROFOPT" && ax_pgo_profopt_version=`"$PROFOPT" --version 2>/dev/null`],
+  [AC_MSG_RESULT([yes: $ax_pgo_profopt_version])],
+  [AC_MSG_RESULT([no])
+   AC_MSG_ERROR([PROFOPT=$PROFOPT is not a working profopt (it does not run '$PROFOPT --version'): pass the path of an installed profopt])])
 ])
 
 # _AX_PGO_CHECK_PATH(WHAT, PATH): stops configure when PATH holds a character the pipeline
@@ -339,9 +366,14 @@ AS_CASE([$ax_cv_pgo_cc_family],
     dnl objects are compiled from another directory (an exported profile reused elsewhere).
     ax_pgo_ids=
     _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1], [ax_pgo_ids="--param=profile-func-internal-id=1"])
-    PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag $ax_pgo_ids"
+    dnl libtool compiles a library's sources twice, PIC and not, and training runs one copy:
+    dnl without interposable globals (as CPython's --enable-optimizations builds) both copies
+    dnl have one control flow, so the merge stage can give the other copy the same counts.
+    ax_pgo_nosi=
+    _AX_PGO_CHECK_FLAG([-fno-semantic-interposition], [ax_pgo_nosi=-fno-semantic-interposition])
+    PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag $ax_pgo_ids $ax_pgo_nosi"
     PGO_GEN_LDFLAGS=$PGO_GEN_CFLAGS
-    PGO_USE_CFLAGS="-fprofile-use -fprofile-correction $ax_pgo_ids"
+    PGO_USE_CFLAGS="-fprofile-use -fprofile-correction $ax_pgo_ids $ax_pgo_nosi"
     PGO_MERGE='$(GCOV_TOOL) merge'],
   [clang|apple-clang], [
     dnl Value profiling (indirect calls) runs out of its static counters in a large program,

@@ -1,7 +1,9 @@
 # pgo.mk - the profile-guided optimization pipeline as make targets.
 #
 # Pairs with the AX_PGO autoconf macro (m4/ax_pgo.m4).  Any GNU make project can include it:
-# set the variables below, then `include pgo.mk`, and `make profile-opt` runs
+# set the variables below, then `include $(srcdir)/pgo.mk` (from a Makefile.am: `include
+# $(abs_top_srcdir)/pgo.mk`, a path automake hands to make instead of reading the file, whose
+# GNU make functions and assignment order it would not keep), and `make profile-opt` runs
 #
 #   instrument -> train -> merge -> clean keeping profiles -> use -> verify
 #
@@ -22,8 +24,19 @@
 # profile-opt` only rebuilds with it.  (The stamps of finished stages stay as the record of
 # the run, even once the instrumented build is cleaned.)
 #
+# The convention is CPython's: in a tree configured with --enable-optimizations (PGO_ENABLED=yes),
+# a plain `make` is `make profile-opt` (PGO_DEFAULT_GOAL; empty keeps the Makefile's own first
+# target); in one configured without it, `make profile-opt` refuses and says why.
+#
+# `make clean` must drop the stamps of the build it removes, or the next profile-opt would say
+# "ok" over a missing build: hook `pgo-clean-build` (the build's stamps; the profile is kept, so the
+# next profile-opt rebuilds with it without training) and `pgo-clean` (the whole $(PGO_DIR)
+# and GCC's .gcda files) into the project's clean and distclean, e.g. with automake
+# `clean-local: pgo-clean-build` and `distclean-local: pgo-clean`.
+#
 # Set before including (those marked * are required):
-#   PROFOPT *            the profopt driver
+#   PGO_ENABLED *        yes or no, from AX_PGO (@PGO_ENABLED@): --enable-optimizations
+#   PROFOPT *            the profopt driver (AX_PGO finds it: @PROFOPT@)
 #   PGO_CC_FAMILY *      gcc|clang|apple-clang, and from AX_PGO: PGO_CC_VERSION, PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS,
 #                        PGO_USE_CFLAGS, PGO_USE_LDFLAGS, LLVM_PROFDATA
 #   PGO_BUILD_DIR *      where objects (and GCC's .gcda files) of the program live
@@ -32,6 +45,8 @@
 #   PGO_CLEAN *          command: remove build products (profiles are stashed around it)
 #   PGO_TRAIN_ARGS *     what `profopt train` runs: --tasks=FILE [--each=TEMPLATE] or commands
 #   PGO_DIR              stamps, logs and profiles (default: pgo)
+#   PGO_DEFAULT_GOAL     what a plain `make` runs when PGO_ENABLED=yes (default profile-opt;
+#                        empty: the Makefile's first target)
 #   PGO_CONFIGURE        command run once before the first stage (default: none)
 #   PGO_TRAIN_LIST       command run before training, e.g. to write the task file; it also
 #                        proves that the instrumented program starts (default: none)
@@ -70,6 +85,15 @@
 #                        PGO_BOLT_CHECK a command the rewritten binary ($(PGO_BOLT_NEW)) must pass
 
 PGO_DIR ?= pgo
+PGO_ENABLED ?=
+PGO_DEFAULT_GOAL ?= profile-opt
+pgo_enabled = $(filter yes,$(PGO_ENABLED))
+# CPython's convention: after --enable-optimizations, `make` alone builds with PGO.
+$(if $(and $(pgo_enabled),$(PGO_DEFAULT_GOAL)),$(eval .DEFAULT_GOAL := $(PGO_DEFAULT_GOAL)))
+pgo_off_why = this tree was configured without --enable-optimizations, so there is no PGO build to run: \
+	run ./configure --enable-optimizations (a plain make then builds with PGO)
+pgo_unset_why = PGO_ENABLED is not set: the Makefile must say PGO_ENABLED = @PGO_ENABLED@ (AX_PGO substitutes it) before including pgo.mk
+pgo_not_enabled = echo "make $(1): $(if $(PGO_ENABLED),$(pgo_off_why),$(pgo_unset_why))" >&2; exit 2
 PGO_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PGO_TRAIN_TIMEOUT ?= 1200
 PGO_MIN_RAN ?= 90%
@@ -78,6 +102,8 @@ PGO_CONFIGURE ?= true
 PGO_TRAIN_LIST ?= true
 
 pgo_abs_dir := $(abspath $(PGO_DIR))
+# automake moves ':=' assignments above the '?=' defaults when it reads a fragment itself.
+pgo_misread = $(if $(pgo_abs_dir),,$(error pgo.mk: PGO_DIR is empty (was pgo.mk read by automake? include it as $$(abs_top_srcdir)/pgo.mk, which automake leaves to make)))
 # Paths the recipes hand to the shell are refused, naming the character, before any pipeline
 # target runs, when they (or a workload name: file and log names, JSON text) hold what make
 # or the shell would read as syntax (configure refuses the same in the build
@@ -100,7 +126,7 @@ pgo_check_path = $(if $(findstring $$,$($(1))),$(error pgo.mk: $(1) holds '$$': 
 pgo_parse_chars = ; : % $(pgo_hash)
 $(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA,$(foreach c,$(pgo_parse_chars),$(if $(findstring $(c),$($(v))),\
 	$(error pgo.mk: $(v) '$($(v))' contains '$(c)', which make reads as syntax in a file name: use a path of letters, digits, / . _ - + = @ ~ ^ ! { }))))
-pgo_check_paths = $(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR,$(call pgo_check_path,$(v)))\
+pgo_check_paths = $(pgo_misread)$(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR,$(call pgo_check_path,$(v)))\
 	$(foreach w,$(PGO_MAIN_NAME) $(foreach x,$(PGO_WORKLOADS),$(word 1,$(subst :, ,$(x)))),$(if $(or $(call pgo_syntax_in,$(w)),$(findstring /,$(w))),\
 	$(error pgo.mk: the workload '$(w)' holds '$(or $(call pgo_syntax_in,$(w)),/)': a workload is NAME:WEIGHT, NAME of letters, digits, . _ -)))
 PGO_PROFDATA ?= $(pgo_abs_dir)/merged.profdata
@@ -200,8 +226,7 @@ pgo_train_cmds = rm -rf $(pgo_abs_dir)/run.* && run=$$(mktemp -d $(pgo_abs_dir)/
 	rm -rf $(2) && mv $$run $(2) && mv $$run.stamp $(call pgo_stamp,$(1))
 
 
-.PHONY: pgo-forget-build
-.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
+.PHONY: profile-opt profile-removal clean-retain-profile pgo-clean-build pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
 	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-sources-changed
 
 # The pipeline runs in a second make that holds the lock and reads the stamps only once it
@@ -211,7 +236,7 @@ pgo_lock = $(pgo_abs_dir)/lock
 pgo_locked = @$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
 	$(PROFOPT) lock --file=$(pgo_lock) --what="make $(1) in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-$(1)-locked
 profile-opt:
-	$(call pgo_locked,profile-opt)
+	$(if $(pgo_enabled),$(call pgo_locked,profile-opt),@$(call pgo_not_enabled,profile-opt))
 
 pgo-profile-opt-locked: $(call pgo_stamp,$(lastword $(pgo_stages)))
 	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) >&2
@@ -246,36 +271,40 @@ $(call pgo_stamp,train): $(call pgo_after,train)
 # Every raw profile is checked before anything is merged (a damaged one stops the build,
 # named); GCC's run is installed beside the objects only then, and its previous archive
 # removed only once the new profile is in place.
-ifeq ($(strip $(PGO_PROFILE)),)
-$(call pgo_stamp,merge): $(call pgo_after,merge)
-	@echo "==> merge profiles" >&2
-	@$(call pgo_rm_later,merge)
-	@rm -f $(pgo_ir_profdata) $(call pgo_stamp,merge).tmp
-	@$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge).tmp $(pgo_skip) \
+# A reused profile (PGO_PROFILE) stands in for instrument, train and merge.  The import checks
+# the bundle in a private directory and replaces the profile in place only once it passed, so a
+# refused bundle leaves the previous profile as it was.  PGO_PROFILE_SHA256 pins the bundle's
+# SHA-256.  (PGO_RELOCATE_ROOT is double-quoted: it may be shell text printing a directory.)
+# What training covered goes to report.txt (people) and report.json (machines): information only.
+PGO_PROFILE_SHA256 ?=
+# GCC: libtool compiles each library source twice (PIC under .libs/, and beside it for the
+# static library) and training runs one copy: the other gets the same counts (the twin's
+# .gcda), so that both libraries are built with the profile.
+pgo_libtool_twins = find $(PGO_BUILD_DIR) -name $(notdir $(pgo_abs_dir)) -prune -o -name '*.gcda' -exec sh -c 'n=0; \
+	for f; do d=$$(dirname "$$f") b=$$(basename "$$f" .gcda); \
+		case $$d in */.libs|.libs) t=$$(dirname "$$d") ;; *) t=$$d/.libs ;; esac; \
+		test -f "$$t/$$b.o" && test ! -f "$$t/$$b.gcda" && cp -p -- "$$f" "$$t/$$b.gcda" && n=$$((n + 1)); \
+	done; test $$n = 0 || echo "merge: $$n libtool object copies got the counts of their twin (PIC or not)" >&2' sh {} +
+pgo_merge_recipe = echo "==> merge profiles" >&2 && $(call pgo_rm_later,merge) && \
+	rm -f $(pgo_ir_profdata) $(call pgo_stamp,merge).tmp && \
+	$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge).tmp $(pgo_skip) \
 		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR) --from=$(PGO_RAW_DIR),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA)) \
 		$(call pgo_weighted_inputs,$(PGO_RAW_DIR)) && \
-		rm -f $(pgo_stash) && mv $(call pgo_stamp,merge).tmp $(call pgo_stamp,merge)
-	@# What training covered, for people (report.txt) and machines (report.json): information only.
-	@$(PROFOPT) report $(pgo_report_input) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true
-	@$(PROFOPT) report $(pgo_report_input) > $(pgo_abs_dir)/report.txt 2>&1 && sed -n '2,3p' $(pgo_abs_dir)/report.txt >&2 || \
-		echo "report: coverage report unavailable (see $(pgo_abs_dir)/report.txt)" >&2
-else
-# A reused profile stands in for instrument, train and merge.  The import checks the bundle in
-# a private directory and replaces the profile in place only once it passed, so a refused
-# bundle leaves the previous profile as it was.  PGO_PROFILE_SHA256 pins the bundle's SHA-256.
-# (PGO_RELOCATE_ROOT is double-quoted: it may be shell text printing a directory.)
-PGO_PROFILE_SHA256 ?=
-$(call pgo_stamp,merge): $(call pgo_after,merge)
-	@echo "==> import profile $(PGO_PROFILE)" >&2
-	@$(call pgo_rm_later,merge)
-	@rm -f $(call pgo_quote,$(pgo_seal))
-	@{ $(PGO_MANIFEST_CMD); } > $(call pgo_quote,$(pgo_manifest))
-	@$(PROFOPT) import --bundle=$(call pgo_quote,$(abspath $(PGO_PROFILE))) --dest=$(call pgo_quote,$(pgo_profile_file)) \
+	$(if $(pgo_is_gcc),$(pgo_libtool_twins) &&) \
+	rm -f $(pgo_stash) && mv $(call pgo_stamp,merge).tmp $(call pgo_stamp,merge) && \
+	{ $(PROFOPT) report $(pgo_report_input) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true; } && \
+	{ $(PROFOPT) report $(pgo_report_input) > $(pgo_abs_dir)/report.txt 2>&1 && sed -n '2,3p' $(pgo_abs_dir)/report.txt >&2 || \
+		echo "report: coverage report unavailable (see $(pgo_abs_dir)/report.txt)" >&2; }
+pgo_import_recipe = echo "==> import profile $(PGO_PROFILE)" >&2 && $(call pgo_rm_later,merge) && \
+	rm -f $(call pgo_quote,$(pgo_seal)) && \
+	{ $(PGO_MANIFEST_CMD); } > $(call pgo_quote,$(pgo_manifest)) && \
+	$(PROFOPT) import --bundle=$(call pgo_quote,$(abspath $(PGO_PROFILE))) --dest=$(call pgo_quote,$(pgo_profile_file)) \
 		--expect=$(call pgo_quote,$(pgo_manifest)) --manifest-out=$(call pgo_quote,$(pgo_abs_dir)/profile-manifest.json) \
 		--stamp=$(call pgo_quote,$(call pgo_stamp,merge)) $(if $(PGO_PROFILE_FORCE),--force) \
 		$(if $(PGO_PROFILE_SHA256),--sha256=$(call pgo_quote,$(PGO_PROFILE_SHA256))) \
 		$(if $(PGO_RELOCATE_ROOT),--relocate-root="$(PGO_RELOCATE_ROOT)")
-endif
+$(call pgo_stamp,merge): $(call pgo_after,merge)
+	@$(if $(strip $(PGO_PROFILE)),$(pgo_import_recipe),$(pgo_merge_recipe))
 
 # Context-sensitive PGO (clang): the program is built again with the first profile *and*
 # -fcs-profile-generate, which counts after inlining, per calling context; that build is
@@ -350,6 +379,7 @@ $(call pgo_stamp,verify): $(call pgo_after,verify)
 	@# its exit status is the stage's.
 	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --build-log=$(call pgo_log,use) \
 		--stamp=$(call pgo_stamp,verify) $(pgo_skip) \
+		$(if $(PGO_SOURCE_ROOT),$(if $(wildcard $(pgo_fingerprint)),--fingerprint=$(pgo_fingerprint))) \
 		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
 		$(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
 
@@ -386,12 +416,15 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 		$(PGO_BOLT_CHECK) && mv -f $(PGO_BOLT_NEW) $(pgo_bolt_bin) && rm -f $(PGO_BOLT_INST) $(pgo_bolt_dir)/prof.*.fdata'
 	@sed -n 's/^BOLT-INFO: \(.*have non-empty execution profile\)/bolt: \1/p' $(call pgo_log,bolt) >&2
 
-# The project's own `make clean` removes the build that the clean, use and verify stamps
-# describe: their stamps go with it, so the next profile-opt restores the kept profile and
-# rebuilds with it instead of saying "ok" over a missing build.
-clean: pgo-forget-build
-pgo-forget-build:
+# The project's `make clean` removes the build that the clean, use and verify stamps describe:
+# hooked to it, pgo-clean-build drops those stamps, so the next profile-opt restores the kept profile
+# and rebuilds with it instead of saying "ok" over a missing build.  pgo-clean (for
+# distclean) drops the pipeline's whole directory, profiles included.
+pgo-clean-build:
 	@rm -f $(foreach s,clean use verify bolt,$(call pgo_stamp,$(s))) $(pgo_abs_dir)/use.started
+pgo-clean:
+	rm -rf $(pgo_abs_dir)
+	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} + 2>/dev/null || true)
 
 # Drops the build but keeps the profile: the next profile-opt only rebuilds with it.
 clean-retain-profile:
@@ -416,9 +449,6 @@ pgo-profile-removal-locked:
 	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} + 2>/dev/null || true)
 	$(call pgo_rm_later,configure)
 
-pgo-clean:
-	rm -rf $(pgo_abs_dir)
-
 # What training will run: each workload, its weight and its `profopt train` arguments.
 pgo-workloads:
 	@$(foreach w,$(or $(pgo_workloads),$(PGO_MAIN_NAME):1),printf '%s weight %s: profopt train %s\n' \
@@ -432,6 +462,7 @@ pgo_repro_dir = $(pgo_abs_dir)/repro
 pgo_repro_save = $(if $(pgo_is_gcc),rm -f $(pgo_repro_dir)/$(1).tar && $(PROFOPT) stash save $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_repro_dir)/$(1).tar,cp $(PGO_PROFDATA) $(pgo_repro_dir)/$(1).profdata)
 pgo_repro_file = $(pgo_repro_dir)/$(1).$(if $(pgo_is_gcc),tar,profdata)
 pgo-repro-check:
+	@$(if $(pgo_enabled),,$(call pgo_not_enabled,pgo-repro-check))
 	@$(pgo_check_paths)$(if $(strip $(PGO_PROFILE)),echo "pgo-repro-check trains: it cannot work on an imported profile (PGO_PROFILE)" >&2; exit 2)
 	@if test -f $(call pgo_stamp,clean); then echo "==> the instrumented build was cleaned: building it again" >&2; $(call pgo_rm_later,configure); fi
 	@mkdir -p $(pgo_repro_dir)

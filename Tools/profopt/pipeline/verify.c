@@ -16,6 +16,8 @@
 #include "profile/gcov_io.h"
 #include "profile/tooltext.h"
 #include "lib/json.h"
+#include "lib/sha256.h"
+#include "pipeline/fingerprint.h"
 #include "pipeline/stamp.h"
 #include "lib/strmap.h"
 #include "lib/proc.h"
@@ -47,6 +49,9 @@ const char help_verify[] =
 	"  --build-dir=DIR     the profile-use build's tree (--objdir=DIR, the old spelling, too)\n"
 	"  --build-log=FILE    the profile-use build's log: compile commands and diagnostics\n"
 	"                      (a few shown; all with --list)\n"
+	"  --fingerprint=FILE  the sources' fingerprint recorded at training (profopt check\n"
+	"                      --record): says whether clang's hash mismatch is a changed source\n"
+	"                      or another function of the same name (e.g. several programs' main)\n"
 	"  --profdata=FILE     merged profile (clang)\n"
 	"  --tool=PATH         llvm-profdata (clang; default llvm-profdata)\n"
 	"  --nm=PATH           nm to list the objects' symbols (default: clang, the llvm-nm\n"
@@ -93,6 +98,7 @@ struct verify {
 	struct strmap fns;    /* clang: bare name -> struct fn_info */
 	uint64_t hot;         /* clang: the profile's hot count threshold (0: unknown) */
 	int nfuncs;           /* clang: functions with non-zero counts */
+	struct fingerprint *fp;  /* the sources at training, or NULL */
 };
 
 /* Strips the file prefix clang gives local functions in profiles ("file.c:f" or "file.c;f"). */
@@ -295,6 +301,29 @@ static enum reason judge(const struct verify *v, const struct unit *u)
 	return USED;
 }
 
+/* Clang's "control flow change detected (hash mismatch) NAME" takes the profile's record of
+ * another function NAME when the source is as it was at training: what the fingerprint says. */
+static const char *mismatch_cause(const struct verify *v, const struct log_message *m)
+{
+	const char *at = m->source && v->fp ? strstr(m->text, "(hash mismatch) ") : NULL;
+	if (!at)
+		return "";
+	char *real = realpath(m->source, NULL), hash[SHA256_HEX_LEN + 1]; /* from the object directory */
+	const char *cause = "";
+	for (int i = 0; real && i < v->fp->n && !*cause; i++) {
+		char *p = xasprintf("%s/%s", v->fp->root, v->fp->e[i].path), *r = realpath(p, NULL);
+		if (r && strcmp(r, real) == 0)
+			cause = sha256_file(real, hash) == 0 && strcmp(hash, v->fp->e[i].hash) == 0
+					? " [its source is unchanged since training: a name collision, the profile's "
+					  "record is of another function of that name (e.g. another program's main)]"
+					: " [its source changed since training]";
+		free(r);
+		free(p);
+	}
+	free(real);
+	return cause;
+}
+
 /* One line on why u did or did not use the profile. */
 static char *describe(const struct verify *v, const struct unit *u, const char *log)
 {
@@ -314,7 +343,8 @@ static char *describe(const struct verify *v, const struct unit *u, const char *
 		return xstrdup(v->gcc ? "no .gcda beside it: the profile has no data for it"
 				      : "the profile has no record of the functions it defines");
 	case COMPLAINT:
-		return xasprintf("the compiler said (%s:%d): %.300s", log, u->complaint->line, u->complaint->text);
+		return xasprintf("the compiler said (%s:%d): %.300s%s", log, u->complaint->line, u->complaint->text,
+				 mismatch_cause(v, u->complaint));
 	case NO_LAYOUT:
 		return xstrdup("compiled as without profile: none of its functions is laid out hot or cold, though the "
 			       "profile calls some of them hot or never run (a hash mismatch: source changed since "
@@ -504,10 +534,11 @@ int cmd_verify(int argc, char **argv)
 		{"nm", required_argument, NULL, 'n'},       {"readelf", required_argument, NULL, 'e'},
 		{"require", required_argument, NULL, 'r'},  {"skip", required_argument, NULL, 'k'},
 		{"list", no_argument, NULL, 'l'},           {"stamp", required_argument, NULL, 'S'},
-		{"build-log", required_argument, NULL, 'b'}, {NULL, 0, NULL, 0},
+		{"build-log", required_argument, NULL, 'b'}, {"fingerprint", required_argument, NULL, 'F'},
+		{NULL, 0, NULL, 0},
 	};
 	struct verify v = {.nm = NULL, .readelf = "readelf", .tool = "llvm-profdata"};
-	const char *family = NULL, *dir = NULL, *stamp = NULL, *logpath = NULL;
+	const char *family = NULL, *dir = NULL, *stamp = NULL, *logpath = NULL, *fppath = NULL;
 	const char *require[32], *skip[16] = {0};
 	int nrequire = 0, nskip = 0, list = 0, c;
 	opterr = 0;
@@ -520,6 +551,7 @@ int cmd_verify(int argc, char **argv)
 		case 'n': v.nm = optarg; break;
 		case 'e': v.readelf = optarg; break;
 		case 'b': logpath = optarg; break;
+		case 'F': fppath = optarg; break;
 		case 'r':
 			if (nrequire == 32)
 				usage_error("too many --require options");
@@ -549,7 +581,18 @@ int cmd_verify(int argc, char **argv)
 	/* a verify that fails leaves no stamp, not even an older one that said ok */
 	if (stamp && unlink(stamp) < 0 && errno != ENOENT)
 		fatal("cannot remove the old stamp %s: %s", stamp, strerror(errno));
+	struct fingerprint fp = {0};
+	char err[512];
+	if (fppath && fingerprint_read(&fp, fppath, err, sizeof err) < 0)
+		fatal("--fingerprint: %s", err);
+	char *fproot = fppath ? realpath(fp.root, NULL) : NULL; /* verify works from the object directory */
+	if (fproot) {
+		free(fp.root);
+		fp.root = fproot;
+	}
+	v.fp = fppath ? &fp : NULL;
 	int rc = verify_run(&v, dir, logpath, list, skip, require, nrequire, stamp);
+	fingerprint_free(&fp);
 	free(nm);
 	return rc;
 }
