@@ -21,6 +21,8 @@ fixture_am_src() {
 }
 
 # --enable-optimizations, then a plain `make`: the PGO build, out of the source tree.
+test_out_of_tree_make_is_profile_opt_gcc() { check_out_of_tree_make_is_profile_opt gcc; }
+test_out_of_tree_make_is_profile_opt_clang() { check_out_of_tree_make_is_profile_opt clang; }
 check_out_of_tree_make_is_profile_opt() {
 	require "$1"
 	fixture_src
@@ -35,8 +37,6 @@ check_out_of_tree_make_is_profile_opt() {
 	expect_status 0 make
 	expect_eq "$(stages_run out)" "" "stages run by a second make"
 }
-test_out_of_tree_make_is_profile_opt_gcc() { check_out_of_tree_make_is_profile_opt gcc; }
-test_out_of_tree_make_is_profile_opt_clang() { check_out_of_tree_make_is_profile_opt clang; }
 
 test_without_optimizations_profile_opt_refuses() {
 	require gcc
