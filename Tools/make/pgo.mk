@@ -59,6 +59,8 @@
 #   PGO_MIN_RAN          share of training tasks that must run to the end (default 90%)
 #   PGO_VERIFY_REQUIRE   objects (relative to PGO_BUILD_DIR) that must get profile data
 #   PGO_HEARTBEAT        seconds between progress lines off a terminal (default 30)
+#   PGO_SUMMARY_NOTES    files (those that exist) printed after profile-opt's summary, e.g.
+#                        a compiler cache's hit rate per stage
 #   PGO_WORKLOADS        more training workloads, merged with weights: "NAME:WEIGHT ..."; the
 #                        tasks of workload NAME are PGO_TRAIN_ARGS_NAME (train arguments, like
 #                        PGO_TRAIN_ARGS, which is the workload "main" of weight PGO_MAIN_WEIGHT)
@@ -98,6 +100,7 @@ PGO_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PGO_TRAIN_TIMEOUT ?= 1200
 PGO_MIN_RAN ?= 90%
 PGO_HEARTBEAT ?= 30
+PGO_SUMMARY_NOTES ?=
 PGO_CONFIGURE ?= true
 PGO_TRAIN_LIST ?= true
 
@@ -240,6 +243,7 @@ profile-opt:
 
 pgo-profile-opt-locked: $(call pgo_stamp,$(lastword $(pgo_stages)))
 	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) >&2
+	@$(if $(wildcard $(PGO_SUMMARY_NOTES)),cat $(wildcard $(PGO_SUMMARY_NOTES)) >&2)
 
 pgo-sources-changed:
 	@echo "==> sources changed since the profile-use build: rebuilding them with the kept profile" >&2

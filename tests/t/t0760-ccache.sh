@@ -70,3 +70,14 @@ test_configure_with_ccache() {
 	expect_status 1 "$SRCDIR/configure" --enable-optimizations --with-ccache=/nonexistent/ccache
 	expect_contains out 'with-ccache=/nonexistent/ccache: not an executable file'
 }
+
+# The pipeline's notes (the cache's hit rate per stage, for CPython) follow the summary.
+test_summary_notes_follow_the_summary() {
+	require gcc autoconf
+	setup_fixture
+	./configure --enable-optimizations CC=gcc PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
+	echo 'ccache (use): 2 of 2 compiles from the cache' > note.txt
+	make profile-opt PGO_SUMMARY_NOTES="$PWD/note.txt $PWD/absent.txt" > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
+	expect_eq "$(grep -A 1 '^total ' make.out | tail -n 1)" 'ccache (use): 2 of 2 compiles from the cache' "the line after the summary's total"
+	expect_contains make.out '^total +ok'
+}
