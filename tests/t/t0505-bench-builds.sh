@@ -33,4 +33,16 @@ PY
 	expect_contains cmp.out '^python +1 +1\.250x +1\.111x +44%'
 	expect_status 1 "$SRCDIR/Tools/scripts/bench-compare" --metric=CEst one.json
 	expect_contains out 'CEst needs the events'
+	# A later count of one workload replaces that workload's value, and says so.
+	python3 - three.json <<'PY'
+import json, sys
+json.dump({"interpreters": [{"name": "profopt"}], "workloads": [{"name": "a", "group": "python",
+           "results": [{"interpreter": "profopt", "median": 50.0}]}]}, open(sys.argv[1], "w"))
+PY
+	"$SRCDIR/Tools/scripts/bench-compare" --baseline=plain --recount=three.json one.json two.json > cmp2.out ||
+		{ cat cmp2.out; fail "bench-compare --recount"; }
+	expect_contains cmp2.out '^recounted from three\.json: a \(profopt\)'
+	expect_contains cmp2.out '^profopt +all +2 +1\.633x +worst 1\.333x b'
+	expect_status 1 "$SRCDIR/Tools/scripts/bench-compare" --recount=three.json one.json
+	expect_contains out 'three.json has profopt on a, which the results do not'
 }
