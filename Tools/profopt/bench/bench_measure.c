@@ -68,14 +68,20 @@ static int spawn(char *const argv[], double timeout, char **out)
 	return status == RUN_TIMED_OUT ? -2 : status;
 }
 
-/* The last non-empty line of text (in place). */
+/* The last line of text that says something (in place): valgrind ends its report with a
+ * line that is only its "==PID==" prefix. */
 static char *last_line(char *text)
 {
-	size_t n = strlen(text);
-	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
-		text[--n] = '\0';
-	char *nl = strrchr(text, '\n');
-	return nl ? nl + 1 : text;
+	for (;;) {
+		size_t n = strlen(text);
+		while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
+			text[--n] = '\0';
+		char *nl = strrchr(text, '\n'), *line = nl ? nl + 1 : text;
+		size_t digits = line[0] == '=' && line[1] == '=' ? strspn(line + 2, "0123456789") : 0;
+		if (!nl || !digits || strcmp(line + 2 + digits, "==") != 0)
+			return line;
+		*nl = '\0';
+	}
 }
 
 static _Noreturn void run_failed(const struct bench_interp *in, const char *work, int status, char *out, double timeout)
@@ -160,6 +166,11 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 	char *out = NULL;
 	unlink(outfile);
 	int st = spawn(argv, br->timeout, &out);
+	if (!proc_exit_ok(st) && strstr(out, "debuginfo reader"))
+		fatal("valgrind cannot read the debug information of %s (workload '%s' on %s): valgrind 3.19 "
+		      "does not read the DWARF 5 that clang 14 and later write; count a copy without it "
+		      "(objcopy --strip-debug leaves code and symbols as they are) or build with -gdwarf-4",
+		      in->executable, work, in->name);
 	if (!proc_exit_ok(st))
 		run_failed(in, work, st, out, br->timeout);
 	char *text = read_file(outfile, NULL);
