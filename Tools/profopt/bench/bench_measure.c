@@ -166,13 +166,14 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 	char *out = NULL;
 	unlink(outfile);
 	int st = spawn(argv, br->timeout, &out);
-	if (!proc_exit_ok(st) && strstr(out, "debuginfo reader"))
-		fatal("valgrind cannot read the debug information of %s (workload '%s' on %s): valgrind 3.19 "
-		      "does not read the DWARF 5 that clang 14 and later write; count a copy without it "
-		      "(objcopy --strip-debug leaves code and symbols as they are) or build with -gdwarf-4",
-		      in->executable, work, in->name);
-	if (!proc_exit_ok(st))
+	if (!proc_exit_ok(st)) {
+		if (strstr(out, "debuginfo reader"))
+			fatal("valgrind cannot read the debug information of %s (workload '%s' on %s): valgrind 3.19 "
+			      "does not read the DWARF 5 that clang 14 and later write; count a copy without it "
+			      "(objcopy --strip-debug leaves code and symbols as they are) or build with -gdwarf-4",
+			      in->executable, work, in->name);
 		run_failed(in, work, st, out, br->timeout);
+	}
 	char *text = read_file(outfile, NULL);
 	if (!text)
 		fatal("callgrind wrote no %s for workload '%s' on %s: %s", outfile, work, in->name, printable(last_line(out)));
