@@ -129,3 +129,36 @@ test_versions_read_from_source_trees() {
 	make -n install-python PGO_SKIP_PROGRAMS= > dry.out 2>&1 || true
 	expect_not_contains dry.out "-o Programs/_testembed"
 }
+
+# 3.14's tail-calling interpreter: on where clang 19 can build it, refused with the reason
+# where it cannot (CPython's own configure accepts it anywhere and the build fails late).
+test_tail_call_interp_only_where_it_can_be_built() {
+	require_out_of_tree_configure
+	require gcc clang-19 clang-14
+	fake_release 3.14.7
+	fake_release 3.13.9
+	tar -xJf mirror/Python-3.14.7.tar.xz
+	tar -xJf mirror/Python-3.13.9.tar.xz
+	"$SRCDIR/configure" --enable-optimizations CC=clang-19 --with-python-source="$PWD/Python-3.14.7" > configure.out 2>&1 ||
+		{ cat configure.out; fail configure; }
+	expect_contains configure.out "tail-calling interpreter\.\.\. yes$"
+	make -n cpython-configure > dry.out 2>&1
+	expect_contains dry.out " --with-tail-call-interp "
+	"$SRCDIR/configure" --enable-optimizations CC=clang-19 --with-python-source="$PWD/Python-3.14.7" \
+		--without-tail-call-interp > /dev/null 2>&1 || fail "configure --without-tail-call-interp"
+	make -n cpython-configure > dry.out 2>&1
+	expect_contains dry.out " --without-tail-call-interp "
+	for cc in gcc clang-14; do
+		"$SRCDIR/configure" --enable-optimizations CC=$cc --with-python-source="$PWD/Python-3.14.7" > configure.out 2>&1 ||
+			{ cat configure.out; fail "configure with $cc"; }
+		expect_contains configure.out "tail-calling interpreter\.\.\. no$"
+		make -n cpython-configure > dry.out 2>&1
+		expect_not_contains dry.out "tail-call-interp"
+		expect_status 1 "$SRCDIR/configure" --enable-optimizations CC=$cc --with-python-source="$PWD/Python-3.14.7" --with-tail-call-interp
+		expect_contains out "tail-call-interp: it needs clang 19 or later, and $cc is"
+	done
+	expect_status 1 "$SRCDIR/configure" --enable-optimizations CC=clang-19 --with-python-source="$PWD/Python-3.13.9" --with-tail-call-interp
+	expect_contains out "CPython 3\.13 has none"
+	expect_status 1 "$SRCDIR/configure" CC=clang-19 --with-python-source="$PWD/Python-3.14.7" --with-tail-call-interp=maybe
+	expect_contains out "takes yes or no, not 'maybe'"
+}
