@@ -41,3 +41,40 @@ check_lto_exclude_with() {
 
 test_gcc() { check_lto_exclude_with gcc; }
 test_clang() { check_lto_exclude_with clang; }
+
+# GCC's LTO link with -flto=N (PGO_LTO_LINK_FLAGS in the profile-use build) runs its partitions
+# N at a time; the program it writes is the one a serial link writes, byte for byte.
+test_gcc_parallel_ltrans_writes_the_same_program() {
+	require gcc objcopy cmp
+	for i in 1 2 3 4 5 6 7 8; do
+		printf '__attribute__((noinline)) int f%d(int x) { int s = 0; for (int i = 0; i < x; i++) s += (i * %d) ^ (s >> 3); return s; }\n' "$i" "$i" > f$i.c
+	done
+	printf '#include <stdio.h>\n' > main.c
+	for i in 1 2 3 4 5 6 7 8; do printf 'int f%d(int);\n' "$i" >> main.c; done
+	printf 'int main(void) { printf("%%d\\n", f1(9)+f2(9)+f3(9)+f4(9)+f5(9)+f6(9)+f7(9)+f8(9)); return 0; }\n' >> main.c
+	gcc -O2 -flto -c ./*.c
+	lto='-O2 -flto -fuse-linker-plugin -ffat-lto-objects --param lto-min-partition=1 --param lto-partitions=4'
+	gcc $lto -o serial ./*.o > serial.out 2>&1 || { cat serial.out; fail "serial link"; }
+	expect_contains serial.out 'using serial compilation of [2-9][0-9]* LTRANS jobs'
+	gcc $lto -flto=2 -o parallel ./*.o > parallel.out 2>&1 || { cat parallel.out; fail "parallel link"; }
+	expect_not_contains parallel.out 'serial compilation'
+	objcopy -O binary --only-section=.text serial serial.text
+	objcopy -O binary --only-section=.text parallel parallel.text
+	cmp serial.text parallel.text || fail "-flto=2 wrote other code than a serial link"
+	expect_eq "$(./parallel)" "$(./serial)" "the program's answer"
+}
+
+# The flag reaches CPython's profile-use link only with gcc and LTO, with PGO_JOBS partitions at a time.
+test_pipeline_passes_parallel_ltrans_to_gcc_only() {
+	require_out_of_tree_configure
+	require gcc clang
+	mkdir -p py/Include py/Python && touch py/configure py/Python/ceval.c
+	printf '#define PY_MAJOR_VERSION 3\n#define PY_MINOR_VERSION 14\n' > py/Include/patchlevel.h
+	show='show-lto: ; @echo "[$(PGO_LTO_LINK_FLAGS)]"'
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py" > configure.out 2>&1 || { cat configure.out; fail configure; }
+	expect_eq "$(make -s --eval="$show" show-lto PGO_JOBS=3)" "[-flto=3]" "gcc with LTO"
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-lto=no --with-python-source="$PWD/py" > /dev/null 2>&1 || fail "configure --with-lto=no"
+	expect_eq "$(make -s --eval="$show" show-lto PGO_JOBS=3)" "[]" "gcc without LTO"
+	"$SRCDIR/configure" --enable-optimizations CC=clang --with-python-source="$PWD/py" > /dev/null 2>&1 || fail "configure with clang"
+	expect_eq "$(make -s --eval="$show" show-lto PGO_JOBS=3)" "[]" "clang (ThinLTO runs its own jobs)"
+}
