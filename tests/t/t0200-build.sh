@@ -10,6 +10,7 @@ build_with() {
 
 test_warning_free_gcc() { build_with gcc; }
 test_warning_free_clang() { build_with clang; }
+test_warning_free_clang19() { build_with clang-19; }
 
 test_quiet_and_verbose_output() {
 	require_out_of_tree_configure

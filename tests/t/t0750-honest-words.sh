@@ -76,6 +76,19 @@ test_summary_foreign_nul_and_failed_stamps() {
 	expect_contains out '^total +INCOMPLETE'
 }
 
+# A training of several workloads: the stage took as long as its runs together, not 0 s.
+test_summary_adds_up_the_workloads_training_time() {
+	printf '{"stage": "train", "status": "ok", "workloads": "profopt:1 regrtest:1"}\n' > train.stamp
+	printf '{"stage": "train", "status": "ok", "seconds": 17.5, "tasks": 20, "ran": 20, "failed": 0, "lost": 0}\n' > train-profopt.stamp
+	printf '{"stage": "train", "status": "ok", "seconds": 23.8, "tasks": 43, "ran": 42, "failed": 1, "lost": 0}\n' > train-regrtest.stamp
+	printf '{"stage": "use", "status": "ok", "seconds": 100}\n' > use.stamp
+	expect_status 0 "$PROFOPT" summary train.stamp use.stamp
+	expect_contains out '^train +done +41\.3 s +63 tasks: 1 failed'
+	expect_contains out '^total +ok +2 min 21 s'
+	"$PROFOPT" summary --json train.stamp use.stamp > s.json
+	expect_eq "$(json_get s.json total_seconds)" 141.3
+}
+
 test_fatal_stops_are_errors_not_warnings() {
 	printf 'x.c:1:1: warning: profile data may be corrupted\n' > build.log
 	expect_status 1 "$PROFOPT" check --build-log=build.log --max-changed=100

@@ -37,6 +37,7 @@ static const char *const state_words[] = {"done", "MISSING", "FAILED", "DAMAGED"
 struct tasks {
 	long long tasks, ran, failed, lost;
 	int known;
+	double seconds; /* the runs' durations added up (a stage of several workloads has none of its own) */
 };
 
 /* A stage record parsed: an object with a string "stage" and "status"; NULL with why otherwise. */
@@ -91,6 +92,7 @@ static void add_tasks(struct tasks *t, json_t *rec)
 	t->ran += json_integer_value(json_object_get(rec, "ran"));
 	t->failed += json_integer_value(json_object_get(rec, "failed"));
 	t->lost += json_integer_value(json_object_get(rec, "lost"));
+	t->seconds += json_number_value(json_object_get(rec, "seconds"));
 }
 
 /* A training of several workloads leaves one stamp per run beside the stage's: STAGE-*.stamp. */
@@ -178,6 +180,8 @@ int cmd_summary(int argc, char **argv)
 			all.known = 1, all.tasks += t.tasks, all.ran += t.ran, all.failed += t.failed, all.lost += t.lost;
 		}
 		double s = rec ? json_number_value(json_object_get(rec, "seconds")) : 0;
+		if (rec && !json_object_get(rec, "seconds") && t.known)
+			s = t.seconds;
 		total += s;
 		worst = (int)state > worst ? (int)state : worst;
 		if (state == DAMAGED)

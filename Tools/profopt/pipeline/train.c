@@ -128,12 +128,10 @@ static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o)
 	char *text = read_file(o->tasks_file, &len);
 	if (!text)
 		fatal("cannot read task list %s: %s", o->tasks_file, strerror(errno));
-	int lineno = 0;
 	for (char *line = text, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		lineno++;
 		while (*line == ' ' || *line == '\t')
 			line++;
 		size_t n = strlen(line);
