@@ -60,7 +60,8 @@ const char help_bench[] =
 	"                        run.py holds a pad of PROFOPT_BENCH_PAD bytes (0, 1536, 3072,\n"
 	"                        ...) while it measures, which moves where malloc finds memory;\n"
 	"                        one layout can cost a workload 4%.  1 keeps the layout fixed\n"
-	"  --timeout=SECONDS     limit per process (default 300)\n"
+	"  --timeout=SECONDS     limit per process (default 300; 3600 with --callgrind, under which a\n"
+	"                        workload's untimed setup runs as slowly as its loops)\n"
 	"  --callgrind           count instructions with valgrind --tool=callgrind instead of\n"
 	"                        timing: deterministic, for when wall time is too noisy.  Startup\n"
 	"                        (a run of 0 loops) is subtracted; counts are per loop.\n"
@@ -536,7 +537,7 @@ static void report_results(struct bench_result *r, const struct bench_opts *o, c
 /* The measurements: calibration, then the rounds, with a progress line. */
 static void run_bench(struct bench_result *r, const struct bench_opts *o, const char *suite, char **works, int nwork)
 {
-	struct bench_runner br = {.timeout = o->timeout};
+	struct bench_runner br = {.timeout = o->timeout > 0 ? o->timeout : o->callgrind ? 3600 : 300};
 	char *cg_extra[4] = {NULL, NULL, NULL, NULL};
 	br.runpy = xasprintf("%s/run.py", suite);
 	if (o->callgrind)
@@ -561,7 +562,7 @@ static void run_bench(struct bench_result *r, const struct bench_opts *o, const 
 
 int cmd_bench(int argc, char **argv)
 {
-	struct bench_opts o = {.rounds = -1, .warmup = -1, .cpu = -1, .nboot = 2000, .target = -1, .timeout = 300, .conf = 0.95, .seed = 1};
+	struct bench_opts o = {.rounds = -1, .warmup = -1, .cpu = -1, .nboot = 2000, .target = -1, .timeout = -1, .conf = 0.95, .seed = 1};
 	parse_bench_opts(&o, argc, argv);
 	char *suite = NULL;
 	int nwork = 0;
