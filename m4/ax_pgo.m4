@@ -52,7 +52,8 @@
 #   -fno-semantic-interposition (libtool's PIC and non-PIC copies of an object then
 #   have one control flow and share one profile).  Clang:
 #   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
-#   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters),
+#   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters, where
+#   clang takes it twice on one command line: LLVM 15 and later),
 #   -fprofile-use=$(PGO_PROFDATA).  --with-pgo-profile-update=single|atomic|
 #   prefer-atomic overrides the update mode.  --with-pgo-instrumentation=frontend
 #   makes clang count in its front end instead (-fprofile-instr-generate,
@@ -106,7 +107,7 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 6
+#serial 7
 
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
@@ -378,9 +379,11 @@ AS_CASE([$ax_cv_pgo_cc_family],
   [clang|apple-clang], [
     dnl Value profiling (indirect calls) runs out of its static counters in a large program,
     dnl and the runtime then writes a warning to stderr of every process, which fails tests
-    dnl that compare stderr: allocate 8 counters per site, as large PGO users do.
+    dnl that compare stderr: allocate 8 counters per site, as large PGO users do.  Only where
+    dnl clang takes the option twice (LLVM 15 and later): build systems repeat CFLAGS (CPython
+    dnl 3.14's HACL modules do), and clang 14 refuses a repeated -mllvm option.
     ax_pgo_vp=
-    _AX_PGO_CHECK_FLAG([-mllvm -vp-counters-per-site=8], [ax_pgo_vp="-mllvm -vp-counters-per-site=8"])
+    _AX_PGO_CHECK_FLAG([-mllvm -vp-counters-per-site=8 -mllvm -vp-counters-per-site=8], [ax_pgo_vp="-mllvm -vp-counters-per-site=8"])
     dnl IR instrumentation counts after clang's first optimizations, the front end's on the
     dnl source's own branches; which gives the faster program depends on the program.
     AS_CASE([$ax_pgo_instr],

@@ -146,3 +146,21 @@ test_lto_exclusions_and_training_follow_compiler_and_version() {
 	expect_contains configure.out 'link-time optimized\.\.\. no$'
 	expect_not_contains configure.out 'stay out of LTO'
 }
+
+# Build systems repeat CFLAGS on one command line (CPython 3.14 compiles its HACL modules with
+# CFLAGS_NODIST twice): the generate flags must survive that with every compiler.  clang 14
+# refuses a repeated -mllvm option, so it goes without the value-profile counters option.
+test_generate_flags_given_twice_compile() {
+	require gcc clang-14 clang-19 autoconf
+	for cc in gcc clang-14 clang-19; do
+		rm -rf ./* && configure_fixture --enable-optimizations CC=$cc || { cat configure.out; fail "configure with $cc"; }
+		flags=$(sed -n 's/^PGO_GEN_CFLAGS = //p' Makefile)
+		[ -n "$flags" ] || fail "no PGO_GEN_CFLAGS with $cc"
+		# shellcheck disable=SC2086
+		$cc $flags $flags -c interp.c -o twice.o 2> cc.err || { cat cc.err; fail "$cc refused the generate flags given twice: $flags"; }
+		case $cc in
+		clang-14) expect_not_contains Makefile '^PGO_GEN_CFLAGS = .*vp-counters-per-site' ;;
+		clang-19) expect_contains Makefile '^PGO_GEN_CFLAGS = .*-mllvm -vp-counters-per-site=8' ;;
+		esac
+	done
+}

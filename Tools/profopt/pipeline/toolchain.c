@@ -266,8 +266,10 @@ static void choose_flags(struct toolchain *t)
 		t->merge_cmd = xasprintf("%s merge", t->tool_path ? t->tool_path : "gcov-tool");
 	} else {
 		/* Enough value-profile counters that the runtime never warns on stderr (which fails
-		 * tests comparing stderr), as the m4 macro does. */
-		const char *vp = accepts_flag(t, "-mllvm -vp-counters-per-site=8") ? " -mllvm -vp-counters-per-site=8" : "";
+		 * tests comparing stderr), as the m4 macro does: only where clang takes the option
+		 * twice, since build systems repeat CFLAGS and clang 14 refuses a repeated -mllvm. */
+		const char *vp = accepts_flag(t, "-mllvm -vp-counters-per-site=8 -mllvm -vp-counters-per-site=8")
+					 ? " -mllvm -vp-counters-per-site=8" : "";
 		t->gen_flags = xasprintf("-fprofile-generate%s%s", update, vp);
 		t->use_flags = xstrdup("-fprofile-use=@PROFDATA@");
 		t->merge_cmd = xasprintf("%s merge -output=@PROFDATA@", t->tool_path ? t->tool_path : "llvm-profdata");
