@@ -45,4 +45,11 @@ PY
 	expect_contains cmp2.out '^profopt +all +2 +1\.633x +worst 1\.333x b'
 	expect_status 1 "$SRCDIR/Tools/scripts/bench-compare" --recount=three.json one.json
 	expect_contains out 'three.json has profopt on a, which the results do not'
+	# Results of other workloads: refused, or with --common compared on the shared ones, named.
+	expect_status 1 "$SRCDIR/Tools/scripts/bench-compare" --baseline=plain one.json three.json
+	expect_contains out 'three\.json has other workloads than one\.json .--common compares'
+	"$SRCDIR/Tools/scripts/bench-compare" --baseline=plain --common one.json three.json > cmp3.out ||
+		{ cat cmp3.out; fail "bench-compare --common"; }
+	expect_contains cmp3.out '^left out, not counted for every build: b$'
+	expect_contains cmp3.out '^profopt +all +1 +2\.000x +worst 2\.000x a'
 }
