@@ -128,6 +128,12 @@ test_versions_read_from_source_trees() {
 	expect_contains dry.out "-C [^ ]*/cpython/build -o Programs/_testembed install "
 	make -n install-python PGO_SKIP_PROGRAMS= > dry.out 2>&1 || true
 	expect_not_contains dry.out "-o Programs/_testembed"
+	# the test files are left for regrtest's tasks to compile from source, unless asked otherwise
+	show='show-list: ; $(info $(PGO_TRAIN_LIST))@:'
+	make -s --eval="$show" show-list > list.out
+	expect_contains list.out 'compileall -q -j0 -x "lib2to3/tests/data|test/bad|test_lib2to3/data|/test/test_" '
+	make -s --eval="$show" show-list PGO_PRECOMPILE_SKIP= > list.out
+	expect_contains list.out 'compileall -q -j0 -x "lib2to3/tests/data|test/bad|test_lib2to3/data" '
 }
 
 # 3.14's tail-calling interpreter: on where clang 19 can build it, refused with the reason
