@@ -207,10 +207,11 @@ test_failing_interpreter() {
 test_callgrind_counts_instructions() {
 	pythons
 	require valgrind
-	bench --callgrind --branch-sim --workloads=dicts --loops=1 --json=c.json a="$PY_A" b="$PY_A" > out 2>&1 ||
+	bench --callgrind --branch-sim --workloads=dicts --loops=2 --json=c.json a="$PY_A" b="$PY_A" > out 2>&1 ||
 		{ cat out; fail "bench --callgrind failed"; }
 	expect_contains out 'instructions per loop'
 	expect_eq "$(json_get c.json mode)" instructions
+	expect_eq "$(json_get c.json subtracted_loops)" 1
 	python3 -c 'import json
 d=json.load(open("c.json"))
 r=d["workloads"][0]["results"]
@@ -218,6 +219,16 @@ assert r[0]["median"] > 1e5, r
 assert "Bcm" in r[0]["events"], r
 assert abs(r[1]["speedup"] - 1) < 0.01, r
 ' || { cat out c.json; fail "callgrind counts"; }
+	# The first loop's warm-up is subtracted: per-loop counts do not depend on the loop count,
+	# and with no --loops the count is not calibrated on the clock (the same loops every run).
+	bench --callgrind --workloads=dicts --loops=5 --json=c5.json a="$PY_A" > out 2>&1 || { cat out; fail "5 loops"; }
+	python3 -c 'import json,sys
+a, b = (json.load(open(f))["workloads"][0]["results"][0]["median"] for f in sys.argv[1:])
+assert abs(a / b - 1) < 0.01, (a, b)' c.json c5.json || fail "per-loop counts moved with the loop count"
+	bench --callgrind --workloads=dicts --json=cd.json a="$PY_A" > out 2>&1 || { cat out; fail "default loops"; }
+	expect_eq "$(json_get cd.json workloads.0.loops)" 6
+	expect_status 2 "$PROFOPT" bench --callgrind --loops=1 a="$PY_A"
+	expect_contains out 'at least 2 loops'
 }
 
 test_wrapper_script_is_resolved() {

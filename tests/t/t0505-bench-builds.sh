@@ -53,3 +53,30 @@ PY
 	expect_contains cmp3.out '^left out, not counted for every build: b$'
 	expect_contains cmp3.out '^profopt +all +1 +2\.000x +worst 2\.000x a'
 }
+
+# Values that include the first loop's warm-up, over different loop counts in separate runs:
+# refused (naming the workloads), or compared with --any-loops, saying so.  Counts of a bench
+# that subtracts the warm-up ("subtracted_loops": 1) compare whatever their loop counts.
+test_bench_compare_refuses_different_loop_counts() {
+	require python3
+	mk() { # FILE NAME VALUE LOOPS [STEADY]
+		python3 - "$@" <<'PY'
+import json, sys
+f, n, v, loops = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
+doc = {"mode": "instructions", "interpreters": [{"name": n}], "workloads": [{"name": "decimal",
+       "group": "c-modules", "loops": loops, "results": [{"interpreter": n, "median": v}]}]}
+if len(sys.argv) > 5:
+    doc["subtracted_loops"] = 1
+json.dump(doc, open(f, "w"))
+PY
+	}
+	mk a.json stock 19.1e6 38 && mk b.json def 46.5e6 1 && mk c.json def 19.0e6 1
+	expect_status 1 "$SRCDIR/Tools/scripts/bench-compare" a.json b.json
+	expect_contains out 'different loop counts'
+	expect_contains out 'decimal .38 loops in a\.json, 1 loops in b\.json.'
+	"$SRCDIR/Tools/scripts/bench-compare" --any-loops a.json b.json > any.out || { cat any.out; fail "--any-loops"; }
+	expect_contains any.out '^compared anyway .--any-loops., over different loop counts: decimal'
+	mk a2.json stock 19.1e6 6 steady && mk c2.json def 19.0e6 3 steady
+	"$SRCDIR/Tools/scripts/bench-compare" a2.json c2.json > steady.out || { cat steady.out; fail "steady counts refused"; }
+	expect_contains steady.out '^def +all +1 +1\.005x'
+}

@@ -47,8 +47,9 @@ const char help_bench[] =
 	"  --rounds=N            samples per workload and interpreter (default 6; callgrind 1)\n"
 	"  --warmup=N            unrecorded runs per workload and interpreter first (default 1;\n"
 	"                        callgrind 0)\n"
-	"  --target=SECONDS      calibration goal for one sample (default 0.2; callgrind 0.05)\n"
-	"  --loops=N             skip calibration, run N loops per sample\n"
+	"  --target=SECONDS      calibration goal for one sample (default 0.2)\n"
+	"  --loops=N             skip calibration, run N loops per sample (callgrind: default 6,\n"
+	"                        at least 2, never calibrated)\n"
 	"  --workloads=A,B,...   only these workloads (default: all; see --list)\n"
 	"  --suite=DIR           the suite: DIR/run.py and DIR/bm_*.py (default: the source tree's\n"
 	"                        Tools/bench, or $PROFOPT_BENCH_DIR)\n"
@@ -63,8 +64,12 @@ const char help_bench[] =
 	"  --timeout=SECONDS     limit per process (default 300; 3600 with --callgrind, under which a\n"
 	"                        workload's untimed setup runs as slowly as its loops)\n"
 	"  --callgrind           count instructions with valgrind --tool=callgrind instead of\n"
-	"                        timing: deterministic, for when wall time is too noisy.  Startup\n"
-	"                        (a run of 0 loops) is subtracted; counts are per loop.\n"
+	"                        timing: deterministic, for when wall time is too noisy.  Counts\n"
+	"                        are per loop in steady state: a run of one loop (startup, imports\n"
+	"                        and the first loop's warm-up: caches, specialization) is\n"
+	"                        subtracted from a run of N loops, divided by N - 1.  N is fixed,\n"
+	"                        not calibrated on the clock, so separate runs count the same work\n"
+	"                        (bench-compare refuses counts of different loop counts)\n"
 	"  --cache-sim, --branch-sim   with --callgrind: also simulate caches / branch prediction\n"
 	"                        (the extra event counts are in the JSON)\n"
 	"  --check-system        only check the system, then exit\n"
@@ -272,7 +277,9 @@ static void show(struct run_state *s, const char *phase, const char *work, const
 }
 
 /* One recorded or warm-up sample of workload w on interpreter i: seconds per loop, or
- * instructions per loop with the instructions of a startup-only run subtracted. */
+ * instructions per loop in steady state: a one-loop run (startup and the first loop's
+ * warm-up, which a clock-calibrated loop count would weigh differently run to run) is
+ * subtracted, and the rest divided by the loops after the first. */
 static double sample(const struct bench_runner *br, struct bench_result *r, int w, int i)
 {
 	const struct bench_interp *in = &r->interps[i];
@@ -283,7 +290,7 @@ static double sample(const struct bench_runner *br, struct bench_result *r, int 
 	char *names[BENCH_MAX_EVENTS];
 	double v[BENCH_MAX_EVENTS];
 	if (!c->have_startup) {
-		int n0 = bench_count_once(br, in, wk->name, 0, names, c->startup, BENCH_MAX_EVENTS);
+		int n0 = bench_count_once(br, in, wk->name, 1, names, c->startup, BENCH_MAX_EVENTS);
 		for (int e = 0; e < n0; e++)
 			free(names[e]);
 		c->have_startup = 1;
@@ -294,7 +301,7 @@ static double sample(const struct bench_runner *br, struct bench_result *r, int 
 	c->nevents = n;
 	for (int e = 0; e < n; e++) {
 		c->event_names[e] = names[e];
-		c->events[e] = (v[e] - c->startup[e]) / (double)wk->loops;
+		c->events[e] = (v[e] - c->startup[e]) / (double)(wk->loops - 1);
 	}
 	return c->events[0];
 }
@@ -367,6 +374,8 @@ static void parse_bench_opts(struct bench_opts *o, int argc, char **argv)
 		default: usage_error("unknown option '%s' (see 'profopt bench --help')", argv[optind - 1]);
 		}
 	}
+	if (o->callgrind && o->loops == 1)
+		usage_error("--callgrind counts at least 2 loops (the first is warm-up, subtracted)");
 	if ((o->cache_sim || o->branch_sim) && !o->callgrind)
 		usage_error("--cache-sim and --branch-sim go with --callgrind");
 	if (o->plot && !ends_with(o->plot, ".svg") && !ends_with(o->plot, ".png"))
@@ -381,7 +390,7 @@ static void init_result(struct bench_result *r, const struct bench_opts *o)
 	r->rounds = o->rounds > 0 ? o->rounds : o->callgrind ? 1 : 6;
 	r->layouts = o->layouts > 0 ? o->layouts : r->rounds;
 	r->warmup = o->warmup >= 0 ? o->warmup : o->callgrind ? 0 : 1;
-	r->target = o->target > 0 ? o->target : o->callgrind ? 0.05 : 0.2;
+	r->target = o->target > 0 ? o->target : 0.2;
 	if (!o->callgrind && r->rounds < 2 && !o->check_only && !o->list)
 		warn("one round gives no estimate of the noise: every difference will be labelled 'noise'");
 	else if (!o->callgrind && r->rounds < 5 && !o->check_only && !o->list)
@@ -552,7 +561,7 @@ static void run_bench(struct bench_result *r, const struct bench_opts *o, const 
 	progress_init(&st.prog, 30);
 	fprintf(stderr, "bench: %d workloads x %d interpreters x %d rounds%s\n", nwork, r->ninterp, r->rounds,
 		o->callgrind ? ", counting instructions with callgrind" : "");
-	calibrate(r, &br, &st, o->loops);
+	calibrate(r, &br, &st, o->loops ? o->loops : o->callgrind ? BENCH_COUNT_LOOPS : 0);
 	measure(r, &br, &st);
 	progress_clear(&st.prog);
 	r->seconds = now() - st.started;

@@ -27,6 +27,8 @@ struct bench_workload {
 };
 
 #define BENCH_MAX_EVENTS 16
+/* Loops a --callgrind count runs unless --loops says otherwise: the first is warm-up. */
+#define BENCH_COUNT_LOOPS 6
 /* One workload on one interpreter. */
 struct bench_cell {
 	double *samples;     /* per round: seconds per loop, or instructions per loop */
@@ -34,8 +36,8 @@ struct bench_cell {
 	double median, mad, iqr;
 	struct interval speedup; /* against the first interpreter (1 for itself) */
 	enum verdict verdict;
-	/* callgrind: event names and counts per loop (startup subtracted) of the last sample,
-	 * and the counts of a startup-only run (0 loops) */
+	/* callgrind: event names and counts per loop (a one-loop run subtracted) of the last
+	 * sample, and the counts of that one-loop run (startup and warm-up) */
 	int nevents, have_startup;
 	char *event_names[BENCH_MAX_EVENTS];
 	double events[BENCH_MAX_EVENTS], startup[BENCH_MAX_EVENTS];
