@@ -148,7 +148,7 @@ test_tail_call_interp_only_where_it_can_be_built() {
 	"$SRCDIR/configure" --enable-optimizations CC=clang-19 --with-python-source="$PWD/Python-3.14.7" > configure.out 2>&1 ||
 		{ cat configure.out; fail configure; }
 	expect_contains configure.out "tail-calling interpreter\.\.\. yes$"
-	# on 3.14 the eval loop stays in LTO (out of it up to 3.13, with clang)
+	# on 3.14 the eval loop stays in LTO (out of it up to 3.13, with clang before 19)
 	expect_contains configure.out "which objects stay out of LTO\.\.\. none$"
 	make -n cpython-configure > dry.out 2>&1
 	expect_contains dry.out " --with-tail-call-interp "
@@ -157,8 +157,12 @@ test_tail_call_interp_only_where_it_can_be_built() {
 	make -n cpython-configure > dry.out 2>&1
 	expect_contains dry.out " --without-tail-call-interp "
 	expect_contains Makefile '^PY_LTO_EXCLUDE = $'
+	# on 3.13 the eval loop stays out of LTO with clang 14, in it with clang 19
 	"$SRCDIR/configure" --enable-optimizations CC=clang-19 --with-python-source="$PWD/Python-3.13.9" > /dev/null 2>&1 ||
 		fail "configure for 3.13"
+	expect_contains Makefile '^PY_LTO_EXCLUDE = $'
+	"$SRCDIR/configure" --enable-optimizations CC=clang-14 --with-python-source="$PWD/Python-3.13.9" > /dev/null 2>&1 ||
+		fail "configure for 3.13 with clang 14"
 	expect_contains Makefile '^PY_LTO_EXCLUDE = Python/ceval.o$'
 	for cc in gcc clang-14; do
 		"$SRCDIR/configure" --enable-optimizations CC=$cc --with-python-source="$PWD/Python-3.14.7" > configure.out 2>&1 ||
