@@ -29,6 +29,14 @@ test_each_template_and_logs() {
 	"$PROFOPT" train --tasks=names.txt --each='echo hello {}' --log-dir=logs 2> err
 	expect_contains logs/001-alpha.log 'hello alpha'
 	expect_contains logs/002-beta.log 'hello beta'
+	# a name that would begin a word of the command as an option is refused, naming it;
+	# after a path it is a file name like any other
+	printf 'alpha\n--plugin=x\n' > opt.txt
+	expect_status 1 "$PROFOPT" train --tasks=opt.txt --each='echo {}' --log-dir=logs2
+	expect_contains out "task '--plugin=x' in opt.txt starts with '-'"
+	test ! -d logs2 || [ -z "$(ls logs2)" ] || fail "tasks ran before the refusal"
+	"$PROFOPT" train --tasks=opt.txt --each='echo ./{}' --log-dir=logs3 2> err || { cat err; fail "./{} refused"; }
+	expect_contains logs3/002---plugin_x.log '^\./--plugin=x$'
 }
 
 test_setenv_per_task() {

@@ -90,6 +90,16 @@ static char *substitute(const char *template, const char *name, int command)
 	return b.data;
 }
 
+/* Whether {} in template begins a word, where a name starting with '-' is an option (not
+ * every program takes "--", CPython's regrtest among them). */
+static int name_starts_a_word(const char *template)
+{
+	for (const char *p = strstr(template, "{}"); p; p = strstr(p + 2, "{}"))
+		if (p == template || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '=')
+			return 1;
+	return 0;
+}
+
 /* A task name usable as a file name. */
 static char *safe_name(const char *s)
 {
@@ -141,6 +151,10 @@ static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o)
 			continue;
 		char *tab = strchr(line, '\t');
 		if (o->each) {
+			if (*line == '-' && name_starts_a_word(o->each))
+				fatal("task '%s' in %s starts with '-': in --each='%s' the command would read it as "
+				      "an option (rename it, or put a path before {} in the template)",
+				      line, o->tasks_file, o->each);
 			char *cmd = substitute(o->each, line, 1);
 			add_job(pool, cap, line, cmd, o);
 			free(cmd);
