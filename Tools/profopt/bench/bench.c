@@ -290,7 +290,7 @@ static double sample(const struct bench_runner *br, struct bench_result *r, int 
 	char *names[BENCH_MAX_EVENTS];
 	double v[BENCH_MAX_EVENTS];
 	if (!c->have_startup) {
-		int n0 = bench_count_once(br, in, wk->name, 1, names, c->startup, BENCH_MAX_EVENTS);
+		int n0 = bench_count_once(br, in, wk->name, BENCH_SUBTRACTED_LOOPS, names, c->startup, BENCH_MAX_EVENTS);
 		for (int e = 0; e < n0; e++)
 			free(names[e]);
 		c->have_startup = 1;
@@ -301,7 +301,7 @@ static double sample(const struct bench_runner *br, struct bench_result *r, int 
 	c->nevents = n;
 	for (int e = 0; e < n; e++) {
 		c->event_names[e] = names[e];
-		c->events[e] = (v[e] - c->startup[e]) / (double)(wk->loops - 1);
+		c->events[e] = (v[e] - c->startup[e]) / (double)(wk->loops - BENCH_SUBTRACTED_LOOPS);
 	}
 	return c->events[0];
 }
@@ -374,7 +374,7 @@ static void parse_bench_opts(struct bench_opts *o, int argc, char **argv)
 		default: usage_error("unknown option '%s' (see 'profopt bench --help')", argv[optind - 1]);
 		}
 	}
-	if (o->callgrind && o->loops == 1)
+	if (o->callgrind && o->loops && o->loops <= BENCH_SUBTRACTED_LOOPS)
 		usage_error("--callgrind counts at least 2 loops (the first is warm-up, subtracted)");
 	if ((o->cache_sim || o->branch_sim) && !o->callgrind)
 		usage_error("--cache-sim and --branch-sim go with --callgrind");

@@ -27,8 +27,10 @@ struct bench_workload {
 };
 
 #define BENCH_MAX_EVENTS 16
-/* Loops a --callgrind count runs unless --loops says otherwise: the first is warm-up. */
+/* Loops a --callgrind count runs unless --loops says otherwise, and the loops of the run
+ * subtracted from it (startup and the first loop's warm-up). */
 #define BENCH_COUNT_LOOPS 6
+#define BENCH_SUBTRACTED_LOOPS 1
 /* One workload on one interpreter. */
 struct bench_cell {
 	double *samples;     /* per round: seconds per loop, or instructions per loop */

@@ -407,10 +407,10 @@ static void json_settings(const struct bench_result *r, struct json *j)
 	}
 	jw_kv_bool(j, "no_aslr", r->no_aslr);
 	jw_kv_string(j, "callgrind_options", r->callgrind_args);
-	/* what a count subtracts: a run of this many loops (1: startup and the first loop's
-	 * warm-up), so bench-compare can tell counts of separate runs apart that do not compare */
+	/* what a count subtracts (startup and the first loop's warm-up), so bench-compare can
+	 * tell counts of separate runs apart that do not compare */
 	if (r->mode == BENCH_INSTRUCTIONS)
-		jw_kv_int(j, "subtracted_loops", 1);
+		jw_kv_int(j, "subtracted_loops", BENCH_SUBTRACTED_LOOPS);
 	if (r->sys) {
 		jw_key(j, "system");
 		sysinfo_json(r->sys, j);
