@@ -64,7 +64,44 @@ test_gcc_parallel_ltrans_writes_the_same_program() {
 	expect_eq "$(./parallel)" "$(./serial)" "the program's answer"
 }
 
-# The flag reaches CPython's profile-use link only with gcc and LTO, with PGO_JOBS partitions at a time.
+# CPython 3.13 links with -flto-partition=none in its own flags, and GCC keeps "none" whatever
+# model follows it; so profopt's make takes CPython's out of PY_LDFLAGS_NODIST (which CPython's
+# make expands) and the link is partitioned.  A stand-in for CPython's Makefile, linked with the
+# very words profopt's Makefile passes.
+test_gcc_partition_model_replaces_cpythons_none() {
+	require_out_of_tree_configure
+	require gcc
+	for i in 1 2 3 4 5 6 7 8; do
+		printf '__attribute__((noinline)) int f%d(int x) { return x * %d + 1; }\n' "$i" "$i" > f$i.c
+	done
+	: > main.c
+	for i in 1 2 3 4 5 6 7 8; do printf 'int f%d(int);\n' "$i" >> main.c; done
+	printf 'int main(void) { return f1(0)+f2(0)+f3(0)+f4(0)+f5(0)+f6(0)+f7(0)+f8(0) - 8; }\n' >> main.c
+	gcc -O2 -flto -c ./*.c
+	lto='-O2 -flto -fuse-linker-plugin --param lto-min-partition=1 --param lto-partitions=4'
+	gcc $lto -flto-partition=none -flto-partition=balanced -o sticky ./*.o > sticky.out 2>&1 || { cat sticky.out; fail "link"; }
+	expect_not_contains sticky.out 'LTRANS jobs'
+	cat > cpython.mk <<-EOF
+	CONFIGURE_LDFLAGS_NODIST=$lto -flto-partition=none
+	PY_LDFLAGS_NODIST=\$(CONFIGURE_LDFLAGS_NODIST) \$(LDFLAGS_NODIST)
+	prog: ; gcc \$(PY_LDFLAGS_NODIST) -o prog f1.o f2.o f3.o f4.o f5.o f6.o f7.o f8.o main.o
+	EOF
+	mkdir -p py/Include py/Python && touch py/configure py/Python/ceval.c
+	printf '#define PY_MAJOR_VERSION 3\n#define PY_MINOR_VERSION 13\n' > py/Include/patchlevel.h
+	mkdir b && (cd b && "$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/../py") > configure.out 2>&1 ||
+		{ cat configure.out; fail configure; }
+	make -s -C b --eval='show-words: ; @printf "%s\n" $(py_lto_partition) LDFLAGS_NODIST="$(PGO_LTO_LINK_FLAGS)"' show-words PGO_JOBS=1 > words
+	expect_contains words '^PY_LDFLAGS_NODIST=\$[(]filter-out'
+	mapfile -t words < words
+	make -f cpython.mk "${words[@]}" > link.out 2>&1 || { cat link.out; fail "link through the stand-in"; }
+	expect_contains link.out 'partition=balanced'
+	expect_not_contains link.out 'partition=none'
+	expect_contains link.out 'serial compilation of [2-9][0-9]* LTRANS jobs'
+	./prog || fail "the partitioned program"
+}
+
+# The flags reach CPython's profile-use link only with gcc and LTO: PGO_JOBS partitions at a time,
+# and for CPython 3.13 and older partitions where CPython makes one.
 test_pipeline_passes_parallel_ltrans_to_gcc_only() {
 	require_out_of_tree_configure
 	require gcc clang
@@ -72,7 +109,19 @@ test_pipeline_passes_parallel_ltrans_to_gcc_only() {
 	printf '#define PY_MAJOR_VERSION 3\n#define PY_MINOR_VERSION 14\n' > py/Include/patchlevel.h
 	show='show-lto: ; @echo "[$(PGO_LTO_LINK_FLAGS)]"'
 	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py" > configure.out 2>&1 || { cat configure.out; fail configure; }
-	expect_eq "$(make -s --eval="$show" show-lto PGO_JOBS=3)" "[-flto=3]" "gcc with LTO"
+	expect_eq "$(make -s --eval="$show" show-lto PGO_JOBS=3)" "[-flto=3]" "gcc with LTO, CPython 3.14: CPython's partitions"
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-lto-partition=one --with-python-source="$PWD/py" > configure.out 2>&1 || { cat configure.out; fail "configure --with-lto-partition=one"; }
+	expect_contains configure.out 'how GCC partitions .*\.\.\. one$'
+	expect_eq "$(make -s --eval="$show" show-lto PGO_JOBS=3)" "[-flto=3 -flto-partition=one]" "gcc, --with-lto-partition=one"
+	printf '#define PY_MAJOR_VERSION 3\n#define PY_MINOR_VERSION 13\n' > py/Include/patchlevel.h
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py" > configure.out 2>&1 || { cat configure.out; fail "configure 3.13"; }
+	expect_contains configure.out 'how GCC partitions .*\.\.\. balanced$'
+	expect_eq "$(make -s --eval="$show" show-lto PGO_JOBS=3)" "[-flto=3 -flto-partition=balanced]" "gcc, CPython 3.13: partitioned, where CPython says none"
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-lto-partition=no --with-python-source="$PWD/py" > /dev/null 2>&1 || fail "configure --with-lto-partition=no"
+	expect_eq "$(make -s --eval="$show" show-lto PGO_JOBS=3)" "[-flto=3]" "gcc, --with-lto-partition=no: CPython's own"
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-lto-partition=fast --with-python-source="$PWD/py" > configure.out 2>&1 &&
+		fail "--with-lto-partition=fast was taken"
+	expect_contains configure.out "with-lto-partition takes balanced.*not 'fast'"
 	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-lto=no --with-python-source="$PWD/py" > /dev/null 2>&1 || fail "configure --with-lto=no"
 	expect_eq "$(make -s --eval="$show" show-lto PGO_JOBS=3)" "[]" "gcc without LTO"
 	"$SRCDIR/configure" --enable-optimizations CC=clang --with-python-source="$PWD/py" > /dev/null 2>&1 || fail "configure with clang"
