@@ -80,3 +80,29 @@ PY
 	"$SRCDIR/Tools/scripts/bench-compare" a2.json c2.json > steady.out || { cat steady.out; fail "steady counts refused"; }
 	expect_contains steady.out '^def +all +1 +1\.005x'
 }
+
+# The pipeline table reads the stamps of two finished builds; a training of several workloads
+# records its seconds per run (train-WORKLOAD.stamp), and the table adds them up.
+test_pipeline_table_adds_up_the_training_of_several_workloads() {
+	mkdir -p work/stock-best work/profopt/cpython/pgo
+	echo '{"name": "stock-best", "configure_seconds": 20.0, "make_seconds": 880.0, "total_seconds": 900.0, "cc": "gcc", "args": "--enable-optimizations --with-lto"}' > work/stock-best.stamp
+	printf '%s\n' '1.0 make all' '101.0 ./python -m test --pgo' '151.0 make clean-retain-profile' \
+		'152.0 Rebuilding with profile guided optimizations:' '452.0 bench-builds-status 0' > work/stock-best/make.log
+	echo '{"name": "profopt", "configure_seconds": 3.0, "make_seconds": 500.0, "total_seconds": 503.0, "cc": "gcc", "args": ""}' > work/profopt.stamp
+	pgo=work/profopt/cpython/pgo
+	for s in configure:30.0 instrument:150.0 train-profopt:16.5 train-regrtest:24.1 merge:0.2 clean:2.4 use:300.0 verify:0.2; do
+		echo "{\"stage\": \"${s%%:*}\", \"status\": \"ok\", \"seconds\": ${s#*:}}" > "$pgo/${s%%:*}.stamp"
+	done
+	echo '{"stage": "train", "status": "ok", "workloads": "profopt:1 regrtest:1"}' > $pgo/train.stamp
+	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --work="$PWD/work" --results="$PWD/res" --tag=t pipeline > out 2>&1 ||
+		{ cat out; fail "bench-builds pipeline"; }
+	expect_contains out '^stock-best: ./configure --enable-optimizations --with-lto && make'
+	expect_contains out '^  training *50\.0 s$'
+	expect_contains out '^  rebuild with profile *300\.0 s$'
+	expect_contains out '^  instrument *150\.0 s$'
+	expect_contains out '^  train *40\.6 s$'
+	expect_contains out '^  use *300\.0 s$'
+	expect_contains out 'ratio profopt / stock: 0\.56 [(]target <= 0\.80: met[)]'
+	expect_not_contains out 'unpacking'
+	expect_contains res/pipeline-t.json '"ratio": 0.559'
+}
