@@ -71,6 +71,27 @@ test_configure_with_ccache() {
 	expect_contains out 'with-ccache=/nonexistent/ccache: not an executable file'
 }
 
+# CPython's configure gets the plain compiler (its test compiles gain nothing from a cache,
+# and its sysconfig keeps what users' extension builds run); its make gets ccache.
+test_ccache_goes_to_cpythons_make_not_its_configure() {
+	require ccache gcc
+	require_out_of_tree_configure
+	mkdir -p src/Python src/Include && touch src/Python/ceval.c
+	echo '#define PY_VERSION "3.13.5"' > src/Include/patchlevel.h
+	cat > src/configure <<-'EOF'
+	#!/bin/sh
+	printf '%s\n' "$@" > configure-args
+	printf 'CC= %s\nbuild_all:\n\t@echo "$(CC)" > make-cc\n' "$CC" > Makefile
+	EOF
+	chmod +x src/configure
+	mkdir build && cd build
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-ccache --with-python-source="$PWD/../src" > c.out 2>&1 || { cat c.out; fail configure; }
+	make cpython-configure > m.out 2>&1 || { cat m.out; fail "make cpython-configure"; }
+	expect_contains cpython/build/configure-args '^CC=gcc$'
+	make --eval='try-make: ; $(PY_MAKE) build_all' try-make > m.out 2>&1 || { cat m.out; fail "CPython's make"; }
+	expect_contains cpython/build/make-cc '^/.*ccache gcc$'
+}
+
 # The pipeline's notes (the cache's hit rate per stage, for CPython) follow the summary.
 test_summary_notes_follow_the_summary() {
 	require gcc autoconf
