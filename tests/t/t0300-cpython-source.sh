@@ -125,7 +125,7 @@ test_versions_read_from_source_trees() {
 	expect_contains dry.out "^[[:space:]]*--with-tail-call-interp --disable-gil$"
 	# CPython's test-only program is never built (make -o), unless asked for
 	make -n install-python > dry.out 2>&1 || true
-	expect_contains dry.out "-C [^ ]*/cpython/build -o Programs/_testembed install "
+	expect_contains dry.out "-C [^ ]*/cpython/build (CC=\"[^\"]*\" )?-o Programs/_testembed install "
 	make -n install-python PGO_SKIP_PROGRAMS= > dry.out 2>&1 || true
 	expect_not_contains dry.out "-o Programs/_testembed"
 	# the test files are left for regrtest's tasks to compile from source, unless asked otherwise
