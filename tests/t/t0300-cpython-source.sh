@@ -179,3 +179,62 @@ test_tail_call_interp_only_where_it_can_be_built() {
 	expect_status 1 "$SRCDIR/configure" CC=clang-19 --with-python-source="$PWD/Python-3.14.7" --with-tail-call-interp=maybe
 	expect_contains out "takes yes or no, not 'maybe'"
 }
+
+# The frozen modules are written by programs linked from the interpreter's objects: the use
+# stage puts back the last build's copies and does not link those programs again, unless a
+# frozen source is newer than its copy (then CPython's rules run).  A stand-in for CPython's
+# build directory: _bootstrap_python "links" (logged) and writes the frozen header.
+fake_frozen_build() {
+	mkdir -p cpython/build cpython/pgo Python-3.14.7/Lib
+	echo 'code one' > Python-3.14.7/Lib/os.py
+	rm -f cpython/src && ln -s "$PWD/Python-3.14.7" cpython/src
+	cat > cpython/build/Makefile <<'MK'
+build_all: python
+_bootstrap_python:
+	echo link >> links.log
+	printf '#!/bin/sh\ncat "$$1"\n' > $@ && chmod +x $@
+Python/frozen_modules/os.h: ../src/Lib/os.py _bootstrap_python
+	mkdir -p Python/frozen_modules && ./_bootstrap_python ../src/Lib/os.py > $@
+python: Python/frozen_modules/os.h
+	cat Python/frozen_modules/os.h > $@
+clean:
+	rm -f python _bootstrap_python Python/frozen_modules/*.h
+MK
+}
+
+test_frozen_modules_kept_across_the_clean() {
+	require_out_of_tree_configure
+	require gcc
+	fake_release 3.14.7
+	tar -xJf mirror/Python-3.14.7.tar.xz
+	"$SRCDIR/configure" --enable-optimizations --with-python-source="$PWD/Python-3.14.7" > configure.out 2>&1 ||
+		{ cat configure.out; fail configure; }
+	fake_frozen_build
+	run='run-clean: ; @$(PGO_CLEAN)
+run-use: ; @$(PGO_BUILD_USE)'
+	make -s -C cpython/build build_all > /dev/null
+	expect_eq "$(wc -l < cpython/build/links.log)" 1 "links of the instrumented build"
+	make -s --eval="$run" run-clean > /dev/null 2>&1
+	test ! -e cpython/build/Python/frozen_modules/os.h || fail "the clean left the frozen module"
+	test -s cpython/pgo/frozen.tar || fail "the clean kept no copy of the frozen modules"
+	make -s --eval="$run" run-use > use.out 2>&1 || { cat use.out; fail "use build"; }
+	expect_not_contains use.out "Segmentation fault"
+	expect_contains use.out "frozen modules: the last build's, kept"
+	expect_eq "$(wc -l < cpython/build/links.log)" 1 "links after the use build (its programs not linked again)"
+	expect_eq "$(cat cpython/build/python)" "code one" "the interpreter's frozen module"
+	# a frozen source changed since: CPython's rules write it again, with the program linked again
+	make -s --eval="$run" run-clean > /dev/null 2>&1
+	sleep 1
+	echo 'code two' > Python-3.14.7/Lib/os.py
+	make -s --eval="$run" run-use > use.out 2>&1 || { cat use.out; fail "use build after a change"; }
+	expect_not_contains use.out "frozen modules: the last build"
+	expect_eq "$(wc -l < cpython/build/links.log)" 2 "links after a frozen source changed"
+	expect_eq "$(cat cpython/build/python)" "code two" "the interpreter's frozen module after the change"
+	# nothing to keep (a build that never wrote them): CPython's rules, and no stale copy
+	make -s --eval="$run" run-clean > /dev/null 2>&1
+	make -s -C cpython/build clean > /dev/null
+	make -s --eval="$run" run-clean > /dev/null 2>&1
+	test ! -e cpython/pgo/frozen.tar || fail "a clean of a tree without frozen modules kept an old copy"
+	make -s --eval="$run" run-use > use.out 2>&1 || { cat use.out; fail "use build without a copy"; }
+	expect_eq "$(wc -l < cpython/build/links.log)" 3 "links without a kept copy"
+}
