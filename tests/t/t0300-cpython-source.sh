@@ -125,7 +125,7 @@ test_versions_read_from_source_trees() {
 	expect_contains dry.out "^[[:space:]]*--with-tail-call-interp --disable-gil$"
 	# CPython's test-only program is never built (make -o), unless asked for
 	make -n install-python > dry.out 2>&1 || true
-	expect_contains dry.out "-C [^ ]*/cpython/build (CC=\"[^\"]*\" )?-o Programs/_testembed install "
+	expect_contains dry.out "-C [^ ]*/cpython/build (CC=\"[^\"]*\" )?-o Programs/_testembed (\\\$\\(test -f [^ ]*/frozen\.kept && echo '[^']*'\\) )?install "
 	make -n install-python PGO_SKIP_PROGRAMS= > dry.out 2>&1 || true
 	expect_not_contains dry.out "-o Programs/_testembed"
 	# the test files are left for regrtest's tasks to compile from source, unless asked otherwise
@@ -222,6 +222,9 @@ run-use: ; @$(PGO_BUILD_USE)'
 	expect_contains use.out "frozen modules: the last build's, kept"
 	expect_eq "$(wc -l < cpython/build/links.log)" 1 "links after the use build (its programs not linked again)"
 	expect_eq "$(cat cpython/build/python)" "code one" "the interpreter's frozen module"
+	# a later make of the build (install-python, cpython-test) does not link them either
+	make -s --eval='again: ; @$(PY_MAKE) build_all' again > /dev/null 2>&1
+	expect_eq "$(wc -l < cpython/build/links.log)" 1 "links after a later make of the build"
 	# a frozen source changed since: CPython's rules write it again, with the program linked again
 	make -s --eval="$run" run-clean > /dev/null 2>&1
 	sleep 1
