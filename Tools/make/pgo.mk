@@ -223,8 +223,11 @@ pgo_train_each = $(foreach w,$(pgo_workloads),$(foreach r,$(call pgo_runs,$(call
 # Each training run writes into a fresh directory (pgo/run.XXXXXX), which replaces $(2) only
 # once the run succeeded; earlier runs' directories are removed first.  A stray process of an
 # earlier run (a task left running by a kill -9 of make) writes into its own run's directory,
-# never into the profile in use: training always starts from zero counts.
-pgo_train_cmds = rm -rf $(pgo_abs_dir)/run.* && run=$$(mktemp -d $(pgo_abs_dir)/run.XXXXXX) && \
+# never into the profile in use: training always starts from zero counts.  Such a process may
+# be writing into its directory while it is removed (rm then fails, "Directory not empty"):
+# the directory is left, said, and never read, since only this run's directory is merged.
+pgo_train_cmds = { rm -rf $(pgo_abs_dir)/run.* 2> /dev/null || echo "==> an earlier run's directory is still being written (a task of a killed run?), left as it is: $$(ls -d $(pgo_abs_dir)/run.*)" >&2; } && \
+	run=$$(mktemp -d $(pgo_abs_dir)/run.XXXXXX) && \
 	$(if $(pgo_workloads),$(call pgo_train_each,$(1),$$run,$(3)),$(call pgo_train_one,$(1),$$run,$(3))) && \
 	rm -rf $(2) && mv $$run $(2) && mv $$run.stamp $(call pgo_stamp,$(1))
 
