@@ -106,3 +106,24 @@ test_pipeline_table_adds_up_the_training_of_several_workloads() {
 	expect_not_contains out 'unpacking'
 	expect_contains res/pipeline-t.json '"ratio": 0.559'
 }
+
+# stock-bolt is stock's best with CPython's own --enable-bolt, given llvm-bolt and merge-fdata
+# in LLVM's own directory (from Debian's /usr/bin symlink BOLT cannot find its runtime).
+test_stock_bolt_gets_the_real_bolt_tools() {
+	bolt=$(ls -d /usr/lib/llvm-*/bin/llvm-bolt 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$bolt" ] || skip "no /usr/lib/llvm-N/bin/llvm-bolt (Debian's bolt-N)"
+	mkdir -p src/Python src/Include && touch src/Python/ceval.c
+	echo '#define PY_MINOR_VERSION 14' > src/Include/patchlevel.h
+	# A CPython stand-in: configure records its arguments, make makes a python that starts.
+	cat > src/configure <<'SH'
+#!/bin/sh
+echo "$@" > configure.args
+printf 'all:\n\tcp /bin/true python\n' > Makefile
+SH
+	chmod +x src/configure
+	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
+		--only=stock-bolt build > out 2>&1 || { cat out; fail "bench-builds stock-bolt"; }
+	args=$(cat work/stock-bolt/configure.args)
+	expect_match "$args" "^CC=gcc --enable-optimizations --with-lto --enable-bolt LLVM_BOLT=$bolt MERGE_FDATA=${bolt%/*}/merge-fdata\$"
+	expect_contains work/stock-bolt.stamp '"name": "stock-bolt"'
+}
