@@ -27,7 +27,9 @@ const char help_bench[] =
 	"Rounds are interleaved (round 1: A B C, round 2: C B A, ...) so slow drift of the\n"
 	"machine hits every interpreter alike.  Each sample is one process; run.py times only\n"
 	"the loops (time.perf_counter), not interpreter startup.  PYTHONHASHSEED is 0 unless\n"
-	"set, so every run does the same work.\n"
+	"set, so every run does the same work.  Bytecode comes from a cache private to the run\n"
+	"(PYTHONPYCACHEPREFIX), filled first by one untimed run of each workload on each\n"
+	"interpreter, so .pyc files a build writes into the source tree meanwhile change nothing.\n"
 	"\n"
 	"What it reports, per workload: the median time per loop and its MAD (median absolute\n"
 	"deviation, as a % of the median), and the speedup median(first)/median(this) with a\n"
@@ -466,6 +468,24 @@ static void init_workloads(struct bench_result *r, const char *suite, char **wor
 	r->started = xstrdup(when);
 }
 
+/* The interpreters read bytecode from a cache of this run's own, filled by one untimed run of
+ * each workload: a build writing .pyc files into a shared source tree meanwhile (CPython's make
+ * and regrtest do, with -E) would otherwise let one run compile modules that the next reads
+ * ready-made, and two counts of a workload would no longer subtract. */
+static char *private_bytecode(const struct bench_result *r, const struct bench_runner *br, struct run_state *st)
+{
+	char *dir = make_temp_dir("pycache");
+	setenv("PYTHONPYCACHEPREFIX", dir, 1);
+	unsetenv("PYTHONDONTWRITEBYTECODE");
+	for (int w = 0; w < r->nwork; w++)
+		for (int i = 0; i < r->ninterp; i++) {
+			show(st, "bytecode", r->works[w].name, r->interps[i].name);
+			bench_time_once(br, &r->interps[i], r->works[w].name, 1);
+			st->done++;
+		}
+	return dir;
+}
+
 /* Calibration, once per workload, on the first interpreter (--loops=N skips it). */
 static void calibrate(struct bench_result *r, const struct bench_runner *br, struct run_state *st, long fixed_loops)
 {
@@ -557,16 +577,19 @@ static void run_bench(struct bench_result *r, const struct bench_opts *o, const 
 	bench_catch_signals();
 	start_interpreters(r);
 	init_workloads(r, suite, works, nwork);
-	struct run_state st = {.total = nwork * r->ninterp * (r->rounds + r->warmup), .started = now()};
+	struct run_state st = {.total = nwork * r->ninterp * (r->rounds + r->warmup + 1), .started = now()};
 	progress_init(&st.prog, 30);
 	fprintf(stderr, "bench: %d workloads x %d interpreters x %d rounds%s\n", nwork, r->ninterp, r->rounds,
 		o->callgrind ? ", counting instructions with callgrind" : "");
+	char *pycache = private_bytecode(r, &br, &st);
 	calibrate(r, &br, &st, o->loops ? o->loops : o->callgrind ? BENCH_COUNT_LOOPS : 0);
 	measure(r, &br, &st);
 	progress_clear(&st.prog);
 	r->seconds = now() - st.started;
 	if (br.tmpdir)
 		remove_dir_tree(br.tmpdir);
+	remove_dir_tree(pycache);
+	free(pycache);
 }
 
 int cmd_bench(int argc, char **argv)
