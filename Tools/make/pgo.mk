@@ -83,7 +83,8 @@
 #                        must link with $(PGO_BOLT_LDFLAGS).  PGO_BOLT_BINARY (relative to
 #                        PGO_BUILD_DIR) is instrumented, trained with PGO_BOLT_TRAIN_ARGS_NAME
 #                        for each workload NAME, and rewritten; PGO_BOLT_SKIP lists functions
-#                        BOLT must leave alone (comma-separated), PGO_BOLT_FLAGS its options,
+#                        BOLT must leave alone (comma-separated regular expressions, each
+#                        matching a whole name), PGO_BOLT_FLAGS its options,
 #                        PGO_BOLT_CHECK a command the rewritten binary ($(PGO_BOLT_NEW)) must pass
 
 PGO_DIR ?= pgo
@@ -412,14 +413,14 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 	@test -f $(pgo_bolt_bin).prebolt || cp -p $(pgo_bolt_bin) $(pgo_bolt_bin).prebolt
 	@$(call pgo_run,BOLT: instrument $(PGO_BOLT_BINARY),bolt-instrument) $(LLVM_BOLT) $(pgo_bolt_bin).prebolt \
 		-instrument -instrumentation-file=$(pgo_bolt_dir)/prof -instrumentation-file-append-pid -o $(PGO_BOLT_INST) \
-		$(if $(PGO_BOLT_SKIP),-skip-funcs=$(PGO_BOLT_SKIP))
+		$(if $(PGO_BOLT_SKIP),"-skip-funcs=$(PGO_BOLT_SKIP)")
 	@$(foreach w,$(pgo_bolt_trainings),echo "==> BOLT training: workload $(call pgo_wname,$(w))" >&2 && \
 		$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/bolt-train-$(call pgo_wname,$(w)) \
 		--results=$(pgo_abs_dir)/bolt-train-results-$(call pgo_wname,$(w)).json \
 		$(PGO_BOLT_TRAIN_ARGS_$(call pgo_wname,$(w))) && ) true
 	@$(call pgo_run,BOLT: optimize the layout,bolt) sh -c '$(MERGE_FDATA) $(pgo_bolt_dir)/prof.*.fdata > $(pgo_bolt_dir)/merged.fdata && \
 		$(LLVM_BOLT) $(pgo_bolt_bin).prebolt -o $(PGO_BOLT_NEW) -data=$(pgo_bolt_dir)/merged.fdata $(PGO_BOLT_FLAGS) \
-			$(if $(PGO_BOLT_SKIP),-skip-funcs=$(PGO_BOLT_SKIP)) && \
+			$(if $(PGO_BOLT_SKIP),"-skip-funcs=$(PGO_BOLT_SKIP)") && \
 		$(PGO_BOLT_CHECK) && mv -f $(PGO_BOLT_NEW) $(pgo_bolt_bin) && rm -f $(PGO_BOLT_INST) $(pgo_bolt_dir)/prof.*.fdata'
 	@sed -n 's/^BOLT-INFO: \(.*have non-empty execution profile\)/bolt: \1/p' $(call pgo_log,bolt) >&2
 
