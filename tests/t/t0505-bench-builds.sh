@@ -111,7 +111,8 @@ test_pipeline_table_adds_up_the_training_of_several_workloads() {
 }
 
 # stock-bolt is stock's best with CPython's own --enable-bolt, given llvm-bolt and merge-fdata
-# in LLVM's own directory (from Debian's /usr/bin symlink BOLT cannot find its runtime).
+# in LLVM's own directory (from Debian's /usr/bin symlink BOLT cannot find its runtime); on
+# 3.14 with gcc it is stock's best.
 test_stock_bolt_gets_the_real_bolt_tools() {
 	bolt=$(ls -d /usr/lib/llvm-*/bin/llvm-bolt 2>/dev/null | sort -V | tail -n 1)
 	[ -n "$bolt" ] || skip "no /usr/lib/llvm-N/bin/llvm-bolt (Debian's bolt-N)"
@@ -129,4 +130,13 @@ SH
 	args=$(cat work/stock-bolt/configure.args)
 	expect_match "$args" "^CC=gcc --enable-optimizations --with-lto --enable-bolt LLVM_BOLT=$bolt MERGE_FDATA=${bolt%/*}/merge-fdata\$"
 	expect_contains work/stock-bolt.stamp '"name": "stock-bolt"'
+	# On 3.14 with gcc, stock's best is that configuration (BOLT measured to help there).
+	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
+		--only=stock-best build > out 2>&1 || { cat out; fail "bench-builds stock-best"; }
+	expect_eq "$(cat work/stock-best/configure.args)" "$args" "stock-best's configure arguments"
+	echo '#define PY_MINOR_VERSION 13' > src/Include/patchlevel.h
+	rm -rf work/stock-best work/stock-best.stamp
+	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
+		--only=stock-best build > out 2>&1 || { cat out; fail "bench-builds stock-best, 3.13"; }
+	expect_eq "$(cat work/stock-best/configure.args)" "CC=gcc --enable-optimizations --with-lto" "3.13 stock-best's arguments"
 }
