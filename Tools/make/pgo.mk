@@ -159,7 +159,9 @@ pgo_use_stale := $(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_abs_dir)/use.sta
 pgo_redo = $(if $(pgo_use_stale),use $(call pgo_rest,use,$(pgo_stages)))
 # Starting a stage invalidates every later one.
 pgo_rm_later = rm -f $(foreach s,$(call pgo_rest,$(1),$(pgo_all_stages)),$(call pgo_stamp,$(s)))
-pgo_run = $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) --label="$(1)" --log=$(call pgo_log,$(2)) --stamp=$(call pgo_stamp,$(2)) --units=$(PGO_DIR)/units.count --
+# $(1): banner label, $(2): stage (log and stamp name), $(3): more options of profopt run
+# (--since=FILE: a stage of several commands, its stamp counting from the first).
+pgo_run = $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) --label="$(1)" --log=$(call pgo_log,$(2)) --stamp=$(call pgo_stamp,$(2)) --units=$(PGO_DIR)/units.count $(3) --
 pgo_is_gcc = $(filter gcc,$(PGO_CC_FAMILY))
 # Clang's runtime writes raw profiles where LLVM_PROFILE_FILE says.  profopt train puts each
 # task's name in place of {}, so every task writes its own files (%m: one per instrumented
@@ -409,7 +411,7 @@ PGO_BOLT_NEW = $(pgo_bolt_bin).bolt
 pgo_bolt_trainings = $(or $(pgo_workloads),$(PGO_MAIN_NAME):1)
 $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 	@test -n "$(PGO_BOLT_BINARY)" || { echo "pgo.mk: PGO_BOLT=yes needs PGO_BOLT_BINARY" >&2; exit 1; }
-	@rm -rf $(pgo_bolt_dir) && mkdir -p $(pgo_bolt_dir)
+	@rm -rf $(pgo_bolt_dir) && mkdir -p $(pgo_bolt_dir) && touch $(pgo_bolt_dir)/started
 	@test -f $(pgo_bolt_bin).prebolt || cp -p $(pgo_bolt_bin) $(pgo_bolt_bin).prebolt
 	@$(call pgo_run,BOLT: instrument $(PGO_BOLT_BINARY),bolt-instrument) $(LLVM_BOLT) $(pgo_bolt_bin).prebolt \
 		-instrument -instrumentation-file=$(pgo_bolt_dir)/prof -instrumentation-file-append-pid -o $(PGO_BOLT_INST) \
@@ -418,7 +420,7 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 		$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/bolt-train-$(call pgo_wname,$(w)) \
 		--results=$(pgo_abs_dir)/bolt-train-results-$(call pgo_wname,$(w)).json \
 		$(PGO_BOLT_TRAIN_ARGS_$(call pgo_wname,$(w))) && ) true
-	@$(call pgo_run,BOLT: optimize the layout,bolt) sh -c '$(MERGE_FDATA) $(pgo_bolt_dir)/prof.*.fdata > $(pgo_bolt_dir)/merged.fdata && \
+	@$(call pgo_run,BOLT: optimize the layout,bolt,--since=$(pgo_bolt_dir)/started) sh -c '$(MERGE_FDATA) $(pgo_bolt_dir)/prof.*.fdata > $(pgo_bolt_dir)/merged.fdata && \
 		$(LLVM_BOLT) $(pgo_bolt_bin).prebolt -o $(PGO_BOLT_NEW) -data=$(pgo_bolt_dir)/merged.fdata $(PGO_BOLT_FLAGS) \
 			$(if $(PGO_BOLT_SKIP),"-skip-funcs=$(PGO_BOLT_SKIP)") && \
 		$(PGO_BOLT_CHECK) && mv -f $(PGO_BOLT_NEW) $(pgo_bolt_bin) && rm -f $(PGO_BOLT_INST) $(pgo_bolt_dir)/prof.*.fdata'

@@ -31,3 +31,14 @@ test_pipeline_records_the_fixture_units() {
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
 	expect_eq "$(cat pgo/units.count)" 2 "units the fixture's builds compiled"
 }
+
+# A stage of several commands (BOLT's: instrument, train, rewrite) records its whole duration,
+# counted from a file made when it began, not only its last command's.
+test_a_stage_of_several_commands_counts_from_its_start() {
+	touch -d '7 seconds ago' started
+	"$PROFOPT" run --label=last --log=last.log --stamp=last.stamp --since=started -- true 2> err || { cat err; fail "run"; }
+	expect_contains err '==> last: done in 0\.[0-9] s'
+	python3 -c 'import json,sys; s=json.load(open("last.stamp"))["seconds"]; assert 7 <= s < 60, s' || fail "stamp: $(cat last.stamp)"
+	"$PROFOPT" run --label=alone --log=alone.log --stamp=alone.stamp --since=nosuch -- true 2> err || { cat err; fail "run"; }
+	python3 -c 'import json,sys; s=json.load(open("alone.stamp"))["seconds"]; assert s < 5, s' || fail "stamp: $(cat alone.stamp)"
+}

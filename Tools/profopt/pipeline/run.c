@@ -13,6 +13,8 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 const char help_run[] =
 	"usage: profopt run --label=TEXT --log=FILE [OPTIONS] -- COMMAND [ARGS...]\n"
@@ -23,6 +25,8 @@ const char help_run[] =
 	"  --label=TEXT          stage name shown in banners\n"
 	"  --log=FILE            where the command's output goes (required)\n"
 	"  --stamp=FILE          on success, write the stage record (JSON) to FILE\n"
+	"  --since=FILE          the record's duration counts from FILE's modification time\n"
+	"                        (a stage of several commands, this one the last)\n"
 	"  --heartbeat=SECONDS   interval of progress lines off a terminal (default 30)\n"
 	"  --tail=N              log lines shown on failure (default 30)\n"
 	"  --units=FILE          count the compile commands in the log as it grows, show them\n"
@@ -95,7 +99,7 @@ static void print_tail(const char *path, int lines)
 }
 
 struct run_options {
-	const char *label, *log, *stamp, *cwd, *units;
+	const char *label, *log, *stamp, *cwd, *units, *since;
 	double heartbeat;
 	long tail;
 	int verbose;
@@ -114,6 +118,7 @@ static void parse_run_options(int argc, char **argv, struct run_options *o)
 		{"directory", required_argument, NULL, 'C'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"units", required_argument, NULL, 'u'},
+		{"since", required_argument, NULL, 's'},
 		{NULL, 0, NULL, 0},
 	};
 	*o = (struct run_options){.heartbeat = 30, .tail = 30};
@@ -135,6 +140,7 @@ static void parse_run_options(int argc, char **argv, struct run_options *o)
 		case 'C': o->cwd = optarg; break;
 		case 'v': o->verbose = 1; break;
 		case 'u': o->units = optarg; break;
+		case 's': o->since = optarg; break;
 		default: usage_error("unknown option '%s' (see 'profopt run --help')", argv[optind - 1]);
 		}
 	}
@@ -145,6 +151,18 @@ static void parse_run_options(int argc, char **argv, struct run_options *o)
 	o->command = argv + optind;
 	if (!o->label)
 		o->label = o->command[0];
+}
+
+/* Seconds since FILE was last modified, or `fallback` when it cannot be read: the duration of
+ * a stage whose earlier commands ran before this one. */
+static double seconds_since(const char *file, double fallback)
+{
+	struct stat st;
+	struct timespec now;
+	if (!file || stat(file, &st) != 0 || clock_gettime(CLOCK_REALTIME, &now) != 0)
+		return fallback;
+	double s = (double)(now.tv_sec - st.st_mtim.tv_sec) + (double)(now.tv_nsec - st.st_mtim.tv_nsec) / 1e9;
+	return s > fallback ? s : fallback;
 }
 
 /* The stage's end: the log on failure, the exit status a shell would give. */
@@ -198,6 +216,6 @@ int cmd_run(int argc, char **argv)
 	if (rc == 0 && o.units)
 		unit_count_save(o.units, rp.units.compiled);
 	if (rc == 0 && o.stamp)
-		stamp_write(o.stamp, o.label, seconds, NULL);
+		stamp_write(o.stamp, o.label, seconds_since(o.since, seconds), NULL);
 	return rc;
 }
