@@ -110,21 +110,26 @@ test_pipeline_table_adds_up_the_training_of_several_workloads() {
 	expect_contains res/pipeline-t.json '"ratio": 0.559'
 }
 
-# stock-bolt is stock's best with CPython's own --enable-bolt, given llvm-bolt and merge-fdata
-# in LLVM's own directory (from Debian's /usr/bin symlink BOLT cannot find its runtime); on
-# 3.14 with gcc it is stock's best.
-test_stock_bolt_gets_the_real_bolt_tools() {
-	bolt=$(ls -d /usr/lib/llvm-*/bin/llvm-bolt 2>/dev/null | sort -V | tail -n 1)
-	[ -n "$bolt" ] || skip "no /usr/lib/llvm-N/bin/llvm-bolt (Debian's bolt-N)"
+# fake_cpython_source MINOR: a CPython 3.MINOR stand-in in src/ whose configure records its
+# arguments and whose make makes a python that starts.
+fake_cpython_source() {
 	mkdir -p src/Python src/Include && touch src/Python/ceval.c
-	echo '#define PY_MINOR_VERSION 14' > src/Include/patchlevel.h
-	# A CPython stand-in: configure records its arguments, make makes a python that starts.
+	echo "#define PY_MINOR_VERSION $1" > src/Include/patchlevel.h
 	cat > src/configure <<'SH'
 #!/bin/sh
 echo "$@" > configure.args
 printf 'all:\n\tcp /bin/true python\n' > Makefile
 SH
 	chmod +x src/configure
+}
+
+# stock-bolt is stock's best with CPython's own --enable-bolt, given llvm-bolt and merge-fdata
+# in LLVM's own directory (from Debian's /usr/bin symlink BOLT cannot find its runtime); on
+# 3.14 with gcc it is stock's best.
+test_stock_bolt_gets_the_real_bolt_tools() {
+	bolt=$(ls -d /usr/lib/llvm-*/bin/llvm-bolt 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$bolt" ] || skip "no /usr/lib/llvm-N/bin/llvm-bolt (Debian's bolt-N)"
+	fake_cpython_source 14
 	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
 		--only=stock-bolt build > out 2>&1 || { cat out; fail "bench-builds stock-bolt"; }
 	args=$(cat work/stock-bolt/configure.args)
@@ -139,4 +144,28 @@ SH
 	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
 		--only=stock-best build > out 2>&1 || { cat out; fail "bench-builds stock-best, 3.13"; }
 	expect_eq "$(cat work/stock-best/configure.args)" "CC=gcc --enable-optimizations --with-lto" "3.13 stock-best's arguments"
+}
+
+# stock-bolt is built with BOLT on any version (stock-best only where BOLT was measured to help).
+test_stock_bolt_is_bolt_on_3_13_too() {
+	bolt=$(ls -d /usr/lib/llvm-*/bin/llvm-bolt 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$bolt" ] || skip "no /usr/lib/llvm-N/bin/llvm-bolt (Debian's bolt-N)"
+	fake_cpython_source 13
+	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
+		--only=stock-bolt build > out 2>&1 || { cat out; fail "bench-builds stock-bolt"; }
+	expect_eq "$(cat work/stock-bolt/configure.args)" \
+		"CC=gcc --enable-optimizations --with-lto --enable-bolt LLVM_BOLT=$bolt MERGE_FDATA=${bolt%/*}/merge-fdata" "3.13 stock-bolt's arguments"
+}
+
+# A variant's configure argument may hold blanks; it reaches configure as one argument.
+test_a_variant_argument_keeps_its_blanks() {
+	fake_cpython_source 13
+	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
+		"--variant=blank=CFLAGS=-O1 -g;--with-training=profopt" --only=blank build > out 2>&1 &&
+		fail "the stand-in source built"  # its make cannot build a CPython: configure is what counts
+	expect_contains out '^==> blank: configure .* CFLAGS=-O1 -g --with-training=profopt '
+	expect_contains work/blank/config.log "'CFLAGS=-O1 -g' --with-training=profopt$"
+	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
+		--variant=blank=--x --only=nosuch build > out 2>&1 && fail "an unknown build name was accepted"
+	expect_contains out "no build named 'nosuch'"
 }
