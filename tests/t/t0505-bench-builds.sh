@@ -123,49 +123,49 @@ SH
 	chmod +x src/configure
 }
 
+# build_stand_in NAME [ARGS...]: bench-builds builds NAME (gcc) from the stand-in source.
+build_stand_in() {
+	name=$1; shift
+	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
+		--only="$name" "$@" build > out 2>&1
+}
+
+# The llvm-bolt of LLVM's own directory, or skip.
+real_bolt() {
+	bolt=$(ls -d /usr/lib/llvm-*/bin/llvm-bolt 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$bolt" ] || skip "no /usr/lib/llvm-N/bin/llvm-bolt (Debian's bolt-N)"
+}
+
 # stock-bolt is stock's best with CPython's own --enable-bolt, given llvm-bolt and merge-fdata
 # in LLVM's own directory (from Debian's /usr/bin symlink BOLT cannot find its runtime); on
 # 3.14 with gcc it is stock's best.
 test_stock_bolt_gets_the_real_bolt_tools() {
-	bolt=$(ls -d /usr/lib/llvm-*/bin/llvm-bolt 2>/dev/null | sort -V | tail -n 1)
-	[ -n "$bolt" ] || skip "no /usr/lib/llvm-N/bin/llvm-bolt (Debian's bolt-N)"
+	real_bolt
 	fake_cpython_source 14
-	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
-		--only=stock-bolt build > out 2>&1 || { cat out; fail "bench-builds stock-bolt"; }
+	build_stand_in stock-bolt || { cat out; fail "bench-builds stock-bolt"; }
 	args=$(cat work/stock-bolt/configure.args)
-	expect_match "$args" "^CC=gcc --enable-optimizations --with-lto --enable-bolt LLVM_BOLT=$bolt MERGE_FDATA=${bolt%/*}/merge-fdata\$"
+	expect_eq "$args" "CC=gcc --enable-optimizations --with-lto --enable-bolt LLVM_BOLT=$bolt MERGE_FDATA=${bolt%/*}/merge-fdata" \
+		"stock-bolt's configure arguments"
 	expect_contains work/stock-bolt.stamp '"name": "stock-bolt"'
 	# On 3.14 with gcc, stock's best is that configuration (BOLT measured to help there).
-	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
-		--only=stock-best build > out 2>&1 || { cat out; fail "bench-builds stock-best"; }
+	build_stand_in stock-best || { cat out; fail "bench-builds stock-best"; }
 	expect_eq "$(cat work/stock-best/configure.args)" "$args" "stock-best's configure arguments"
 	echo '#define PY_MINOR_VERSION 13' > src/Include/patchlevel.h
-	rm -rf work/stock-best work/stock-best.stamp
-	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
-		--only=stock-best build > out 2>&1 || { cat out; fail "bench-builds stock-best, 3.13"; }
+	rm -rf work/stock-best work/stock-best.stamp work/stock-bolt work/stock-bolt.stamp
+	build_stand_in stock-best || { cat out; fail "bench-builds stock-best, 3.13"; }
 	expect_eq "$(cat work/stock-best/configure.args)" "CC=gcc --enable-optimizations --with-lto" "3.13 stock-best's arguments"
-}
-
-# stock-bolt is built with BOLT on any version (stock-best only where BOLT was measured to help).
-test_stock_bolt_is_bolt_on_3_13_too() {
-	bolt=$(ls -d /usr/lib/llvm-*/bin/llvm-bolt 2>/dev/null | sort -V | tail -n 1)
-	[ -n "$bolt" ] || skip "no /usr/lib/llvm-N/bin/llvm-bolt (Debian's bolt-N)"
-	fake_cpython_source 13
-	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
-		--only=stock-bolt build > out 2>&1 || { cat out; fail "bench-builds stock-bolt"; }
-	expect_eq "$(cat work/stock-bolt/configure.args)" \
-		"CC=gcc --enable-optimizations --with-lto --enable-bolt LLVM_BOLT=$bolt MERGE_FDATA=${bolt%/*}/merge-fdata" "3.13 stock-bolt's arguments"
+	# stock-bolt is BOLT on any version.
+	build_stand_in stock-bolt || { cat out; fail "bench-builds stock-bolt, 3.13"; }
+	expect_eq "$(cat work/stock-bolt/configure.args)" "$args" "3.13 stock-bolt's arguments"
 }
 
 # A variant's configure argument may hold blanks; it reaches configure as one argument.
 test_a_variant_argument_keeps_its_blanks() {
 	fake_cpython_source 13
-	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
-		"--variant=blank=CFLAGS=-O1 -g;--with-training=profopt" --only=blank build > out 2>&1 &&
+	build_stand_in blank "--variant=blank=CFLAGS=-O1 -g;--with-training=profopt" &&
 		fail "the stand-in source built"  # its make cannot build a CPython: configure is what counts
 	expect_contains out '^==> blank: configure .* CFLAGS=-O1 -g --with-training=profopt '
 	expect_contains work/blank/config.log "'CFLAGS=-O1 -g' --with-training=profopt$"
-	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
-		--variant=blank=--x --only=nosuch build > out 2>&1 && fail "an unknown build name was accepted"
+	build_stand_in nosuch --variant=blank=--x && fail "an unknown build name was accepted"
 	expect_contains out "no build named 'nosuch'"
 }
