@@ -241,3 +241,55 @@ run-use: ; @$(PGO_BUILD_USE)'
 	make -s --eval="$run" run-use > use.out 2>&1 || { cat use.out; fail "use build without a copy"; }
 	expect_eq "$(wc -l < cpython/build/links.log)" 3 "links without a kept copy"
 }
+
+# --disable-pie: CPython's executables are linked position-dependent the way its own
+# --enable-bolt does it (LINKCC, which its configure takes from the environment, and -fno-pie
+# in CFLAGS_NODIST), and its shared modules stay position-independent.  The stand-in configure
+# keeps LINKCC, CFLAGS_NODIST and LDFLAGS_NODIST as CPython's does and builds one program and
+# one module, link-time optimized as with --with-lto (where -fno-pie at the link would break it).
+test_disable_pie_builds_a_position_dependent_interpreter() {
+	require_out_of_tree_configure
+	require gcc file
+	fake_release 3.14.7
+	tar -xJf mirror/Python-3.14.7.tar.xz
+	cat > Python-3.14.7/configure <<'SH'
+#!/bin/sh
+# VAR=VALUE arguments set variables, as in autoconf's configure
+for a; do case $a in [A-Z]*=*) eval "${a%%=*}=\"\${a#*=}\"" ;; esac; done
+src=$(dirname "$0")
+printf 'int main(void) { return 0; }\n' > main.c
+printf 'static int x[4];\nint *f(void) { return &x[1]; }\n' > mod.c
+cat > Makefile <<MK
+CC=$CC
+PURIFY=
+LINKCC=${LINKCC:-\$(PURIFY) \$(CC)}
+CONFIGURE_CFLAGS_NODIST=$CFLAGS_NODIST
+CONFIGURE_LDFLAGS_NODIST=$LDFLAGS_NODIST
+all: python mod.so
+python: main.c
+	\$(CC) \$(CONFIGURE_CFLAGS_NODIST) -c main.c -o main.o && \$(LINKCC) -o python main.o
+mod.so: mod.c
+	\$(CC) \$(CONFIGURE_CFLAGS_NODIST) -flto -fPIC -c mod.c -o mod.o && \$(CC) -shared -flto \$(CONFIGURE_LDFLAGS_NODIST) mod.o -o mod.so
+MK
+SH
+	chmod +x Python-3.14.7/configure
+	for pie in --enable-pie --disable-pie; do
+		"$SRCDIR/configure" CC=gcc --with-python-source="$PWD/Python-3.14.7" $pie > configure.out 2>&1 ||
+			{ cat configure.out; fail "configure $pie"; }
+		rm -rf cpython/build && make cpython-configure > make.out 2>&1 || { cat make.out; fail "cpython-configure $pie"; }
+		make -C cpython/build > make.out 2>&1 || { cat make.out; fail "the stand-in's build, $pie"; }
+		file -L cpython/build/python cpython/build/mod.so > file.out
+		expect_contains file.out 'mod\.so: ELF .* shared object'
+		case $pie in
+		--disable-pie)
+			expect_contains configure.out "position-independent\.\.\. no$"
+			expect_contains file.out 'python: ELF .* LSB executable'
+			expect_contains cpython/build/Makefile '^CONFIGURE_CFLAGS_NODIST=.*-fno-pie' ;;
+		*)
+			expect_contains configure.out "position-independent\.\.\. as gcc makes them$"
+			expect_not_contains cpython/build/Makefile 'no-pie' ;;
+		esac
+	done
+	expect_status 1 "$SRCDIR/configure" --with-python-source="$PWD/Python-3.14.7" --enable-pie=maybe
+	expect_contains out "takes yes or no, not 'maybe'"
+}
