@@ -242,9 +242,9 @@ run-use: ; @$(PGO_BUILD_USE)'
 	expect_eq "$(wc -l < cpython/build/links.log)" 3 "links without a kept copy"
 }
 
-# --disable-pie: CPython's executables are linked position-dependent the way its own
-# --enable-bolt does it (LINKCC, which its configure takes from the environment, and -fno-pie
-# in CFLAGS_NODIST), and its shared modules stay position-independent.  The stand-in configure
+# --disable-pie (a PGO build's default): CPython's executables are linked position-dependent
+# the way its own --enable-bolt does it (LINKCC, which its configure takes from the
+# environment, and -fno-pie in CFLAGS_NODIST); its shared modules stay position-independent.  The stand-in configure
 # keeps LINKCC, CFLAGS_NODIST and LDFLAGS_NODIST as CPython's does and builds one program and
 # one module, link-time optimized as with --with-lto (where -fno-pie at the link would break it).
 test_disable_pie_builds_a_position_dependent_interpreter() {
@@ -273,7 +273,8 @@ mod.so: mod.c
 MK
 SH
 	chmod +x Python-3.14.7/configure
-	for pie in --enable-pie --disable-pie; do
+	for pie in --enable-pie --disable-pie --enable-optimizations "--enable-optimizations --enable-pie" ""; do
+		# shellcheck disable=SC2086
 		"$SRCDIR/configure" CC=gcc --with-python-source="$PWD/Python-3.14.7" $pie > configure.out 2>&1 ||
 			{ cat configure.out; fail "configure $pie"; }
 		rm -rf cpython/build && make cpython-configure > make.out 2>&1 || { cat make.out; fail "cpython-configure $pie"; }
@@ -281,8 +282,8 @@ SH
 		file -L cpython/build/python cpython/build/mod.so > file.out
 		expect_contains file.out 'mod\.so: ELF .* shared object'
 		case $pie in
-		--disable-pie)
-			expect_contains configure.out "position-independent\.\.\. no$"
+		--disable-pie|--enable-optimizations)
+			expect_contains configure.out "position-independent\.\.\. no [(]--enable-pie for PIE[)]$"
 			expect_contains file.out 'python: ELF .* LSB executable'
 			expect_contains cpython/build/Makefile '^CONFIGURE_CFLAGS_NODIST=.*-fno-pie' ;;
 		*)
