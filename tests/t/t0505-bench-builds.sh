@@ -138,7 +138,7 @@ real_bolt() {
 
 # stock-bolt is stock's best with CPython's own --enable-bolt, given llvm-bolt and merge-fdata
 # in LLVM's own directory (from Debian's /usr/bin symlink BOLT cannot find its runtime); on
-# 3.14 with gcc it is stock's best.
+# 3.12 and later with gcc it is stock's best.
 test_stock_bolt_gets_the_real_bolt_tools() {
 	real_bolt
 	fake_cpython_source 14
@@ -147,16 +147,21 @@ test_stock_bolt_gets_the_real_bolt_tools() {
 	expect_eq "$args" "CC=gcc --enable-optimizations --with-lto --enable-bolt LLVM_BOLT=$bolt MERGE_FDATA=${bolt%/*}/merge-fdata" \
 		"stock-bolt's configure arguments"
 	expect_contains work/stock-bolt.stamp '"name": "stock-bolt"'
-	# On 3.14 with gcc, stock's best is that configuration (BOLT measured to help there).
+	# From 3.12 (CPython's first --enable-bolt) with gcc, stock's best is that configuration
+	# (BOLT measured to help on 3.13 and 3.14).
 	build_stand_in stock-best || { cat out; fail "bench-builds stock-best"; }
 	expect_eq "$(cat work/stock-best/configure.args)" "$args" "stock-best's configure arguments"
 	echo '#define PY_MINOR_VERSION 13' > src/Include/patchlevel.h
-	rm -rf work/stock-best work/stock-best.stamp work/stock-bolt work/stock-bolt.stamp
+	rm -rf work/stock-best work/stock-best.stamp
 	build_stand_in stock-best || { cat out; fail "bench-builds stock-best, 3.13"; }
-	expect_eq "$(cat work/stock-best/configure.args)" "CC=gcc --enable-optimizations --with-lto" "3.13 stock-best's arguments"
+	expect_eq "$(cat work/stock-best/configure.args)" "$args" "3.13 stock-best's arguments"
+	echo '#define PY_MINOR_VERSION 11' > src/Include/patchlevel.h
+	rm -rf work/stock-best work/stock-best.stamp work/stock-bolt work/stock-bolt.stamp
+	build_stand_in stock-best || { cat out; fail "bench-builds stock-best, 3.11"; }
+	expect_eq "$(cat work/stock-best/configure.args)" "CC=gcc --enable-optimizations --with-lto" "3.11 stock-best's arguments"
 	# stock-bolt is BOLT on any version.
-	build_stand_in stock-bolt || { cat out; fail "bench-builds stock-bolt, 3.13"; }
-	expect_eq "$(cat work/stock-bolt/configure.args)" "$args" "3.13 stock-bolt's arguments"
+	build_stand_in stock-bolt || { cat out; fail "bench-builds stock-bolt, 3.11"; }
+	expect_eq "$(cat work/stock-bolt/configure.args)" "$args" "3.11 stock-bolt's arguments"
 }
 
 # A variant's configure argument may hold blanks; it reaches configure as one argument.
