@@ -164,6 +164,25 @@ test_stock_bolt_gets_the_real_bolt_tools() {
 	expect_eq "$(cat work/stock-bolt/configure.args)" "$args" "3.11 stock-bolt's arguments"
 }
 
+# With clang 19 on 3.14, stock's best has the tail-calling interpreter and BOLT; with clang 14
+# neither (not measured to help / not buildable).
+test_stock_best_with_clang_follows_the_measurements() {
+	real_bolt
+	command -v clang-19 > /dev/null || skip "no clang-19"
+	fake_cpython_source 14
+	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=clang-19 --work="$PWD/work" --source="$PWD/src" \
+		--only=stock-best build > out 2>&1 || { cat out; fail "bench-builds stock-best, clang-19"; }
+	expect_contains work/stock-best/configure.args \
+		"^CC=clang-19 --enable-optimizations --with-lto --with-tail-call-interp --enable-bolt LLVM_BOLT=$bolt "
+	command -v clang > /dev/null && clang -dM -E -x c /dev/null | grep -q '__clang_major__ 1[0-8]$' ||
+		return 0
+	rm -rf work/stock-best work/stock-best.stamp
+	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=clang --work="$PWD/work" --source="$PWD/src" \
+		--only=stock-best build > out 2>&1 || { cat out; fail "bench-builds stock-best, clang"; }
+	expect_contains work/stock-best/configure.args "^CC=clang --enable-optimizations --with-lto LLVM_AR="
+	expect_not_contains work/stock-best/configure.args "bolt|tail-call"
+}
+
 # A variant's configure argument may hold blanks; it reaches configure as one argument.
 test_a_variant_argument_keeps_its_blanks() {
 	fake_cpython_source 13
