@@ -123,7 +123,8 @@ SH
 	chmod +x src/configure
 }
 
-# build_stand_in NAME [ARGS...]: bench-builds builds NAME (gcc) from the stand-in source.
+# build_stand_in NAME [ARGS...]: bench-builds builds NAME (gcc, unless ARGS name another --cc)
+# from the stand-in source.
 build_stand_in() {
 	name=$1; shift
 	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
@@ -170,15 +171,13 @@ test_stock_best_with_clang_follows_the_measurements() {
 	real_bolt
 	command -v clang-19 > /dev/null || skip "no clang-19"
 	fake_cpython_source 14
-	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=clang-19 --work="$PWD/work" --source="$PWD/src" \
-		--only=stock-best build > out 2>&1 || { cat out; fail "bench-builds stock-best, clang-19"; }
+	build_stand_in stock-best --cc=clang-19 || { cat out; fail "bench-builds stock-best, clang-19"; }
 	expect_contains work/stock-best/configure.args \
 		"^CC=clang-19 --enable-optimizations --with-lto --with-tail-call-interp --enable-bolt LLVM_BOLT=$bolt "
 	command -v clang > /dev/null && clang -dM -E -x c /dev/null | grep -q '__clang_major__ 1[0-8]$' ||
 		return 0
 	rm -rf work/stock-best work/stock-best.stamp
-	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=clang --work="$PWD/work" --source="$PWD/src" \
-		--only=stock-best build > out 2>&1 || { cat out; fail "bench-builds stock-best, clang"; }
+	build_stand_in stock-best --cc=clang || { cat out; fail "bench-builds stock-best, clang"; }
 	expect_contains work/stock-best/configure.args "^CC=clang --enable-optimizations --with-lto LLVM_AR="
 	expect_not_contains work/stock-best/configure.args "bolt|tail-call"
 }
