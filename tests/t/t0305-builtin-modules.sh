@@ -21,12 +21,14 @@ configured_build() {
 
 test_setup_local_takes_the_configured_lines() {
 	configured_build
-	"$builtin" build _json _md5 _decimal nosuch > out 2>&1 || { cat out; fail "cpython-builtin-modules"; }
+	printf '# comment\n*static*\n_datetime _datetimemodule.c\n#_ssl _ssl.c\n' > build/Modules/Setup.bootstrap
+	"$builtin" build _json _md5 _decimal nosuch _datetime _ssl > out 2>&1 || { cat out; fail "cpython-builtin-modules"; }
 	expect_eq "$(grep -v '^#' build/Modules/Setup.local)" "*static*
 _json _json.c
 _md5 md5module.c -I\$(srcdir)/Modules/_hacl/include _hacl/Hacl_Hash_MD5.c -D_BSD_SOURCE" "Setup.local's rules"
 	expect_contains out '^builtin modules: _json _md5$'
-	expect_contains out 'left as they are: _decimal nosuch$'
+	expect_contains out 'left as they are: _decimal nosuch _ssl$'
+	expect_contains out 'already built in by this CPython: _datetime$'
 	"$builtin" build > out 2>&1 || fail "an empty list"
 	expect_eq "$(grep -v '^#' build/Modules/Setup.local)" "*static*" "Setup.local of no module"
 	expect_contains out '^builtin modules: none$'
