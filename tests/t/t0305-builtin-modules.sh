@@ -44,10 +44,11 @@ test_a_name_that_is_not_a_module_name_is_refused() {
 	test ! -e x || fail "a module name ran a command"
 }
 
-test_unconfigured_build_is_refused() {
+test_a_build_without_setup_stdlib_keeps_cpythons_shape() {
 	mkdir build
-	expect_status 1 "$builtin" build _json
-	expect_contains out 'no build/Modules/Setup.stdlib \(CPython 3.11 or later, configured, is needed\)'
+	expect_status 0 "$builtin" build _json
+	expect_contains out '^builtin modules: none: this build has no build/Modules/Setup.stdlib \(CPython 3.11 or later writes it\)'
+	test ! -e build/Modules/Setup.local || fail "Setup.local written without Setup.stdlib"
 	expect_status 2 "$builtin"
 	expect_contains out '^usage: '
 }
@@ -81,13 +82,16 @@ _json _json.c
 math mathmodule.c" "the Setup.local CPython's Makefile was remade from"
 	# The list is one of the facts a profile must match.
 	expect_eq "$(make -s --eval='show: ; @$(PGO_MANIFEST_CMD)' show | grep '^builtin_modules=')" "builtin_modules=_json math _nosuch" "manifest"
-	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py" --without-ccache > configure.out 2>&1 ||
-		{ cat configure.out; fail "configure without the option"; }
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py" --without-builtin-modules > configure.out 2>&1 ||
+		{ cat configure.out; fail "configure --without-builtin-modules"; }
 	expect_contains configure.out 'built into the interpreter\.\.\. none$'
 	expect_eq "$(make -s --eval='show: ; @$(PGO_MANIFEST_CMD)' show | grep '^builtin_modules=')" "builtin_modules=none" "manifest, no builtin modules"
-	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py" --with-builtin-modules=default > configure.out 2>&1 ||
-		{ cat configure.out; fail "configure --with-builtin-modules=default"; }
+	# A PGO build's default is the "default" list; a build without PGO is CPython's own shape.
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py" > configure.out 2>&1 ||
+		{ cat configure.out; fail "configure without the option"; }
 	expect_contains configure.out 'built into the interpreter\.\.\. array .*_json .*_decimal .*zlib'
+	"$SRCDIR/configure" CC=gcc --with-python-source="$PWD/py" > configure.out 2>&1 || { cat configure.out; fail "configure without PGO"; }
+	expect_contains configure.out 'built into the interpreter\.\.\. none$'
 	expect_status 1 "$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py" '--with-builtin-modules=_json,$(shell touch x)'
 	expect_contains out "with-builtin-modules: '\\\$\(shell' is not a module name"
 	test ! -e x || fail "a module name ran a command"
