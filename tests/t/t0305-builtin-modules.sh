@@ -93,8 +93,13 @@ math mathmodule.c" "the Setup.local CPython's Makefile was remade from"
 	"$SRCDIR/configure" CC=gcc --with-python-source="$PWD/py" > configure.out 2>&1 || { cat configure.out; fail "configure without PGO"; }
 	expect_contains configure.out 'built into the interpreter\.\.\. none$'
 	expect_status 1 "$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py" '--with-builtin-modules=_json,$(shell touch x)'
-	expect_contains out "with-builtin-modules: '\\\$\(shell' is not a module name"
+	expect_contains out "with-builtin-modules: '_json,\\\$\(shell touch x\)' holds a character no module name has"
+	expect_status 1 "$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py" --with-builtin-modules=_json,9lives
+	expect_contains out "with-builtin-modules: '9lives' is not a module name"
 	test ! -e x || fail "a module name ran a command"
+	# never globbed: '*' is refused, not matched against the directory's files
+	expect_status 1 "$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/py" '--with-builtin-modules=_json,*'
+	expect_contains out "with-builtin-modules: '_json,\\*' holds a character no module name has"
 }
 
 # With a real CPython source at hand: its own configure and makesetup make the modules static.
