@@ -397,12 +397,14 @@ $(call pgo_stamp,verify): $(call pgo_after,verify)
 # merge-fdata has no weights), and rewritten with the measured layout.  The program as the
 # profile-use build linked it is kept as BINARY.prebolt, so an interrupted stage starts again
 # from it, never from a half-rewritten one; the rewritten program must pass PGO_BOLT_CHECK
-# before it replaces the original.
+# before it replaces the original.  No -frame-opt=hot (CPython's own flags have it): it can
+# drop a stack allocation whose slots are still written (llvm/llvm-project#211356), and with
+# -indirect-call-promotion it made a 3.14 interpreter that crashes in its garbage collector.
 PGO_BOLT_BINARY ?=
 PGO_BOLT_SKIP ?=
 PGO_BOLT_CHECK ?= $(PGO_BOLT_NEW) --version
 PGO_BOLT_FLAGS ?= -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions -split-eh \
-	-icf=1 -inline-all -peepholes=none -frame-opt=hot \
+	-icf=1 -inline-all -peepholes=none \
 	-indirect-call-promotion=all -use-gnu-stack -hot-text -dyno-stats
 pgo_bolt_bin = $(abspath $(PGO_BUILD_DIR))/$(PGO_BOLT_BINARY)
 pgo_bolt_dir = $(pgo_abs_dir)/bolt
