@@ -79,7 +79,11 @@
 #         version than llvm-bolt is refused.  Substitutes PGO_BOLT=yes,
 #         LLVM_BOLT, MERGE_FDATA and PGO_BOLT_LDFLAGS (-Wl,--emit-relocs, which
 #         BOLT needs to move code; link the profile-use build with it) and, for
-#         GCC, PGO_BOLT_CFLAGS (-fno-reorder-blocks-and-partition).
+#         GCC, PGO_BOLT_CFLAGS (-fno-reorder-blocks-and-partition).  A configure
+#         script may set ax_pgo_bolt_default=auto before AX_PGO: without
+#         --enable-bolt or --disable-bolt, a PGO build then has the stage when
+#         llvm-bolt, its runtime and a merge-fdata of its version are found, and
+#         says why not otherwise (--enable-bolt makes a missing tool an error).
 #
 #   With --enable-optimizations, a build or source directory whose path
 #   holds white space, ':', '&', '$' or another character that GNU make or
@@ -107,7 +111,7 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 7
+#serial 8
 
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
@@ -145,7 +149,7 @@ AS_IF([test "x$ax_pgo_cs" != xno && test "x$with_pgo_instrumentation" = x], [ax_
 AC_ARG_ENABLE([bolt],
   [AS_HELP_STRING([--enable-bolt],
     [optimize the linked program's layout with LLVM BOLT after the PGO build])],
-  [ax_pgo_bolt=$enableval], [ax_pgo_bolt=no])
+  [ax_pgo_bolt=$enableval], [ax_pgo_bolt=${ax_pgo_bolt_default:-no}])
 AC_ARG_WITH([llvm-bolt],
   [AS_HELP_STRING([--with-llvm-bolt=PATH], [llvm-bolt for --enable-bolt (merge-fdata is looked for beside it)])],
   [LLVM_BOLT=$withval])
@@ -170,7 +174,10 @@ AS_IF([test "x$ax_pgo_enabled" != xno], [
   AS_IF([test "x$ax_pgo_tool_error" != x], [AC_MSG_ERROR([$ax_pgo_tool_error])])
   _AX_PGO_CHECK_RUNTIME
   AS_IF([test "x$ax_pgo_find_profopt" != xno], [_AX_PGO_FIND_PROFOPT])
-  AS_IF([test "x$ax_pgo_bolt" != xno], [_AX_PGO_FIND_BOLT])
+  AS_IF([test "x$ax_pgo_bolt" != xno], [_AX_PGO_FIND_BOLT
+    AS_IF([test "x$ax_pgo_bolt_error" = x], [],
+      [test "x$ax_pgo_bolt" = xauto], [AC_MSG_NOTICE([no BOLT stage: $ax_pgo_bolt_error])],
+      [AC_MSG_ERROR([--enable-bolt: $ax_pgo_bolt_error])])])
   PGO_ENABLED=yes
   $1
 ], [$2])
@@ -432,8 +439,9 @@ AC_SUBST([PGO_MERGE])
 ])
 
 # _AX_PGO_FIND_BOLT: llvm-bolt and a merge-fdata of the same version, for --enable-bolt.
-# Sets PGO_BOLT=yes, LLVM_BOLT, MERGE_FDATA and PGO_BOLT_LDFLAGS, or stops configure.
+# Sets PGO_BOLT=yes, LLVM_BOLT, MERGE_FDATA and PGO_BOLT_LDFLAGS, or ax_pgo_bolt_error.
 AC_DEFUN([_AX_PGO_FIND_BOLT], [
+ax_pgo_bolt_error=
 AC_CACHE_CHECK([for llvm-bolt], [ax_cv_pgo_llvm_bolt], [
   ax_cv_pgo_llvm_bolt=no
   AS_IF([test -n "$LLVM_BOLT"], [ax_pgo_cands=$LLVM_BOLT], [
@@ -457,11 +465,16 @@ AC_CACHE_CHECK([for llvm-bolt], [ax_cv_pgo_llvm_bolt], [
     [ax_cv_pgo_llvm_bolt=`readlink -f "$ax_cv_pgo_llvm_bolt" 2>/dev/null || echo "$ax_cv_pgo_llvm_bolt"`])
 ])
 AS_IF([test "$ax_cv_pgo_llvm_bolt" = no],
-  [AC_MSG_ERROR([--enable-bolt: llvm-bolt not found${LLVM_BOLT:+ at $LLVM_BOLT} (Debian: apt-get install bolt-N, e.g. bolt-19; or pass --with-llvm-bolt=PATH)])])
-LLVM_BOLT=$ax_cv_pgo_llvm_bolt
-ax_pgo_bolt_rt="`dirname "$LLVM_BOLT"`/../lib/libbolt_rt_instr.a"
-AS_IF([test -f "$ax_pgo_bolt_rt"], [],
-  [AC_MSG_ERROR([--enable-bolt: $LLVM_BOLT has no instrumentation runtime ($ax_pgo_bolt_rt is missing; Debian: it is in bolt-N)])])
+  [ax_pgo_bolt_error="llvm-bolt not found${LLVM_BOLT:+ at $LLVM_BOLT} (Debian: apt-get install bolt-N, e.g. bolt-19; or pass --with-llvm-bolt=PATH)"],
+  [LLVM_BOLT=$ax_cv_pgo_llvm_bolt
+  ax_pgo_bolt_rt="`dirname "$LLVM_BOLT"`/../lib/libbolt_rt_instr.a"
+  AS_IF([test -f "$ax_pgo_bolt_rt"], [_AX_PGO_FIND_MERGE_FDATA],
+    [ax_pgo_bolt_error="$LLVM_BOLT has no instrumentation runtime ($ax_pgo_bolt_rt is missing; Debian: it is in bolt-N)"])])
+])
+
+# _AX_PGO_FIND_MERGE_FDATA: the merge-fdata of $LLVM_BOLT's version (BOLT's profile format
+# changes between releases); sets PGO_BOLT=yes and its flags, or ax_pgo_bolt_error.
+AC_DEFUN([_AX_PGO_FIND_MERGE_FDATA], [
 ax_pgo_bolt_ver=_AX_PGO_TOOL_VERSION([$LLVM_BOLT], [--version])
 AC_CACHE_CHECK([for merge-fdata of LLVM $ax_pgo_bolt_ver], [ax_cv_pgo_merge_fdata], [
   ax_cv_pgo_merge_fdata=no
@@ -480,10 +493,10 @@ AC_CACHE_CHECK([for merge-fdata of LLVM $ax_pgo_bolt_ver], [ax_cv_pgo_merge_fdat
   ax_cv_pgo_merge_fdata_found=$ax_pgo_found
 ])
 AS_IF([test "$ax_cv_pgo_merge_fdata" = no],
-  [AC_MSG_ERROR([--enable-bolt: no merge-fdata of the version of $LLVM_BOLT ($ax_pgo_bolt_ver): found ${ax_cv_pgo_merge_fdata_found:-none}. BOLT's profile format changes between releases, so the pair must match (Debian: both come in bolt-${ax_pgo_bolt_ver%%.*}); pass MERGE_FDATA=PATH])])
-MERGE_FDATA=$ax_cv_pgo_merge_fdata
-PGO_BOLT=yes
-PGO_BOLT_LDFLAGS="-Wl,--emit-relocs"
-dnl GCC's hot/cold function splitting hides code from BOLT, which splits functions itself.
-AS_IF([test "$ax_cv_pgo_cc_family" = gcc], [PGO_BOLT_CFLAGS=-fno-reorder-blocks-and-partition])
+  [ax_pgo_bolt_error="no merge-fdata of the version of $LLVM_BOLT ($ax_pgo_bolt_ver): found ${ax_cv_pgo_merge_fdata_found:-none}. BOLT's profile format changes between releases, so the pair must match (Debian: both come in bolt-${ax_pgo_bolt_ver%%.*}); pass MERGE_FDATA=PATH"],
+  [MERGE_FDATA=$ax_cv_pgo_merge_fdata
+  PGO_BOLT=yes
+  PGO_BOLT_LDFLAGS="-Wl,--emit-relocs"
+  dnl GCC's hot/cold function splitting hides code from BOLT, which splits functions itself.
+  AS_IF([test "$ax_cv_pgo_cc_family" = gcc], [PGO_BOLT_CFLAGS=-fno-reorder-blocks-and-partition])])
 ])

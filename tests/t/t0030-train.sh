@@ -54,6 +54,18 @@ test_command_not_found_is_not_a_pass() {
 	expect_contains err 'could not start'
 }
 
+test_all_pass_fails_on_one_failing_task() {
+	# A failing task still ran: enough for a training, not for a check.
+	expect_status 0 "$PROFOPT" train --stamp=t.stamp true false
+	rm -f t.stamp
+	expect_status 1 "$PROFOPT" train --all-pass --stamp=t.stamp --results=r.json true false
+	expect_contains out '1 of 2 tasks did not pass \(--all-pass\): 1 failed, 0 crashed or timed out'
+	expect_eq "$(json_get r.json status)" failed
+	test ! -e t.stamp || fail "a failed check wrote its stamp"
+	expect_status 0 "$PROFOPT" train --all-pass --stamp=t.stamp true true
+	test -f t.stamp || fail "no stamp after every task passed"
+}
+
 test_usage_errors() {
 	expect_status 2 "$PROFOPT" train
 	expect_status 2 "$PROFOPT" train -j 0 true

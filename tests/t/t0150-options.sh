@@ -109,6 +109,11 @@ test_bolt_stage_gcc() {
 		{ cat skip.out; fail "bolt stage with a skip list"; }
 	expect_eq "$(grep -c -x -e '-skip-funcs=mai\.\*,nosuch\[0-9\]\*' bolt.args)" 2 "skip lists llvm-bolt got (instrument, optimize)"
 	expect_eq "$(./toy ppmdxs 1000)" "$(./toy.prebolt ppmdxs 1000)" "BOLTed program's answer, main left alone"
+	# A rewrite that fails PGO_BOLT_CHECK never replaces the program, and no stamp claims it.
+	cp -p toy toy.before && rm pgo/bolt.stamp
+	expect_status 2 make profile-opt PGO_BOLT_CHECK='$(PGO_BOLT_NEW) --version && false'
+	test ! -f pgo/bolt.stamp || fail "a bolt stamp after the check failed"
+	cmp -s toy toy.before || fail "a rewrite that failed its check replaced the program"
 }
 
 test_bolt_refuses_a_mismatched_merge_fdata() {
@@ -123,6 +128,27 @@ test_bolt_refuses_a_mismatched_merge_fdata() {
 	expect_status 1 ./configure --enable-optimizations --enable-bolt CC=gcc PROFOPT="$PROFOPT" \
 		LLVM_BOLT=/nonexistent/llvm-bolt
 	expect_contains out 'llvm-bolt not found at /nonexistent/llvm-bolt'
+}
+
+test_bolt_by_default_where_the_tools_are() {
+	# A configure script may make the stage its default (ax_pgo_bolt_default=auto, as
+	# profopt's own for CPython): missing tools then mean no stage and a notice, not an error.
+	[ -n "$(llvm_bolt)" ] || skip "llvm-bolt not installed (Debian: bolt-19)"
+	require gcc autoconf
+	setup_fixture
+	ax_pgo_bolt_default=auto ./configure --enable-optimizations CC=gcc PROFOPT="$PROFOPT" > auto.out 2>&1 ||
+		{ cat auto.out; fail "configure with the BOLT stage by default"; }
+	expect_contains Makefile '^PGO_BOLT = yes'
+	expect_status 0 env ax_pgo_bolt_default=auto ./configure --enable-optimizations CC=gcc PROFOPT="$PROFOPT" \
+		LLVM_BOLT=/nonexistent/llvm-bolt
+	expect_contains out 'no BOLT stage: llvm-bolt not found at /nonexistent/llvm-bolt'
+	expect_contains Makefile '^PGO_BOLT = no'
+	expect_status 0 env ax_pgo_bolt_default=auto ./configure --enable-optimizations --disable-bolt CC=gcc PROFOPT="$PROFOPT"
+	expect_contains Makefile '^PGO_BOLT = no'
+	# asked for by name, a missing tool stays an error
+	expect_status 1 env ax_pgo_bolt_default=auto ./configure --enable-optimizations --enable-bolt CC=gcc \
+		PROFOPT="$PROFOPT" LLVM_BOLT=/nonexistent/llvm-bolt
+	expect_contains out 'error: --enable-bolt: llvm-bolt not found at /nonexistent/llvm-bolt'
 }
 
 test_two_trainings_give_identical_profiles() {

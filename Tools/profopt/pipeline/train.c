@@ -36,6 +36,8 @@ const char help_train[] =
 	"  --log-dir=DIR           one log per task, DIR/NAME.log (default: train-logs)\n"
 	"  --min-ran=SHARE         fail unless this share of tasks ran to the end, passing or\n"
 	"                          failing (default 90%; '100%' or '1' = all)\n"
+	"  --all-pass              fail unless every task passed (exit status 0): for checking\n"
+	"                          a program with self-checking tasks rather than training it\n"
 	"  --setenv=NAME=VALUE     set for every task (repeatable), e.g. LLVM_PROFILE_FILE;\n"
 	"                          {} in VALUE becomes the task's name (as in its log's name),\n"
 	"                          e.g. LLVM_PROFILE_FILE=raw/{}-%m.profraw: a profile file per\n"
@@ -53,13 +55,14 @@ const char help_train[] =
 	"whose profile could not be written (the profiling runtime said so in its output:\n"
 	"'profiling:FILE:...' from libgcov, 'LLVM Profile Error: ...' from clang's) is lost too.\n"
 	"Processes a task leaves behind in its process group are stopped when it ends.\n"
-	"Exit status: 0 ok, 1 too few tasks ran, 2 bad usage, 130 interrupted.\n";
+	"Exit status: 0 ok, 1 too few tasks ran (or, with --all-pass, one did not pass), 2 bad usage, 130 interrupted.\n";
 
 struct train_opts {
 	int jobs;
 	double timeout;
 	const char *cwd, *log_dir, *tasks_file, *each, *results, *stamp, *stage;
 	double min_ran;
+	int all_pass;
 	double heartbeat;
 	char **task_env; /* --setenv values with {}, made per task */
 	int ntask_env;
@@ -334,6 +337,7 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		{"tasks", required_argument, NULL, 'f'},
 		{"each", required_argument, NULL, 'e'},
 		{"min-ran", required_argument, NULL, 'm'},
+		{"all-pass", no_argument, NULL, 'A'},
 		{"setenv", required_argument, NULL, 's'},
 		{"heartbeat", required_argument, NULL, 'h'},
 		{"results", required_argument, NULL, 'r'},
@@ -364,6 +368,7 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 			if ((o->min_ran = parse_share(optarg)) < 0)
 				usage_error("--min-ran wants a share like 90%% or 0.9, not '%s'", optarg);
 			break;
+		case 'A': o->all_pass = 1; break;
 		case 's':
 			if (!strchr(optarg, '=') || optarg[0] == '=')
 				usage_error("--setenv wants NAME=VALUE, not '%s'", optarg);
@@ -443,9 +448,14 @@ int cmd_train(int argc, char **argv)
 	int lost = pool.njobs - count_results(&pool, RESULT_PASSED) - failed;
 	int ran = pool.njobs - lost;
 	print_outcome(&pool, o.log_dir, seconds, failed, lost);
-	int enough = ran >= o.min_ran * pool.njobs - 1e-9;
+	int enough = ran >= o.min_ran * pool.njobs - 1e-9 && !(o.all_pass && failed + lost > 0);
 	if (o.results)
 		write_results(&pool, o.results, seconds, enough ? "ok" : "failed");
+	if (!enough && o.all_pass) {
+		fprintf(stderr, "%s: error: %d of %d tasks did not pass (--all-pass): %d failed, %d crashed or timed out\n",
+			progname, failed + lost, pool.njobs, failed, lost);
+		return 1;
+	}
 	if (!enough) {
 		fprintf(stderr, "%s: error: only %d of %d training tasks ran to the end (%.0f%%), below the required "
 				"%.0f%%: the profile would not represent the workload, so the build stops here (see "
