@@ -180,33 +180,33 @@ test_tail_call_interp_only_where_it_can_be_built() {
 	expect_contains out "takes yes or no, not 'maybe'"
 }
 
-# BOLT's stage is on by default from 3.14 where llvm-bolt is installed, never an error where it
-# is not; 3.13 and older have it only when asked for.
-test_bolt_stage_by_default_from_3_14() {
+# BOLT's stage is on by default from 3.13 where llvm-bolt is installed, never an error where it
+# is not; 3.12 and older have it only when asked for.
+test_bolt_stage_by_default_from_3_13() {
 	require_out_of_tree_configure
 	require gcc
-	fake_release 3.14.7
 	fake_release 3.13.9
-	tar -xJf mirror/Python-3.14.7.tar.xz
+	fake_release 3.12.9
 	tar -xJf mirror/Python-3.13.9.tar.xz
+	tar -xJf mirror/Python-3.12.9.tar.xz
 	if command -v llvm-bolt-19 > /dev/null || ls /usr/lib/llvm-*/bin/llvm-bolt > /dev/null 2>&1; then
-		"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.14.7" > configure.out 2>&1 ||
+		"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.13.9" > configure.out 2>&1 ||
 			{ cat configure.out; fail configure; }
 		expect_contains Makefile '^PGO_BOLT = yes'
 	fi
-	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.14.7" \
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.13.9" \
 		LLVM_BOLT=/nonexistent/llvm-bolt > configure.out 2>&1 || { cat configure.out; fail "configure without llvm-bolt"; }
 	expect_contains configure.out 'no BOLT stage: llvm-bolt not found at /nonexistent/llvm-bolt'
 	expect_contains Makefile '^PGO_BOLT = no'
-	"$SRCDIR/configure" --enable-optimizations --disable-bolt CC=gcc --with-python-source="$PWD/Python-3.14.7" > /dev/null 2>&1 ||
+	"$SRCDIR/configure" --enable-optimizations --disable-bolt CC=gcc --with-python-source="$PWD/Python-3.13.9" > /dev/null 2>&1 ||
 		fail "configure --disable-bolt"
 	expect_contains Makefile '^PGO_BOLT = no'
-	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.13.9" > configure.out 2>&1 ||
-		{ cat configure.out; fail "configure for 3.13"; }
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.12.9" > configure.out 2>&1 ||
+		{ cat configure.out; fail "configure for 3.12"; }
 	expect_contains Makefile '^PGO_BOLT = no'
 	expect_not_contains configure.out 'BOLT'
 	# no PGO, no BOLT
-	"$SRCDIR/configure" CC=gcc --with-python-source="$PWD/Python-3.14.7" > /dev/null 2>&1 || fail "configure without PGO"
+	"$SRCDIR/configure" CC=gcc --with-python-source="$PWD/Python-3.13.9" > /dev/null 2>&1 || fail "configure without PGO"
 	expect_contains Makefile '^PGO_BOLT = no'
 }
 
