@@ -83,7 +83,8 @@
 #         script may set ax_pgo_bolt_default=auto before AX_PGO: without
 #         --enable-bolt or --disable-bolt, a PGO build then has the stage when
 #         llvm-bolt, its runtime and a merge-fdata of its version are found, and
-#         says why not otherwise (--enable-bolt makes a missing tool an error).
+#         says why not otherwise (--enable-bolt makes a missing tool an error);
+#         m4_define([AX_PGO_BOLT_DEFAULT_HELP], [TEXT]) puts that default in --help.
 #
 #   With --enable-optimizations, a build or source directory whose path
 #   holds white space, ':', '&', '$' or another character that GNU make or
@@ -148,7 +149,7 @@ dnl Context-sensitive PGO builds on IR instrumentation: it wins over a default o
 AS_IF([test "x$ax_pgo_cs" != xno && test "x$with_pgo_instrumentation" = x], [ax_pgo_instr=ir])
 AC_ARG_ENABLE([bolt],
   [AS_HELP_STRING([--enable-bolt],
-    [optimize the linked program's layout with LLVM BOLT after the PGO build])],
+    [optimize the linked program's layout with LLVM BOLT after the PGO build (default: ]m4_ifdef([AX_PGO_BOLT_DEFAULT_HELP], [AX_PGO_BOLT_DEFAULT_HELP], [no])[)])],
   [ax_pgo_bolt=$enableval], [ax_pgo_bolt=${ax_pgo_bolt_default:-no}])
 AC_ARG_WITH([llvm-bolt],
   [AS_HELP_STRING([--with-llvm-bolt=PATH], [llvm-bolt for --enable-bolt (merge-fdata is looked for beside it)])],
