@@ -400,12 +400,14 @@ $(call pgo_stamp,verify): $(call pgo_after,verify)
 # before it replaces the original.  No -frame-opt=hot (CPython's own flags have it): it can
 # drop a stack allocation whose slots are still written (llvm/llvm-project#211356), and with
 # -indirect-call-promotion it made a 3.14 interpreter that crashes in its garbage collector.
+# Indirect-call promotion on jump tables only: promoting calls puts a compare and a branch
+# before each hot call, more instructions for no time measured (Misc/MEASUREMENTS-2026-11-26.md).
 PGO_BOLT_BINARY ?=
 PGO_BOLT_SKIP ?=
 PGO_BOLT_CHECK ?= $(PGO_BOLT_NEW) --version
 PGO_BOLT_FLAGS ?= -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions -split-eh \
 	-icf=1 -inline-all -peepholes=none \
-	-indirect-call-promotion=all -use-gnu-stack -hot-text -dyno-stats
+	-indirect-call-promotion=jump-tables -use-gnu-stack -hot-text -dyno-stats
 pgo_bolt_bin = $(abspath $(PGO_BUILD_DIR))/$(PGO_BOLT_BINARY)
 pgo_bolt_dir = $(pgo_abs_dir)/bolt
 PGO_BOLT_INST = $(pgo_bolt_bin).bolt_inst
