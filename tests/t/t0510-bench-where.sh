@@ -1,0 +1,56 @@
+# t0510-bench-where.sh - Tools/scripts/bench-where: perf's clock samples per function, one
+# interpreter against another, on a real python3 under two names, one of which does twice
+# the work.
+
+where_setup() {
+	require python3 perf
+	perf record -q -e cpu-clock -o probe.data true >probe.out 2>&1 ||
+		skip "perf cannot record here: $(tail -n 1 probe.out) (kernel.perf_event_paranoid)"
+	PY=$(python3 -c 'import sys; print(sys.executable)')
+	ln -s "$PY" py-double
+	mkdir suite && cp "$SRCDIR/Tools/bench/run.py" suite/
+	# Work in one C function of the interpreter (sorting), twice as much under the name py-double.
+	printf 'import sys\nROUNDS = 2 if sys.executable.endswith("/py-double") else 1\nDATA = [(i * 7919) %% 10007 for i in range(20000)]\ndef bench():\n    for _ in range(ROUNDS * 20):\n        sorted(DATA)\n' >suite/bm_sorts.py
+}
+
+test_twice_the_work_shows_as_twice_the_samples() {
+	where_setup
+	"$SRCDIR/Tools/scripts/bench-where" --suite="$PWD/suite" --loops=15 --json=where.json \
+		sorts once="$PY" double="$PWD/py-double" >where.out 2>where.err || { cat where.out where.err; fail "bench-where"; }
+	expect_contains where.out '^sorts: 15 loops per run, 2 runs per interpreter, perf cpu-clock samples at 4000 Hz$'
+	expect_contains where.out '^functions, largest differences from once first:$'
+	python3 - <<'PY' || fail "the samples do not follow the work"
+import json
+d = json.load(open("where.json"))
+once, double = d["interpreters"]
+assert (once["name"], double["name"]) == ("once", "double"), d["interpreters"]
+assert len(once["samples"]) == 2 and len(double["samples"]) == 2
+r = sum(double["samples"]) / sum(once["samples"])
+assert 1.5 < r < 2.8, "double's samples are %.2fx once's" % r
+t = sum(double["seconds_per_loop"]) / sum(once["seconds_per_loop"])
+assert 1.5 < t < 2.8, "double's time is %.2fx once's" % t
+# the function that does the sorting: most of once's samples, about twice as many in double
+fn = max(once["functions"], key=once["functions"].get)
+f = double["functions"].get(fn, 0) / once["functions"][fn]
+assert 1.4 < f < 3.0, "%s: %.2fx" % (fn, f)
+assert sum(once["functions"].values()) == sum(once["samples"])
+PY
+	# The table's first function is the one that moved most, with its ratio.
+	first=$(sed -n '/^functions,/{n;n;p;}' where.out)
+	case $first in *x) ;; *) fail "no ratio on the first function line: '$first'" ;; esac
+}
+
+test_bad_input_is_named() {
+	where_setup
+	expect_status 1 "$SRCDIR/Tools/scripts/bench-where" --suite="$PWD/suite" --loops=1 nosuch a="$PY"
+	expect_contains out "^bench-where: workload 'nosuch' on a \(.*\) failed \(exit status [0-9]+\): run.py: no workload 'nosuch'"
+	expect_status 1 "$SRCDIR/Tools/scripts/bench-where" sorts "$PY"
+	expect_contains out "interpreters are given as NAME=PYTHON"
+	expect_status 1 "$SRCDIR/Tools/scripts/bench-where" --runs=0 sorts a="$PY"
+	expect_contains out "^bench-where: --runs=0 is out of range$"
+	expect_status 1 "$SRCDIR/Tools/scripts/bench-where" --suite="$PWD" sorts a="$PY"
+	expect_contains out "^bench-where: no run.py in the suite"
+	expect_status 1 env PATH=/nonexistent "$PY" "$SRCDIR/Tools/scripts/bench-where" sorts a="$PY"
+	expect_contains out "^bench-where: perf is not installed \(Debian: apt-get install linux-perf\)$"
+	expect_not_contains out Traceback
+}
