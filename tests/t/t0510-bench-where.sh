@@ -54,3 +54,17 @@ test_bad_input_is_named() {
 	expect_contains out "^bench-where: perf is not installed \(Debian: apt-get install linux-perf\)$"
 	expect_not_contains out Traceback
 }
+
+test_lto_suffixes_do_not_split_a_function() {
+	require python3
+	python3 - "$SRCDIR/Tools/scripts/bench-where" <<'PY' || fail "suffixes"
+import importlib.machinery, importlib.util, sys
+loader = importlib.machinery.SourceFileLoader("bench_where", sys.argv[1])
+m = importlib.util.module_from_spec(importlib.util.spec_from_loader("bench_where", loader))
+loader.exec_module(m)
+for raw, want in (("gc_collect_main.llvm.160709373965918", "gc_collect_main"), ("sre_ucs1_match.lto_priv.0", "sre_ucs1_match"),
+                  ("dictresize.isra.0", "dictresize.isra.0"), ("f.llvm.x", "f.llvm.x")):
+    got = m.BUILD_SUFFIX.sub("", raw)
+    assert got == want, (raw, got, want)
+PY
+}
