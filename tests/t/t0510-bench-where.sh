@@ -52,6 +52,8 @@ test_bad_input_is_named() {
 	expect_contains out "^bench-where: no run.py in the suite"
 	expect_status 1 "$SRCDIR/Tools/scripts/bench-where" --suite="$PWD/suite" --json=no/such/dir/w.json sorts a="$PY"
 	expect_contains out "^bench-where: cannot write no/such/dir/w.json: its directory is missing or not writable$"
+	expect_status 1 "$SRCDIR/Tools/scripts/bench-where" --suite="$PWD/suite" sorts a="$PY" b="$PWD/no-such-python"
+	expect_contains out "^bench-where: interpreter b: .*/no-such-python is not an executable file$"
 	expect_status 1 env PATH=/nonexistent "$PY" "$SRCDIR/Tools/scripts/bench-where" sorts a="$PY"
 	expect_contains out "^bench-where: perf is not installed \(Debian: apt-get install linux-perf\)$"
 	expect_not_contains out Traceback
