@@ -48,6 +48,8 @@ test_bad_input_is_named() {
 	expect_contains out "interpreters are given as NAME=PYTHON"
 	expect_status 1 "$SRCDIR/Tools/scripts/bench-where" --runs=0 sorts a="$PY"
 	expect_contains out "^bench-where: --runs=0 is out of range$"
+	expect_status 1 "$SRCDIR/Tools/scripts/bench-where" --cpu=100000 sorts a="$PY"
+	expect_contains out "^bench-where: --cpu=100000: this machine has CPUs 0 to [0-9]+$"
 	expect_status 1 "$SRCDIR/Tools/scripts/bench-where" --suite="$PWD" sorts a="$PY"
 	expect_contains out "^bench-where: no run.py in the suite"
 	expect_status 1 "$SRCDIR/Tools/scripts/bench-where" --suite="$PWD/suite" --json=no/such/dir/w.json sorts a="$PY"
