@@ -62,7 +62,8 @@ configured_fixture() {
 }
 
 # Stages that did work in a make run (their banners), e.g. "==> training;==> verify;".
-stages_run() { grep -E '^==> [a-z]' "$1" | grep -v ': done in' | sed 's/ (log.*//' | tr '\n' ';'; }
+# verify's run of the optimized program ("==> verify: ...") is a part of verify.
+stages_run() { grep -E '^==> [a-z]' "$1" | grep -v -e ': done in' -e '^==> verify: ' | sed 's/ (log.*//' | tr '\n' ';'; }
 
 # exported_fixture CC: ./a holds the fixture trained with CC and its profile exported
 # (a/pgo/profile-export.tar.gz); ./b a fresh copy configured alike, the current directory.

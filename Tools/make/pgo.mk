@@ -58,6 +58,10 @@
 #                        task's name (default {}-%m.profraw: files per task, reproducible)
 #   PGO_MIN_RAN          share of training tasks that must run to the end (default 90%)
 #   PGO_VERIFY_REQUIRE   objects (relative to PGO_BUILD_DIR) that must get profile data
+#   PGO_VERIFY_RUN       command the optimized program must pass at the verify stage, e.g.
+#                        the training's tasks run on it (default: none): a miscompiled
+#                        program crashes where its instrumented build ran; pass it
+#                        $(PGO_CRASHED_IN_TRAINING) to excuse tasks that crashed in training
 #   PGO_HEARTBEAT        seconds between progress lines off a terminal (default 30)
 #   PGO_SUMMARY_NOTES    files (those that exist) printed after profile-opt's summary, e.g.
 #                        a compiler cache's hit rate per stage
@@ -104,6 +108,10 @@ PGO_HEARTBEAT ?= 30
 PGO_SUMMARY_NOTES ?=
 PGO_CONFIGURE ?= true
 PGO_TRAIN_LIST ?= true
+PGO_VERIFY_RUN ?=
+# For PGO_VERIFY_RUN's `profopt train --no-crash`: the training's results, so that a task that
+# crashed in training too is excused (the program's tests, not the optimization, crash there).
+PGO_CRASHED_IN_TRAINING = $(foreach f,$(wildcard $(pgo_abs_dir)/train-results*.json),--crashed-before=$(f))
 
 pgo_abs_dir := $(abspath $(PGO_DIR))
 # automake moves ':=' assignments above the '?=' defaults when it reads a fragment itself.
@@ -269,6 +277,11 @@ $(call pgo_stamp,instrument): $(call pgo_after,instrument)
 
 # Training starts from zero counts: each run writes into a fresh directory (pgo_train_cmds).
 # The previous merged profile (clang) or archive (gcc) stays until a new one replaces it.
+# With an imported profile no training ran in this tree: stages that run the training's tasks
+# on the optimized program (verify's run, BOLT) write the task lists first.
+pgo_list_if_imported = $(if $(strip $(PGO_PROFILE)),$(PROFOPT) run --label="list training tasks (the optimized program must start)" \
+	--log=$(call pgo_log,train-list) -- sh -c $(call pgo_quote,$(PGO_TRAIN_LIST)),true)
+
 $(call pgo_stamp,train): $(call pgo_after,train)
 	@$(call pgo_rm_later,train)
 	@rm -f $(pgo_ir_profdata)
@@ -384,14 +397,18 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 $(call pgo_stamp,verify): $(call pgo_after,verify)
 	@echo "==> verify" >&2
 	@$(call pgo_rm_later,verify)
-	@rm -f $(call pgo_stamp,verify)
+	@rm -f $(call pgo_stamp,verify) $(call pgo_stamp,verify).tmp
 	@# Per object, from the use build's log (commands, diagnostics), the profile and the object;
-	@# its exit status is the stage's.
+	@# then the optimized program runs PGO_VERIFY_RUN; the stamp only when both passed.
 	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --build-log=$(call pgo_log,use) \
-		--stamp=$(call pgo_stamp,verify) $(pgo_skip) \
+		--stamp=$(call pgo_stamp,verify).tmp $(pgo_skip) \
 		$(if $(PGO_SOURCE_ROOT),$(if $(wildcard $(pgo_fingerprint)),--fingerprint=$(pgo_fingerprint))) \
 		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
 		$(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
+	@$(if $(strip $(PGO_VERIFY_RUN)),$(pgo_list_if_imported) && $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) \
+		--label="verify: the optimized program runs the training's tasks" --log=$(call pgo_log,verify-run) \
+		-- sh -c $(call pgo_quote,$(PGO_VERIFY_RUN)) || { rm -f $(call pgo_stamp,verify).tmp; exit 1; })
+	@mv -f $(call pgo_stamp,verify).tmp $(call pgo_stamp,verify)
 
 # BOLT: the linked program is instrumented by llvm-bolt, trained (each workload, unweighted:
 # merge-fdata has no weights), and rewritten with the measured layout.  The program as the
@@ -417,6 +434,7 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 	@test -n "$(PGO_BOLT_BINARY)" || { echo "pgo.mk: PGO_BOLT=yes needs PGO_BOLT_BINARY" >&2; exit 1; }
 	@rm -rf $(pgo_bolt_dir) && mkdir -p $(pgo_bolt_dir) && touch $(pgo_bolt_dir)/started
 	@test -f $(pgo_bolt_bin).prebolt || cp -p $(pgo_bolt_bin) $(pgo_bolt_bin).prebolt
+	@$(pgo_list_if_imported)
 	@$(call pgo_run,BOLT: instrument $(PGO_BOLT_BINARY),bolt-instrument) $(LLVM_BOLT) $(pgo_bolt_bin).prebolt \
 		-instrument -instrumentation-file=$(pgo_bolt_dir)/prof -instrumentation-file-append-pid -o $(PGO_BOLT_INST) \
 		$(if $(PGO_BOLT_SKIP),"-skip-funcs=$(PGO_BOLT_SKIP)")

@@ -66,6 +66,31 @@ test_all_pass_fails_on_one_failing_task() {
 	test -f t.stamp || fail "no stamp after every task passed"
 }
 
+test_no_crash_fails_on_a_crash_only() {
+	# A task killed by a signal it was not sent fails the run; one that exits 1, or one
+	# stopped by the timeout, does not (tests fail for reasons of their own; load is slow).
+	printf 'ok\ttrue\nfails\tfalse\nslow\tsleep 30\n' > calm.txt
+	expect_status 0 "$PROFOPT" train --no-crash --min-ran=0 --timeout=1 --stamp=t.stamp --tasks=calm.txt
+	test -f t.stamp || fail "no stamp without a crash"
+	rm -f t.stamp
+	printf 'ok\ttrue\nfails\tfalse\nsegv\tkill -SEGV $$\n' > tasks.txt
+	expect_status 0 "$PROFOPT" train --min-ran=0 --tasks=tasks.txt
+	expect_status 1 "$PROFOPT" train --no-crash --min-ran=0 --stamp=t.stamp --results=r.json --log-dir=logs --tasks=tasks.txt
+	expect_contains out 'segv: crashed \(killed by signal 11'
+	expect_contains out '1 of 3 tasks crashed \(--no-crash\): segv; the program under test was killed by a signal \(logs: logs/\)'
+	expect_eq "$(json_get r.json status)" failed
+	test ! -e t.stamp || fail "a run with a crash wrote its stamp"
+	# A crash the earlier run (its --results) had too is named and excused; a new one is not.
+	expect_status 0 "$PROFOPT" train --no-crash --crashed-before=r.json --min-ran=0 --tasks=tasks.txt
+	expect_contains out '1 of the crashed tasks crashed in the earlier run too \(--crashed-before\)'
+	printf 'ok\tkill -SEGV $$\nsegv\tkill -SEGV $$\n' > two.txt
+	expect_status 1 "$PROFOPT" train --no-crash --crashed-before=r.json --min-ran=0 --tasks=two.txt
+	expect_contains out '1 of 2 tasks crashed \(--no-crash\)'
+	echo '{"stage": "train"}' > foreign.json
+	expect_status 1 "$PROFOPT" train --no-crash --crashed-before=foreign.json true
+	expect_contains out 'foreign.json: no "results" array: not a profopt train --results file'
+}
+
 test_usage_errors() {
 	expect_status 2 "$PROFOPT" train
 	expect_status 2 "$PROFOPT" train -j 0 true

@@ -162,3 +162,31 @@ test_clang19_hash_mismatch() {
 	expect_status 1 "$PROFOPT" verify --family=clang --objdir=. --profdata=t.profdata --tool="$tool" --require=interp.o --build-log=build.log
 	expect_contains out 'interp.o: NO PROFILE DATA: the compiler said \(build\.log:2\): .*hash mismatch'
 }
+
+# An optimized program that crashes where its instrumented build ran (a miscompile; here the
+# fixture's fault switch, set once the training is done): verify runs the training's tasks on
+# it, names the crash, and no stamp says ok, neither now nor when make runs again.
+check_optimized_crash_fails_verify() {
+	trained_fixture "$1"
+	expect_contains first.out '==> verify: the optimized program runs the training.s tasks'
+	if TOY_CRASH_ON=ppmdxs make profile-opt > make.out 2>&1; then
+		cat make.out; fail "make profile-opt succeeded with an optimized program that crashes"
+	fi
+	expect_contains make.out 'verify: interp.o: used profile data'
+	expect_contains make.out 'mix: crashed \(killed by signal 11'
+	expect_contains make.out '1 of 4 tasks crashed \(--no-crash\): mix'
+	test ! -f pgo/verify.stamp && test ! -f pgo/verify.stamp.tmp || fail "a verify stamp after a crash"
+	expect_status 1 "$PROFOPT" summary --json pgo/configure.stamp pgo/use.stamp pgo/verify.stamp
+	expect_contains out '"ok": false'
+	# The same program stays refused: make runs verify again, and fails again.
+	if TOY_CRASH_ON=ppmdxs make profile-opt > again.out 2>&1; then cat again.out; fail "a second make profile-opt succeeded"; fi
+	expect_contains again.out '1 of 4 tasks crashed \(--no-crash\): mix'
+	test ! -f pgo/verify.stamp || fail "a verify stamp after the second run"
+	# A task that only fails ("fails" exits 1) does not stop the run: without the crash, ok.
+	make profile-opt > fixed.out 2>&1 || { cat fixed.out; fail "verify without the crash"; }
+	expect_contains pgo/logs/verify-run.log 'fails: failed \(exit 1\)'
+	test -f pgo/verify.stamp || fail "no verify stamp after a good run"
+}
+
+test_gcc_optimized_crash_fails_verify() { check_optimized_crash_fails_verify gcc; }
+test_clang_optimized_crash_fails_verify() { check_optimized_crash_fails_verify clang; }

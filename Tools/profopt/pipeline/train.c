@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -38,6 +39,11 @@ const char help_train[] =
 	"                          failing (default 90%; '100%' or '1' = all)\n"
 	"  --all-pass              fail unless every task passed (exit status 0): for checking\n"
 	"                          a program with self-checking tasks rather than training it\n"
+	"  --no-crash              fail if a task was killed by a signal it was not sent (a\n"
+	"                          crash): for checking that an optimized program runs what its\n"
+	"                          instrumented build ran, where tests may fail for other reasons\n"
+	"  --crashed-before=FILE   with --no-crash: a task that crashed in the run whose --results\n"
+	"                          FILE is (the training) is named but excused (repeatable)\n"
 	"  --setenv=NAME=VALUE     set for every task (repeatable), e.g. LLVM_PROFILE_FILE;\n"
 	"                          {} in VALUE becomes the task's name (as in its log's name),\n"
 	"                          e.g. LLVM_PROFILE_FILE=raw/{}-%m.profraw: a profile file per\n"
@@ -55,14 +61,17 @@ const char help_train[] =
 	"whose profile could not be written (the profiling runtime said so in its output:\n"
 	"'profiling:FILE:...' from libgcov, 'LLVM Profile Error: ...' from clang's) is lost too.\n"
 	"Processes a task leaves behind in its process group are stopped when it ends.\n"
-	"Exit status: 0 ok, 1 too few tasks ran (or, with --all-pass, one did not pass), 2 bad usage, 130 interrupted.\n";
+	"Exit status: 0 ok, 1 too few tasks ran (or, with --all-pass, one did not pass; with\n"
+	"--no-crash, one crashed), 2 bad usage, 130 interrupted.\n";
 
 struct train_opts {
 	int jobs;
 	double timeout;
 	const char *cwd, *log_dir, *tasks_file, *each, *results, *stamp, *stage;
 	double min_ran;
-	int all_pass;
+	int all_pass, no_crash;
+	char **crashed_before; /* names of tasks an earlier run's results record as crashed */
+	int ncrashed_before;
 	double heartbeat;
 	char **task_env; /* --setenv values with {}, made per task */
 	int ntask_env;
@@ -253,14 +262,23 @@ static int count_results(const struct pool *pool, enum job_result r)
 	return n;
 }
 
-/* "test_a, test_b" for the jobs with result r (at most 10 named). */
-static char *names_with(const struct pool *pool, enum job_result r)
+/* Whether the earlier run (--crashed-before) recorded task NAME as crashed. */
+static int crashed_before(const struct train_opts *o, const char *name)
+{
+	for (int k = 0; o && k < o->ncrashed_before; k++)
+		if (strcmp(o->crashed_before[k], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* "test_a, test_b" for the jobs with result r (at most 10 named), except tasks excused by --crashed-before. */
+static char *names_with(const struct pool *pool, enum job_result r, const struct train_opts *excused)
 {
 	struct buf b = {0};
 	int n = 0;
 	buf_add(&b, "", 0);
 	for (int i = 0; i < pool->njobs; i++) {
-		if (pool->jobs[i].result != r)
+		if (pool->jobs[i].result != r || crashed_before(excused, pool->jobs[i].name))
 			continue;
 		if (n++ < 10)
 			buf_printf(&b, "%s%s", n > 1 ? ", " : "", pool->jobs[i].name);
@@ -278,7 +296,7 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 	fprintf(stderr, "training: %d of %d tasks ran in %s%s\n", pool->njobs - lost, pool->njobs, elapsed,
 		failed == 0 && lost == 0 ? ", all passed" : "");
 	if (failed) {
-		char *names = names_with(pool, RESULT_FAILED);
+		char *names = names_with(pool, RESULT_FAILED, NULL);
 		fprintf(stderr, "%d of %d training tasks failed: %s; they ran to the end, so their counts are in the "
 				"profile and do not spoil it; logs: %s/\n",
 			failed, pool->njobs, names, log_dir);
@@ -292,7 +310,7 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 		int n = count_results(pool, lost_kinds[k]);
 		if (!n)
 			continue;
-		char *names = names_with(pool, lost_kinds[k]);
+		char *names = names_with(pool, lost_kinds[k], NULL);
 		fprintf(stderr, "%d of %d training tasks %s: %s; %s, the rest of the profile is intact; logs: %s/\n", n,
 			pool->njobs, lost_words[k], names,
 			lost_kinds[k] == RESULT_PROFILE_LOST ? "their counts are lost" : "they wrote no counts", log_dir);
@@ -326,6 +344,34 @@ static void write_results(const struct pool *pool, const char *path, double seco
 	buf_free(&b);
 }
 
+/* --crashed-before=FILE: the tasks a `profopt train --results` file records as crashed. */
+static void load_crashed_before(struct train_opts *o, const char *path)
+{
+	json_error_t err;
+	json_t *doc = json_load_file(path, 0, &err);
+	if (!doc && err.line > 0)
+		fatal("--crashed-before=%s: not JSON (line %d: %s)", path, err.line, err.text);
+	if (!doc)
+		fatal("--crashed-before=%s: %s", path, err.text);
+	json_t *results = json_object_get(doc, "results");
+	if (!json_is_array(results))
+		fatal("--crashed-before=%s: no \"results\" array: not a profopt train --results file", path);
+	size_t i;
+	json_t *r;
+	json_array_foreach(results, i, r) {
+		const char *name = json_string_value(json_object_get(r, "name"));
+		const char *result = json_string_value(json_object_get(r, "result"));
+		if (!name || !result)
+			fatal("--crashed-before=%s: result %zu has no \"name\" and \"result\" strings", path, i + 1);
+		if (strcmp(result, "crashed") != 0)
+			continue;
+		o->crashed_before = xrealloc(o->crashed_before, (size_t)(o->ncrashed_before + 1) * sizeof *o->crashed_before);
+		o->crashed_before[o->ncrashed_before++] = xstrdup(name);
+	}
+	json_decref(doc);
+}
+
+
 static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -338,6 +384,8 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		{"each", required_argument, NULL, 'e'},
 		{"min-ran", required_argument, NULL, 'm'},
 		{"all-pass", no_argument, NULL, 'A'},
+		{"no-crash", no_argument, NULL, 'X'},
+		{"crashed-before", required_argument, NULL, 'B'},
 		{"setenv", required_argument, NULL, 's'},
 		{"heartbeat", required_argument, NULL, 'h'},
 		{"results", required_argument, NULL, 'r'},
@@ -369,6 +417,8 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 				usage_error("--min-ran wants a share like 90%% or 0.9, not '%s'", optarg);
 			break;
 		case 'A': o->all_pass = 1; break;
+		case 'X': o->no_crash = 1; break;
+		case 'B': load_crashed_before(o, optarg); break;
 		case 's':
 			if (!strchr(optarg, '=') || optarg[0] == '=')
 				usage_error("--setenv wants NAME=VALUE, not '%s'", optarg);
@@ -448,9 +498,24 @@ int cmd_train(int argc, char **argv)
 	int lost = pool.njobs - count_results(&pool, RESULT_PASSED) - failed;
 	int ran = pool.njobs - lost;
 	print_outcome(&pool, o.log_dir, seconds, failed, lost);
-	int enough = ran >= o.min_ran * pool.njobs - 1e-9 && !(o.all_pass && failed + lost > 0);
+	int crashed = count_results(&pool, RESULT_CRASHED), crashed_now = 0;
+	for (int i = 0; i < pool.njobs; i++)
+		crashed_now += pool.jobs[i].result == RESULT_CRASHED && !crashed_before(&o, pool.jobs[i].name);
+	int enough = ran >= o.min_ran * pool.njobs - 1e-9 && !(o.all_pass && failed + lost > 0) &&
+		     !(o.no_crash && crashed_now > 0);
 	if (o.results)
 		write_results(&pool, o.results, seconds, enough ? "ok" : "failed");
+	if (o.no_crash && crashed > crashed_now)
+		fprintf(stderr, "%d of the crashed tasks crashed in the earlier run too (--crashed-before): "
+				"not this program's doing, excused\n", crashed - crashed_now);
+	if (o.no_crash && crashed_now > 0) {
+		char *crash_names = names_with(&pool, RESULT_CRASHED, &o);
+		fprintf(stderr, "%s: error: %d of %d tasks crashed (--no-crash): %s; the program under test was killed "
+				"by a signal (logs: %s/)\n",
+			progname, crashed_now, pool.njobs, crash_names, o.log_dir);
+		free(crash_names);
+		return 1;
+	}
 	if (!enough && o.all_pass) {
 		fprintf(stderr, "%s: error: %d of %d tasks did not pass (--all-pass): %d failed, %d crashed or timed out\n",
 			progname, failed + lost, pool.njobs, failed, lost);
