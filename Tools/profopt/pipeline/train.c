@@ -344,6 +344,26 @@ static void write_results(const struct pool *pool, const char *path, double seco
 	buf_free(&b);
 }
 
+/* --no-crash: says which crashes are excused (--crashed-before) and which are not; returns how
+ * many are not. */
+static int report_new_crashes(const struct pool *pool, const struct train_opts *o)
+{
+	int crashed = count_results(pool, RESULT_CRASHED), crashed_now = 0;
+	for (int i = 0; i < pool->njobs; i++)
+		crashed_now += pool->jobs[i].result == RESULT_CRASHED && !crashed_before(o, pool->jobs[i].name);
+	if (crashed > crashed_now)
+		fprintf(stderr, "%d of the crashed tasks crashed in the earlier run too (--crashed-before): "
+				"not this program's doing, excused\n", crashed - crashed_now);
+	if (crashed_now > 0) {
+		char *names = names_with(pool, RESULT_CRASHED, o);
+		fprintf(stderr, "%s: error: %d of %d tasks crashed (--no-crash): %s; the program under test was killed "
+				"by a signal (logs: %s/)\n",
+			progname, crashed_now, pool->njobs, names, o->log_dir);
+		free(names);
+	}
+	return crashed_now;
+}
+
 /* --crashed-before=FILE: the tasks a `profopt train --results` file records as crashed. */
 static void load_crashed_before(struct train_opts *o, const char *path)
 {
@@ -498,24 +518,12 @@ int cmd_train(int argc, char **argv)
 	int lost = pool.njobs - count_results(&pool, RESULT_PASSED) - failed;
 	int ran = pool.njobs - lost;
 	print_outcome(&pool, o.log_dir, seconds, failed, lost);
-	int crashed = count_results(&pool, RESULT_CRASHED), crashed_now = 0;
-	for (int i = 0; i < pool.njobs; i++)
-		crashed_now += pool.jobs[i].result == RESULT_CRASHED && !crashed_before(&o, pool.jobs[i].name);
-	int enough = ran >= o.min_ran * pool.njobs - 1e-9 && !(o.all_pass && failed + lost > 0) &&
-		     !(o.no_crash && crashed_now > 0);
+	int crashed_now = o.no_crash ? report_new_crashes(&pool, &o) : 0;
+	int enough = ran >= o.min_ran * pool.njobs - 1e-9 && !(o.all_pass && failed + lost > 0) && !crashed_now;
 	if (o.results)
 		write_results(&pool, o.results, seconds, enough ? "ok" : "failed");
-	if (o.no_crash && crashed > crashed_now)
-		fprintf(stderr, "%d of the crashed tasks crashed in the earlier run too (--crashed-before): "
-				"not this program's doing, excused\n", crashed - crashed_now);
-	if (o.no_crash && crashed_now > 0) {
-		char *crash_names = names_with(&pool, RESULT_CRASHED, &o);
-		fprintf(stderr, "%s: error: %d of %d tasks crashed (--no-crash): %s; the program under test was killed "
-				"by a signal (logs: %s/)\n",
-			progname, crashed_now, pool.njobs, crash_names, o.log_dir);
-		free(crash_names);
+	if (crashed_now)
 		return 1;
-	}
 	if (!enough && o.all_pass) {
 		fprintf(stderr, "%s: error: %d of %d tasks did not pass (--all-pass): %d failed, %d crashed or timed out\n",
 			progname, failed + lost, pool.njobs, failed, lost);
