@@ -75,9 +75,10 @@ test_no_crash_fails_on_a_crash_only() {
 	rm -f t.stamp
 	printf 'ok\ttrue\nfails\tfalse\nsegv\tkill -SEGV $$\n' > tasks.txt
 	expect_status 0 "$PROFOPT" train --min-ran=0 --tasks=tasks.txt
-	expect_status 1 "$PROFOPT" train --no-crash --min-ran=0 --stamp=t.stamp --results=r.json --log-dir=logs --tasks=tasks.txt
+	expect_status 1 "$PROFOPT" train --no-crash --min-ran=0 --stamp=t.stamp --results=r.json --log-dir=logs/check/run --tasks=tasks.txt
 	expect_contains out 'segv: crashed \(killed by signal 11'
-	expect_contains out '1 of 3 tasks crashed \(--no-crash\): segv; the program under test was killed by a signal \(logs: logs/\)'
+	expect_contains out '1 of 3 tasks crashed \(--no-crash\): segv; the program under test was killed by a signal \(logs: logs/check/run/\)'
+	test -f logs/check/run/003-segv.log || fail "no log under the nested log directory"
 	expect_eq "$(json_get r.json status)" failed
 	test ! -e t.stamp || fail "a run with a crash wrote its stamp"
 	# A crash the earlier run (its --results) had too is named and excused; a new one is not.

@@ -427,3 +427,22 @@ void close_stdout(void)
 		_exit(exit_failure);
 	}
 }
+
+int make_dirs(const char *dir, mode_t mode)
+{
+	char *path = xstrdup(dir);
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int bad = mkdir(path, mode) < 0 && errno != EEXIST;
+		*p = '/';
+		if (bad) {
+			free(path);
+			return -1;
+		}
+	}
+	int rc = mkdir(path, mode) < 0 && errno != EEXIST ? -1 : 0;
+	free(path);
+	return rc;
+}

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <stdio.h>
 
 extern const char *progname; /* "profopt" or "profopt COMMAND", used as message prefix */
@@ -60,6 +61,8 @@ char *safe_path_arg(const char *path);
 char *make_temp_dir(const char *what);
 /* Removes a directory tree without following symbolic links; the path is not freed. */
 void remove_dir_tree(const char *dir);
+/* mkdir -p: DIR and its missing parents; 0, or -1 with errno set. */
+int make_dirs(const char *dir, mode_t mode);
 /* An atexit handler: flushes and closes stdout; if anything could not be written, says so
  * and ends the process with exit_failure. */
 void close_stdout(void);

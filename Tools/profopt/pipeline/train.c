@@ -478,7 +478,7 @@ int cmd_train(int argc, char **argv)
 	if (o.stop_with_parent && getppid() != parent)
 		fatal("the process that started profopt train is gone: not training");
 #endif
-	if (mkdir(o.log_dir, 0755) < 0 && errno != EEXIST)
+	if (make_dirs(o.log_dir, 0755) < 0)
 		fatal("cannot create log directory %s: %s", o.log_dir, strerror(errno));
 
 	struct pool pool = {0};
