@@ -397,18 +397,18 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 $(call pgo_stamp,verify): $(call pgo_after,verify)
 	@echo "==> verify" >&2
 	@$(call pgo_rm_later,verify)
-	@rm -f $(call pgo_stamp,verify) $(call pgo_stamp,verify).tmp
-	@# Per object, from the use build's log (commands, diagnostics), the profile and the object;
-	@# then the optimized program runs PGO_VERIFY_RUN; the stamp only when both passed.
+	@rm -f $(call pgo_stamp,verify) && touch $(pgo_abs_dir)/verify.started
+	@# The optimized program runs PGO_VERIFY_RUN; then, per object, from the use build's log
+	@# (commands, diagnostics), the profile and the object, whether it used the profile.  Its
+	@# exit status is the stage's; the record's duration covers both.
+	@$(if $(strip $(PGO_VERIFY_RUN)),$(pgo_list_if_imported) && $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) \
+		--label="verify: the optimized program runs the training's tasks" --log=$(call pgo_log,verify-run) \
+		-- sh -c $(call pgo_quote,$(PGO_VERIFY_RUN)))
 	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --build-log=$(call pgo_log,use) \
-		--stamp=$(call pgo_stamp,verify).tmp $(pgo_skip) \
+		--stamp=$(call pgo_stamp,verify) --since=$(pgo_abs_dir)/verify.started $(pgo_skip) \
 		$(if $(PGO_SOURCE_ROOT),$(if $(wildcard $(pgo_fingerprint)),--fingerprint=$(pgo_fingerprint))) \
 		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
 		$(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
-	@$(if $(strip $(PGO_VERIFY_RUN)),$(pgo_list_if_imported) && $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) \
-		--label="verify: the optimized program runs the training's tasks" --log=$(call pgo_log,verify-run) \
-		-- sh -c $(call pgo_quote,$(PGO_VERIFY_RUN)) || { rm -f $(call pgo_stamp,verify).tmp; exit 1; })
-	@mv -f $(call pgo_stamp,verify).tmp $(call pgo_stamp,verify)
 
 # BOLT: the linked program is instrumented by llvm-bolt, trained (each workload, unweighted:
 # merge-fdata has no weights), and rewritten with the measured layout.  The program as the

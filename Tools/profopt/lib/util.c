@@ -446,3 +446,15 @@ int make_dirs(const char *dir, mode_t mode)
 	free(path);
 	return rc;
 }
+
+/* Seconds since FILE was last modified, or `fallback` when it cannot be read: the duration of
+ * a stage whose earlier commands ran before this one. */
+double seconds_since(const char *file, double fallback)
+{
+	struct stat st;
+	struct timespec now;
+	if (!file || stat(file, &st) != 0 || clock_gettime(CLOCK_REALTIME, &now) != 0)
+		return fallback;
+	double s = (double)(now.tv_sec - st.st_mtim.tv_sec) + (double)(now.tv_nsec - st.st_mtim.tv_nsec) / 1e9;
+	return s > fallback ? s : fallback;
+}

@@ -84,6 +84,9 @@ int read_fail(const struct read_error *e, size_t at, const char *fmt, ...) __att
 
 /* Monotonic seconds. */
 double now(void);
+/* Seconds since FILE was last modified, or `fallback` (also when that is more): the duration
+ * of a stage whose earlier commands ran before this one. */
+double seconds_since(const char *file, double fallback);
 /* "1 min 23 s", "4.2 s" */
 void format_duration(char *out, size_t n, double seconds);
 

@@ -153,18 +153,6 @@ static void parse_run_options(int argc, char **argv, struct run_options *o)
 		o->label = o->command[0];
 }
 
-/* Seconds since FILE was last modified, or `fallback` when it cannot be read: the duration of
- * a stage whose earlier commands ran before this one. */
-static double seconds_since(const char *file, double fallback)
-{
-	struct stat st;
-	struct timespec now;
-	if (!file || stat(file, &st) != 0 || clock_gettime(CLOCK_REALTIME, &now) != 0)
-		return fallback;
-	double s = (double)(now.tv_sec - st.st_mtim.tv_sec) + (double)(now.tv_nsec - st.st_mtim.tv_nsec) / 1e9;
-	return s > fallback ? s : fallback;
-}
-
 /* The stage's end: the log on failure, the exit status a shell would give. */
 static int report_run(const struct run_options *o, const struct job *job, double seconds)
 {

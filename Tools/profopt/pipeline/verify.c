@@ -61,6 +61,8 @@ const char help_verify[] =
 	"  --skip=NAME         do not descend into directories called NAME (repeatable)\n"
 	"  --list              list the objects that did not use the profile, with the reason\n"
 	"  --stamp=FILE        on success, write the stage record (JSON) to FILE (removed first)\n"
+	"  --since=FILE        the record's duration counts from FILE's modification time (a\n"
+	"                      stage whose earlier commands ran first)\n"
 	"\n"
 	"Exit status: 0 ok, 1 a required object without profile, none with it, or a damaged\n"
 	"profile, 2 bad usage.\n";
@@ -99,6 +101,7 @@ struct verify {
 	uint64_t hot;         /* clang: the profile's hot count threshold (0: unknown) */
 	int nfuncs;           /* clang: functions with non-zero counts */
 	struct fingerprint *fp;  /* the sources at training, or NULL */
+	const char *since;       /* --since: the stage record's duration counts from its mtime */
 };
 
 /* Strips the file prefix clang gives local functions in profiles ("file.c:f" or "file.c;f"). */
@@ -509,7 +512,7 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 		fatal("no unit used profile data%s", list ? "" : " (--list says why for each)");
 	if (stamp) {
 		char *facts = stamp_facts(v, count, require, ok, nrequire, logpath);
-		stamp_write(stamp, "verify", now() - start, facts);
+		stamp_write(stamp, "verify", seconds_since(v->since, now() - start), facts);
 		free(facts);
 	}
 	for (int i = 0; i < v->n; i++)
@@ -534,6 +537,7 @@ int cmd_verify(int argc, char **argv)
 		{"nm", required_argument, NULL, 'n'},       {"readelf", required_argument, NULL, 'e'},
 		{"require", required_argument, NULL, 'r'},  {"skip", required_argument, NULL, 'k'},
 		{"list", no_argument, NULL, 'l'},           {"stamp", required_argument, NULL, 'S'},
+		{"since", required_argument, NULL, 'W'},
 		{"build-log", required_argument, NULL, 'b'}, {"fingerprint", required_argument, NULL, 'F'},
 		{NULL, 0, NULL, 0},
 	};
@@ -564,6 +568,7 @@ int cmd_verify(int argc, char **argv)
 			break;
 		case 'l': list = 1; break;
 		case 'S': stamp = optarg; break;
+		case 'W': v.since = optarg; break;
 		default: usage_error("unknown option '%s' (see 'profopt verify --help')", argv[optind - 1]);
 		}
 	}
