@@ -1,0 +1,22 @@
+# Tools/check/deep_recursion.py, which verify runs on the optimized interpreter: every case of
+# deep recursion through C code ends in RecursionError on a sound interpreter, and the check
+# dies when the C stack runs out before the recursion limit (what a PGO build that inlines a
+# large stack buffer into attribute lookup or the eval loop does: seen with clang's IR
+# instrumentation, Misc/MEASUREMENTS-2026-11-26.md).
+
+test_a_sound_interpreter_passes() {
+	require python3
+	python3 "$SRCDIR/Tools/check/deep_recursion.py" > out 2>&1 || { cat out; fail "python3 failed the check"; }
+	expect_contains out '^deep_recursion: 7 of 7 cases ended in RecursionError$'
+}
+
+test_a_stack_that_runs_out_first_fails() {
+	require python3
+	# CPython 3.12 and later know their C stack's size and raise RecursionError in time; 3.11
+	# (Debian bookworm's python3) counts levels only, so a small stack makes it crash.
+	python3 -c 'import sys; sys.exit(sys.version_info >= (3, 12))' || skip "python3 is 3.12 or later: it checks its C stack itself"
+	if (ulimit -s 256 && exec python3 "$SRCDIR/Tools/check/deep_recursion.py") > out 2>&1; then
+		cat out; fail "the check passed on a C stack of 256 KiB"
+	fi
+	expect_not_contains out '7 of 7 cases'
+}
