@@ -2,16 +2,25 @@
 crash.  A PGO build that inlines a function with a large stack buffer into a function on such
 a path (attribute lookup, the eval loop, repr, JSON, pickle) grows every level's C stack
 frame: the recursion limit then comes after the C stack is gone, and the program segfaults.
-Run by profopt's verify stage on the optimized interpreter; exits 0 when every case raised
-RecursionError, 1 naming the cases that ended otherwise (a crash kills the process)."""
+Run by profopt's verify stage on the optimized interpreter; each case runs in a process of its
+own (the same interpreter), so that a crash is named; exits 0 when every case raised
+RecursionError, 1 naming the cases that ended otherwise."""
 import json
 import pickle
+import subprocess
 import sys
+import types
 
 
 class Lookup:
     def __getattr__(self, name):
         return getattr(self, name + "x")
+
+
+def lazy_module():
+    module = types.ModuleType("lazy")
+    module.__getattr__ = lambda name: getattr(module, name + "x")
+    return module
 
 
 class Shown:
@@ -42,6 +51,7 @@ class Reduced:
 
 CASES = {
     "getattr": lambda: Lookup().a,
+    "module getattr": lambda: lazy_module().a,
     "repr": lambda: repr(Shown()),
     "compare": lambda: Compared() == Compared(),
     "json default": lambda: encode_forever(object()),
@@ -51,17 +61,34 @@ CASES = {
 }
 
 
+def run_case(name):
+    """In this process: 0 when the case raised RecursionError, else 1 with what it did."""
+    if name not in CASES:
+        print("deep_recursion: no case %r (cases: %s)" % (name, ", ".join(CASES)))
+        return 2
+    try:
+        CASES[name]()
+    except RecursionError:
+        return 0
+    except Exception as exc:
+        print("%s instead of RecursionError" % type(exc).__name__)
+        return 1
+    print("no RecursionError")
+    return 1
+
+
 def main():
+    if len(sys.argv) == 2:
+        return run_case(sys.argv[1])
     wrong = []
-    for name, case in CASES.items():
-        try:
-            case()
-        except RecursionError:
-            continue
-        except Exception as exc:
-            wrong.append("%s: %s instead of RecursionError" % (name, type(exc).__name__))
-            continue
-        wrong.append("%s: no RecursionError" % name)
+    for name in CASES:
+        child = subprocess.run([sys.executable, __file__, name], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+        if child.returncode < 0:
+            wrong.append("%s: killed by signal %d" % (name, -child.returncode))
+        elif child.returncode != 0:
+            said = child.stdout.strip().splitlines()
+            wrong.append("%s: %s" % (name, said[-1] if said else "exit %d" % child.returncode))
     for line in wrong:
         print("deep_recursion:", line)
     print("deep_recursion: %d of %d cases ended in RecursionError" % (len(CASES) - len(wrong), len(CASES)))

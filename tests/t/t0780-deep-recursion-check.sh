@@ -7,7 +7,7 @@
 test_a_sound_interpreter_passes() {
 	require python3
 	python3 "$SRCDIR/Tools/check/deep_recursion.py" > out 2>&1 || { cat out; fail "python3 failed the check"; }
-	expect_contains out '^deep_recursion: 7 of 7 cases ended in RecursionError$'
+	expect_contains out '^deep_recursion: 8 of 8 cases ended in RecursionError$'
 }
 
 test_a_stack_that_runs_out_first_fails() {
@@ -18,5 +18,23 @@ test_a_stack_that_runs_out_first_fails() {
 	if (ulimit -s 256 && exec python3 "$SRCDIR/Tools/check/deep_recursion.py") > out 2>&1; then
 		cat out; fail "the check passed on a C stack of 256 KiB"
 	fi
-	expect_not_contains out '7 of 7 cases'
+	expect_contains out '^deep_recursion: getattr: killed by signal 11$'
+	expect_not_contains out '8 of 8 cases'
+}
+
+test_a_case_that_ends_otherwise_is_named() {
+	require python3
+	# one case in-process, as the check's children run it: a RecursionError passes
+	python3 "$SRCDIR/Tools/check/deep_recursion.py" repr > out 2>&1 || { cat out; fail "the repr case failed"; }
+	# a case that returns instead is named with what it did; an unknown case is refused
+	printf 'import runpy, sys
+m = runpy.run_path(sys.argv[1])
+m["CASES"]["repr"] = lambda: 1
+sys.argv[1:] = ["repr"]
+sys.exit(m["run_case"]("repr"))
+' > one.py
+	expect_status 1 python3 one.py "$SRCDIR/Tools/check/deep_recursion.py"
+	expect_contains out '^no RecursionError$'
+	expect_status 2 python3 "$SRCDIR/Tools/check/deep_recursion.py" nosuchcase
+	expect_contains out "no case 'nosuchcase' \(cases: getattr, module getattr, repr"
 }
