@@ -275,13 +275,13 @@ $(call pgo_stamp,instrument): $(call pgo_after,instrument)
 	@$(if $(pgo_is_gcc),,$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2)
 	@$(call pgo_run,instrumented build,instrument) sh -c $(call pgo_quote,$(PGO_BUILD_GEN))
 
-# Training starts from zero counts: each run writes into a fresh directory (pgo_train_cmds).
-# The previous merged profile (clang) or archive (gcc) stays until a new one replaces it.
 # With an imported profile no training ran in this tree: stages that run the training's tasks
 # on the optimized program (verify's run, BOLT) write the task lists first.
 pgo_list_if_imported = $(if $(strip $(PGO_PROFILE)),$(PROFOPT) run --label="list training tasks (the optimized program must start)" \
 	--log=$(call pgo_log,train-list) -- sh -c $(call pgo_quote,$(PGO_TRAIN_LIST)),true)
 
+# Training starts from zero counts: each run writes into a fresh directory (pgo_train_cmds).
+# The previous merged profile (clang) or archive (gcc) stays until a new one replaces it.
 $(call pgo_stamp,train): $(call pgo_after,train)
 	@$(call pgo_rm_later,train)
 	@rm -f $(pgo_ir_profdata)
