@@ -391,7 +391,6 @@ static void load_crashed_before(struct train_opts *o, const char *path)
 	json_decref(doc);
 }
 
-
 static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 {
 	static const struct option lopts[] = {
