@@ -58,23 +58,25 @@ fake_bin() {
 configured_fixture() {
 	require "$1" autoconf
 	setup_fixture
-	./configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
+	cc=$1 && shift
+	./configure --enable-optimizations CC="$cc" PROFOPT="$PROFOPT" "$@" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
 }
 
 # Stages that did work in a make run (their banners), e.g. "==> training;==> verify;".
 # verify's run of the optimized program ("==> verify: ...") is a part of verify.
 stages_run() { grep -E '^==> [a-z]' "$1" | grep -v -e ': done in' -e '^==> verify: ' | sed 's/ (log.*//' | tr '\n' ';'; }
 
-# exported_fixture CC: ./a holds the fixture trained with CC and its profile exported
-# (a/pgo/profile-export.tar.gz); ./b a fresh copy configured alike, the current directory.
+# exported_fixture CC [CONFIGURE-ARGS...]: ./a holds the fixture trained with CC and its
+# profile exported (a/pgo/profile-export.tar.gz); ./b a fresh copy configured alike, the
+# current directory.
 exported_fixture() {
 	mkdir a && cd a
-	configured_fixture "$1"
+	configured_fixture "$@"
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "training build"; }
 	make profile-export > export.out 2>&1 || { cat export.out; fail "profile-export"; }
 	expect_contains export.out 'export: .*profile-export.tar.gz'
 	cd .. && mkdir b && cd b
-	configured_fixture "$1"
+	configured_fixture "$@"
 }
 
 # Skips a test that configures profopt outside its source tree when that tree's path holds

@@ -275,10 +275,13 @@ $(call pgo_stamp,instrument): $(call pgo_after,instrument)
 	@$(if $(pgo_is_gcc),,$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2)
 	@$(call pgo_run,instrumented build,instrument) sh -c $(call pgo_quote,$(PGO_BUILD_GEN))
 
-# With an imported profile no training ran in this tree: stages that run the training's tasks
-# on the optimized program (verify's run, BOLT) write the task lists first.
-pgo_list_if_imported = $(if $(strip $(PGO_PROFILE)),$(PROFOPT) run --label="list training tasks (the optimized program must start)" \
-	--log=$(call pgo_log,train-list) -- sh -c $(call pgo_quote,$(PGO_TRAIN_LIST)),true)
+# With an imported profile no training ran in this tree: the first stage that runs the
+# training's tasks on the optimized program (verify's run, BOLT) writes the task lists, once
+# per profile-use build (the use stage removes the mark).
+pgo_lists_written = $(pgo_abs_dir)/train-lists.written
+pgo_list_if_imported = $(if $(strip $(PGO_PROFILE)),{ test -f $(pgo_lists_written) || { $(PROFOPT) run \
+	--label="list training tasks (the optimized program must start)" --log=$(call pgo_log,train-list) \
+	-- sh -c $(call pgo_quote,$(PGO_TRAIN_LIST)) && touch $(pgo_lists_written); }; },true)
 
 # Training starts from zero counts: each run writes into a fresh directory (pgo_train_cmds).
 # The previous merged profile (clang) or archive (gcc) stays until a new one replaces it.
@@ -383,8 +386,10 @@ pgo_check_profile = $(PROFOPT) merge --check-only --family=$(PGO_CC_FAMILY) \
 	$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR) $(pgo_skip),--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA))
 $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-changed)
 	@$(call pgo_rm_later,use)
-	@rm -f $(call pgo_stamp,use) $(pgo_use_fp)
-	@$(if $(pgo_bolt_on),rm -f $(pgo_bolt_bin).prebolt)
+	@rm -f $(call pgo_stamp,use) $(pgo_use_fp) $(pgo_lists_written)
+	@# The program as linked comes back (a rewritten one is never rewritten again); make relinks
+	@# it when its objects change.
+	@$(if $(pgo_bolt_on),test ! -f $(pgo_bolt_bin).prebolt || mv -f $(pgo_bolt_bin).prebolt $(pgo_bolt_bin))
 	@if test -f $(pgo_use_started); then echo "==> the last profile-use build did not finish: cleaning its objects first" >&2 && \
 		$(pgo_stash_save) && $(PROFOPT) run --label="clean keeping profiles" --log=$(call pgo_log,clean-again) -- $(pgo_clean_keeping); fi
 	@$(pgo_check_profile)

@@ -1,14 +1,6 @@
 # The options stock PGO does not have, on the fixture project: GCC partial training,
 # Clang context-sensitive PGO, the BOLT stage, and the reproducibility check.
 
-fixture_with() { # CC CONFIGURE-ARGS...
-	local cc=$1; shift
-	require "$cc" autoconf
-	setup_fixture
-	./configure --enable-optimizations CC="$cc" PROFOPT="$PROFOPT" "$@" > configure.out 2>&1 ||
-		{ cat configure.out; fail "configure $*"; }
-}
-
 run_pipeline() {
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
 	expect_eq "$(./toy ppas 10)" 90 "the optimized program's answer"
@@ -17,20 +9,20 @@ run_pipeline() {
 llvm_bolt() { command -v llvm-bolt-19 || ls /usr/lib/llvm-*/bin/llvm-bolt 2>/dev/null | head -n 1; }
 
 test_partial_training_gcc() {
-	fixture_with gcc --enable-pgo-partial-training
+	configured_fixture gcc --enable-pgo-partial-training
 	expect_contains Makefile '^PGO_USE_CFLAGS = .*-fprofile-partial-training'
 	run_pipeline
 	expect_contains pgo/logs/use.log 'fprofile-partial-training'
 }
 
 test_partial_training_is_ignored_with_a_warning_for_clang() {
-	fixture_with clang --enable-pgo-partial-training
+	configured_fixture clang --enable-pgo-partial-training
 	expect_contains configure.out 'WARNING: --enable-pgo-partial-training is a GCC option'
 	expect_not_contains Makefile 'fprofile-partial-training'
 }
 
 test_frontend_instrumentation_clang() {
-	fixture_with clang --with-pgo-instrumentation=frontend
+	configured_fixture clang --with-pgo-instrumentation=frontend
 	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-instr-generate '
 	expect_not_contains Makefile '^PGO_GEN_CFLAGS = .*profile-update=atomic'  # single counters
 	expect_contains Makefile '^PGO_USE_CFLAGS = -fprofile-instr-use=\$\(PGO_PROFDATA\)'
@@ -48,13 +40,13 @@ test_frontend_instrumentation_clang() {
 }
 
 test_frontend_instrumentation_is_ignored_with_a_warning_for_gcc() {
-	fixture_with gcc --with-pgo-instrumentation=frontend
+	configured_fixture gcc --with-pgo-instrumentation=frontend
 	expect_contains configure.out 'WARNING: --with-pgo-instrumentation is a Clang option'
 	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-generate'
 }
 
 test_context_sensitive_pgo_clang() {
-	fixture_with clang --enable-pgo-cs
+	configured_fixture clang --enable-pgo-cs
 	expect_contains Makefile '^PGO_CS = yes'
 	run_pipeline
 	for s in cs-instrument cs-train cs-merge; do test -f pgo/$s.stamp || fail "no $s stamp"; done
@@ -77,7 +69,7 @@ test_context_sensitive_pgo_clang() {
 }
 
 test_context_sensitive_pgo_is_ignored_for_gcc() {
-	fixture_with gcc --enable-pgo-cs
+	configured_fixture gcc --enable-pgo-cs
 	expect_contains configure.out 'WARNING: --enable-pgo-cs is a Clang option'
 	run_pipeline
 	test ! -f pgo/cs-instrument.stamp || fail "gcc ran a context-sensitive stage"
@@ -85,7 +77,7 @@ test_context_sensitive_pgo_is_ignored_for_gcc() {
 
 test_bolt_stage_gcc() {
 	[ -n "$(llvm_bolt)" ] || skip "llvm-bolt not installed (Debian: bolt-19)"
-	fixture_with gcc --enable-bolt
+	configured_fixture gcc --enable-bolt
 	expect_contains configure.out 'checking for llvm-bolt\.\.\. /'
 	expect_contains configure.out 'checking for merge-fdata of LLVM [0-9.]+\.\.\. /'
 	expect_contains Makefile '^PGO_BOLT_LDFLAGS = -Wl,--emit-relocs'
@@ -114,6 +106,21 @@ test_bolt_stage_gcc() {
 	expect_status 2 make profile-opt PGO_BOLT_CHECK='$(PGO_BOLT_NEW) --version && false'
 	test ! -f pgo/bolt.stamp || fail "a bolt stamp after the check failed"
 	cmp -s toy toy.before || fail "a rewrite that failed its check replaced the program"
+}
+
+# With an imported profile the task lists are written by the first stage that runs the tasks
+# (verify's run), not again by BOLT's training; a new profile-use build writes them anew.
+test_bolt_with_an_imported_profile_lists_tasks_once() {
+	[ -n "$(llvm_bolt)" ] || skip "llvm-bolt not installed (Debian: bolt-19)"
+	exported_fixture gcc --enable-bolt
+	make profile-opt PGO_PROFILE=../a/pgo/profile-export.tar.gz PGO_TRAIN_LIST='echo listed >> lists.out' > make.out 2>&1 ||
+		{ cat make.out; fail "BOLT build with the exported profile"; }
+	test -f pgo/bolt.stamp || fail "no bolt stamp"
+	expect_eq "$(grep -c listed lists.out)" 1 "task lists written"
+	rm pgo/use.stamp pgo/verify.stamp pgo/bolt.stamp  # as if the profile-use build had not finished
+	make profile-opt PGO_PROFILE=../a/pgo/profile-export.tar.gz PGO_TRAIN_LIST='echo listed >> lists.out' > again.out 2>&1 ||
+		{ cat again.out; fail "profile-use build again"; }
+	expect_eq "$(grep -c listed lists.out)" 2 "task lists written after a new profile-use build"
 }
 
 test_bolt_refuses_a_mismatched_merge_fdata() {
@@ -154,7 +161,7 @@ test_bolt_by_default_where_the_tools_are() {
 test_two_trainings_give_identical_profiles() {
 	for cc in gcc clang; do
 		mkdir "$cc" && cd "$cc"
-		fixture_with "$cc"
+		configured_fixture "$cc"
 		make pgo-repro-check > repro.out 2>&1 || { cat repro.out; fail "$cc: pgo-repro-check"; }
 		expect_contains repro.out 'identical:  yes'
 		expect_contains repro.out 'similarity: 100\.000%'
@@ -165,7 +172,7 @@ test_two_trainings_give_identical_profiles() {
 }
 
 test_repro_check_fails_when_trainings_differ() {
-	fixture_with clang
+	configured_fixture clang
 	# A training task whose work depends on the time of day: the profiles differ.  (The
 	# leading 1 keeps nanoseconds such as 08... from being read as an octal number.)
 	printf 'clock\tsh -c "./toy ppas $(( 1$(date +%%N) %% 5000 + 100 ))"\n' > train.txt
