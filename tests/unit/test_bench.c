@@ -300,6 +300,33 @@ TEST(bench_parse_group)
 	CHECK_STR_FREE(bench_parse_group(""), "python");
 }
 
+/* The worst workload is the lowest of k, picked after looking: its interval holds for the k
+ * together (Bonferroni), so it is at least as wide as the workload's own. */
+TEST(bench_worst_workload_is_family_wise)
+{
+	double s[2][2][4] = {{{1.00, 1.01, 0.99, 1.00}, {1.00, 0.99, 1.01, 1.00}},
+			     {{1.00, 1.02, 0.98, 1.00}, {1.05, 1.06, 1.04, 1.07}}};
+	struct bench_result r;
+	make_result(&r, s);
+	bench_analyze(&r);
+	const struct bench_group *all = &r.groups[r.ngroups - 1];
+	const struct interval own = bench_cell(&r, 1, 1)->speedup, worst = all->worst_speedup[1 * 2 + 0];
+	CHECK_INT(all->worst[1 * 2 + 0], 1);
+	CHECK_NEAR(all->worst_conf, 0.975, 1e-12);
+	CHECK_NEAR(worst.point, own.point, 1e-12);
+	CHECK(worst.lo <= own.lo && worst.hi >= own.hi);
+	CHECK(own.hi < 1.0); /* slower on its own interval */
+	char *table = render(&r, bench_print_table);
+	CHECK(strstr(table, "the worst workload's interval is family-wise: 95% over the group's workloads") != NULL);
+	free(table);
+	char *json = render(&r, bench_write_json);
+	CHECK(strstr(json, "\"worst_confidence\": 0.975") != NULL);
+	free(json);
+	free(r.cells);
+	free(r.pair);
+	free(r.pair_verdict);
+}
+
 TEST(bench_report_groups)
 {
 	/* calls (python): 2x faster; dicts (c-modules): 0.8x, slower; the worst workload of the

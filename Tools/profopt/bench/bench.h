@@ -76,8 +76,9 @@ struct bench_group {
 	struct interval *geomean;
 	enum verdict *geomean_verdict;
 	int *worst;                /* workload index of the lowest speedup */
-	struct interval *worst_speedup;
+	struct interval *worst_speedup; /* at worst_conf: it was picked as the lowest of nwork */
 	enum verdict *worst_verdict;
+	double worst_conf;
 };
 
 static inline struct bench_cell *bench_cell(const struct bench_result *r, int w, int i)
