@@ -261,6 +261,42 @@ test_rounds_cycle_through_heap_layouts() {
 	expect_contains err 'ValueError'
 }
 
+# Where the page cache holds an interpreter's files is a draw that lasts while they stay
+# cached: each round gets a new one.  The untimed first run reports what the interpreter
+# maps (run.py copies /proc/self/maps); at the start of every round those files are dropped
+# from the page cache and read back.
+test_page_cache_is_renewed_every_round() {
+	pythons
+	require strace
+	mkdir suite && cp "$SRCDIR/Tools/bench/run.py" suite/
+	printf 'import json\ndef bench():\n    json.dumps([1])\n' > suite/bm_tiny.py
+	strace -f -qq -e trace=fadvise64 -o trace "$PROFOPT" bench --suite=suite --loops=1 --warmup=0 --rounds=3 \
+		--json=p.json a="$PY_A" > out 2>&1 || { cat out; fail "bench failed"; }
+	expect_eq "$(json_get p.json drop_page_cache)" true
+	python3 - "$PY_A" <<'PY' || fail "mapped files (p.json)"
+import json, os, sys
+files = json.load(open("p.json"))["interpreters"][0]["mapped_files"]
+assert files[0] == json.load(open("p.json"))["interpreters"][0]["executable"], files
+assert any(os.path.basename(f).startswith("libc.so") for f in files), files
+assert len(files) == len(set(files)), files
+PY
+	n=$(python3 -c 'import json; print(len(json.load(open("p.json"))["interpreters"][0]["mapped_files"]))')
+	expect_eq "$(grep -c 'POSIX_FADV_DONTNEED' trace)" $((3 * n)) "files dropped (3 rounds x $n files)"
+	expect_contains out '^page cache: each interpreter.s files dropped and read back every round'
+	# kept on request; never under callgrind, which counts instructions, not time
+	strace -f -qq -e trace=fadvise64 -o trace2 "$PROFOPT" bench --suite=suite --loops=1 --warmup=0 --rounds=2 \
+		--keep-page-cache --json=k.json a="$PY_A" > out 2>&1 || { cat out; fail "bench --keep-page-cache failed"; }
+	expect_eq "$(json_get k.json drop_page_cache)" false
+	expect_eq "$(grep -c 'POSIX_FADV_DONTNEED' trace2)" 0 "files dropped with --keep-page-cache"
+	expect_contains out '^page cache: kept \(--keep-page-cache\)'
+	# a suite whose run.py does not report its maps: the executable alone is renewed
+	printf 'import sys, time\nt = time.perf_counter()\nprint(repr(time.perf_counter() - t))\n' > suite/run.py
+	"$PROFOPT" bench --suite=suite --loops=1 --warmup=0 --rounds=2 --json=e.json a="$PY_A" > out 2>&1 ||
+		{ cat out; fail "bench with a run.py that reports no maps"; }
+	python3 -c 'import json; i = json.load(open("e.json"))["interpreters"][0]; assert i["mapped_files"] == [i["executable"]], i' ||
+		fail "without maps, the executable alone"
+}
+
 # Bytecode written into the source tree between two counts of a workload (a CPython build
 # beside the bench does it, with -E) changes no count: the interpreters read a cache of the
 # run's own, filled before counting.  Here the workload itself writes its module's .pyc into

@@ -4,8 +4,12 @@
 #include "unit.h"
 #include "lib/util.h"
 
+#include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,6 +58,92 @@ TEST(bench_calibration)
 	}
 	CHECK(steps <= 3);
 	CHECK(e >= 0.1 && e <= 0.3);
+}
+
+TEST(bench_pages_parse_maps)
+{
+	const char *maps =
+		"55d0a000-55d0b000 r--p 00000000 fd:01 1234                       /b/python\n"
+		"55d0b000-55d0c000 r-xp 00001000 fd:01 1234                       /b/python\n"
+		"55d0c000-55d2d000 rw-p 00000000 00:00 0                          [heap]\n"
+		"7f00a000-7f00b000 rw-p 00000000 00:00 0 \n"
+		"7f00b000-7f00c000 r-xp 00000000 fd:01 99                         /b/Modules/my mod.so\n"
+		"7f00c000-7f00d000 r--p 00000000 fd:01 98                         /tmp/gone (deleted)\n"
+		"7f00d000-7f00e000 r-xp 00000000 fd:01 97                         /lib/libc.so.6";
+	char **files = NULL;
+	int cap = 0, n = 0;
+	n = bench_pages_parse_maps(maps, &files, n, &cap);
+	CHECK_INT(n, 3);
+	CHECK_STR(files[0], "/b/python");
+	CHECK_STR(files[1], "/b/Modules/my mod.so");
+	CHECK_STR(files[2], "/lib/libc.so.6");
+	/* a second process's maps add only what is new */
+	n = bench_pages_parse_maps("1-2 r-xp 0 fd:01 7 /lib/libc.so.6\n3-4 r-xp 0 fd:01 8 /b/_json.so\n", &files, n, &cap);
+	CHECK_INT(n, 4);
+	CHECK_STR(files[3], "/b/_json.so");
+	CHECK_INT(bench_pages_parse_maps("", &files, n, &cap), 4);
+	for (int k = 0; k < n; k++)
+		free(files[k]);
+	free(files);
+}
+
+/* The physical page that holds a file's page `k` (mapped and touched), or 0 when the kernel
+ * does not say (/proc/self/pagemap gives frame numbers to root only). */
+static uint64_t file_page_frame(const char *path, int k)
+{
+	uint64_t entry = 0;
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = open(path, O_RDONLY), pm = open("/proc/self/pagemap", O_RDONLY);
+	volatile const char *m = fd < 0 ? MAP_FAILED : mmap(NULL, (size_t)page * (k + 1), PROT_READ, MAP_SHARED, fd, 0);
+	if (m != MAP_FAILED && pm >= 0) {
+		(void)m[(size_t)page * k];
+		if (pread(pm, &entry, sizeof entry, (off_t)((uintptr_t)(m + (size_t)page * k) / page * sizeof entry)) != sizeof entry)
+			entry = 0;
+	}
+	if (m != MAP_FAILED)
+		munmap((void *)m, (size_t)page * (k + 1));
+	if (pm >= 0)
+		close(pm);
+	if (fd >= 0)
+		close(fd);
+	return entry & ((1ULL << 55) - 1);
+}
+
+/* Renewed: the file's pages are resident again, in other physical pages (checked where the
+ * kernel tells page frames: as root). */
+TEST(bench_pages_renew)
+{
+	char *dir = make_temp_dir("pages"), *path = xasprintf("%s/f", dir);
+	static char block[1 << 16];
+	memset(block, 'x', sizeof block);
+	CHECK_INT(write_file_atomic(path, block, sizeof block), 0);
+	char *missing = xasprintf("%s/none", dir), *files[] = {path, missing};
+	uint64_t before[4];
+	for (int k = 0; k < 4; k++)
+		before[k] = file_page_frame(path, k);
+	CHECK_INT(bench_pages_renew(files, 2), 1);
+	int fd = open(path, O_RDONLY);
+	void *m = mmap(NULL, sizeof block, PROT_READ, MAP_SHARED, fd, 0);
+	unsigned char vec[sizeof block / 4096];
+	CHECK(m != MAP_FAILED && mincore(m, sizeof block, vec) == 0);
+	int resident = 0;
+	for (size_t k = 0; k < sizeof vec; k++)
+		resident += vec[k] & 1;
+	CHECK_INT(resident, (int)sizeof vec);
+	munmap(m, sizeof block);
+	close(fd);
+	int moved = 0, known = 0;
+	for (int k = 0; k < 4; k++) {
+		uint64_t after = file_page_frame(path, k);
+		known += before[k] && after;
+		moved += before[k] && after && after != before[k];
+	}
+	if (known)
+		CHECK_INT(moved, known);
+	remove_dir_tree(dir);
+	free(missing);
+	free(path);
+	free(dir);
 }
 
 TEST(bench_parse_callgrind)

@@ -65,6 +65,12 @@ const char help_bench[] =
 	"                        run.py holds a pad of PROFOPT_BENCH_PAD bytes (0, 1536, 3072,\n"
 	"                        ...) while it measures, which moves where malloc finds memory;\n"
 	"                        one layout can cost a workload 4%.  1 keeps the layout fixed\n"
+	"  --keep-page-cache     keep each interpreter's files where the page cache holds them.\n"
+	"                        By default, at the start of every round, the files each one\n"
+	"                        maps (executable, libraries, extension modules, as run.py\n"
+	"                        reports them) are dropped from the page cache and read back:\n"
+	"                        which physical pages hold the code moved one workload of\n"
+	"                        byte-identical copies by up to 10%, steadily for a whole run\n"
 	"  --timeout=SECONDS     limit per process (default 300; 3600 with --callgrind, under which a\n"
 	"                        workload's untimed setup runs as slowly as its loops)\n"
 	"  --callgrind           count instructions with valgrind --tool=callgrind instead of\n"
@@ -96,7 +102,7 @@ const char help_bench[] =
 	"Exit status: 0 when it measured, 1 when a workload or interpreter failed, 2 bad usage.\n";
 
 struct bench_opts {
-	int rounds, layouts, warmup, cpu, no_aslr, callgrind, cache_sim, branch_sim, list, check_only, nboot;
+	int rounds, layouts, warmup, cpu, no_aslr, callgrind, cache_sim, branch_sim, list, check_only, nboot, keep_pages;
 	long loops;
 	double target, timeout, conf;
 	unsigned long long seed;
@@ -330,7 +336,7 @@ static void write_output(const char *path, const struct bench_result *r, void (*
 static void parse_bench_opts(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_ROUNDS = 256, O_WARMUP, O_TARGET, O_LOOPS, O_WORKLOADS, O_SUITE, O_LIST, O_CPU, O_NOASLR, O_TIMEOUT, O_CG,
-	       O_CACHE, O_BRANCH, O_CHECK, O_CONF, O_BOOT, O_SEED, O_JSON, O_TABLE, O_PLOT, O_LAYOUTS, O_BASELINE };
+	       O_CACHE, O_BRANCH, O_CHECK, O_CONF, O_BOOT, O_SEED, O_JSON, O_TABLE, O_PLOT, O_LAYOUTS, O_BASELINE, O_KEEP };
 	static const struct option lopts[] = {
 		{"rounds", required_argument, NULL, O_ROUNDS}, {"warmup", required_argument, NULL, O_WARMUP},
 		{"target", required_argument, NULL, O_TARGET}, {"loops", required_argument, NULL, O_LOOPS},
@@ -343,7 +349,7 @@ static void parse_bench_opts(struct bench_opts *o, int argc, char **argv)
 		{"seed", required_argument, NULL, O_SEED}, {"json", required_argument, NULL, O_JSON},
 		{"table", required_argument, NULL, O_TABLE}, {"plot", required_argument, NULL, O_PLOT},
 		{"layouts", required_argument, NULL, O_LAYOUTS}, {"baseline", required_argument, NULL, O_BASELINE},
-		{NULL, 0, NULL, 0},
+		{"keep-page-cache", no_argument, NULL, O_KEEP}, {NULL, 0, NULL, 0},
 	};
 	int c;
 	opterr = 0;
@@ -359,6 +365,7 @@ static void parse_bench_opts(struct bench_opts *o, int argc, char **argv)
 		case O_LIST: o->list = 1; break;
 		case O_CPU: o->cpu = (int)parse_count("--cpu", optarg, 0); break;
 		case O_NOASLR: o->no_aslr = 1; break;
+		case O_KEEP: o->keep_pages = 1; break;
 		case O_TIMEOUT: o->timeout = parse_seconds("--timeout", optarg); break;
 		case O_CG: o->callgrind = 1; break;
 		case O_CACHE: o->cache_sim = 1; break;
@@ -393,6 +400,7 @@ static void init_result(struct bench_result *r, const struct bench_opts *o)
 				   .conf = o->conf, .seed = o->seed, .cpu = o->cpu, .no_aslr = o->no_aslr};
 	r->rounds = o->rounds > 0 ? o->rounds : o->callgrind ? 1 : 6;
 	r->layouts = o->layouts > 0 ? o->layouts : r->rounds;
+	r->drop_pages = !o->callgrind && !o->keep_pages;
 	r->warmup = o->warmup >= 0 ? o->warmup : o->callgrind ? 0 : 1;
 	r->target = o->target > 0 ? o->target : 0.2;
 	if (!o->callgrind && r->rounds < 2 && !o->check_only && !o->list)
@@ -470,21 +478,45 @@ static void init_workloads(struct bench_result *r, const char *suite, char **wor
 	r->started = xstrdup(when);
 }
 
+/* The files interpreter `in` maps: its executable first, then those of a maps text (NULL:
+ * none; a suite whose run.py does not report them leaves the executable alone). */
+static void note_mapped(struct bench_interp *in, const char *maps)
+{
+	if (!in->nmapped) {
+		in->mapped = grow_array(in->mapped, 0, &in->capmapped, sizeof *in->mapped, 8);
+		in->mapped[in->nmapped++] = xstrdup(in->executable);
+	}
+	if (maps)
+		in->nmapped = bench_pages_parse_maps(maps, &in->mapped, in->nmapped, &in->capmapped);
+}
+
 /* The interpreters read bytecode from a cache of this run's own, filled by one untimed run of
  * each workload: a build writing .pyc files into a shared source tree meanwhile (CPython's make
  * and regrtest do, with -E) would otherwise let one run compile modules that the next reads
  * ready-made, and two counts of a workload would no longer subtract. */
-static char *private_bytecode(const struct bench_result *r, const struct bench_runner *br, struct run_state *st)
+static char *private_bytecode(struct bench_result *r, const struct bench_runner *br, struct run_state *st)
 {
-	char *dir = make_temp_dir("pycache");
+	char *dir = make_temp_dir("pycache"), *maps = xasprintf("%s.maps", dir);
 	setenv("PYTHONPYCACHEPREFIX", dir, 1);
 	unsetenv("PYTHONDONTWRITEBYTECODE");
+	for (int i = 0; i < r->ninterp; i++)
+		note_mapped(&r->interps[i], NULL);
 	for (int w = 0; w < r->nwork; w++)
 		for (int i = 0; i < r->ninterp; i++) {
 			show(st, "bytecode", r->works[w].name, r->interps[i].name);
+			/* run.py copies its /proc/self/maps there: the files renewed every round */
+			if (r->drop_pages)
+				setenv("PROFOPT_BENCH_MAPS", maps, 1);
+			unlink(maps);
 			bench_time_once(br, &r->interps[i], r->works[w].name, 1);
+			unsetenv("PROFOPT_BENCH_MAPS");
+			char *text = r->drop_pages ? read_file(maps, NULL) : NULL;
+			note_mapped(&r->interps[i], text);
+			free(text);
 			st->done++;
 		}
+	unlink(maps);
+	free(maps);
 	return dir;
 }
 
@@ -523,6 +555,8 @@ static void measure(struct bench_result *r, const struct bench_runner *br, struc
 		else
 			snprintf(phase, sizeof phase, "round %d/%d", round + 1, r->rounds);
 		snprintf(pad, sizeof pad, "%ld", bench_layout_pad(round, r->layouts));
+		for (int i = 0; r->drop_pages && i < r->ninterp; i++)
+			bench_pages_renew(r->interps[i].mapped, r->interps[i].nmapped);
 		for (int w = 0; w < r->nwork; w++)
 			for (int k = 0; k < r->ninterp; k++) {
 				int i = order[k];

@@ -17,6 +17,8 @@ struct bench_interp {
 	char *python;        /* as given, found in PATH */
 	char *executable;    /* what runs: its sys.executable (a wrapper script resolved) */
 	char *version;       /* platform.python_version() */
+	char **mapped;       /* the files its runs map (executable, libraries, extension modules) */
+	int nmapped, capmapped;
 };
 
 struct bench_workload {
@@ -49,6 +51,7 @@ struct bench_result {
 	enum bench_mode mode;
 	int rounds, warmup, nboot, cpu, no_aslr;
 	int layouts;         /* heap layouts the rounds cycle through (1: always the same) */
+	int drop_pages;      /* the interpreters' files get new page-cache pages every round */
 	double conf, target;
 	uint64_t seed;
 	const char *callgrind_args; /* extra callgrind options used, or NULL */
@@ -123,6 +126,15 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 char *bench_python_version(const char *python, char **why, char **executable);
 /* Set by SIGINT/SIGTERM while measuring: the run stops, the child is killed. */
 void bench_catch_signals(void);
+
+/* ---- bench_pages.c: a new page-cache draw for every round */
+
+/* Adds the regular files a /proc/PID/maps text names to (*files)[0..n) (capacity *cap),
+ * each once; returns the new count. */
+int bench_pages_parse_maps(const char *maps, char ***files, int n, int *cap);
+/* Drops the files' pages from the page cache (pages a running process maps stay) and reads
+ * the files back into new ones; returns how many files it renewed. */
+int bench_pages_renew(char *const *files, int n);
 
 /* ---- bench_report.c: analysis and reports */
 

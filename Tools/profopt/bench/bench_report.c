@@ -294,6 +294,9 @@ void bench_print_table(const struct bench_result *r, FILE *out)
 				r->layouts, r->layouts, BENCH_PAD_STEP);
 		else
 			fprintf(out, "heap layout: the same in every round (--layouts=1)\n");
+		if (r->mode == BENCH_TIME)
+			fprintf(out, "%s\n", r->drop_pages ? "page cache: each interpreter's files dropped and read back every round, so every round has another placement"
+							   : "page cache: kept (--keep-page-cache): each interpreter keeps one placement for the whole run");
 	} else
 		fprintf(out, "%s: one %s each; speedup = %s of %s / this one\n", what, r->mode == BENCH_TIME ? "sample" : "count",
 			r->mode == BENCH_TIME ? "time" : "count", r->interps[0].name);
@@ -421,6 +424,7 @@ static void json_settings(const struct bench_result *r, struct json *j)
 		jw_null(j);
 	}
 	jw_kv_bool(j, "no_aslr", r->no_aslr);
+	jw_kv_bool(j, "drop_page_cache", r->drop_pages);
 	jw_kv_string(j, "callgrind_options", r->callgrind_args);
 	/* what a count subtracts (startup and the first loop's warm-up), so bench-compare can
 	 * tell counts of separate runs apart that do not compare */
@@ -438,6 +442,11 @@ static void json_settings(const struct bench_result *r, struct json *j)
 		jw_kv_string(j, "python", r->interps[i].python);
 		jw_kv_string(j, "executable", r->interps[i].executable);
 		jw_kv_string(j, "version", r->interps[i].version);
+		jw_key(j, "mapped_files");
+		jw_begin_array(j);
+		for (int k = 0; k < r->interps[i].nmapped; k++)
+			jw_string(j, r->interps[i].mapped[k]);
+		jw_end_array(j);
 		jw_end_object(j);
 	}
 	jw_end_array(j);
