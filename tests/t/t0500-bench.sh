@@ -268,6 +268,7 @@ test_rounds_cycle_through_heap_layouts() {
 test_page_cache_is_renewed_every_round() {
 	pythons
 	require strace
+	strace -f -qq -o /dev/null true 2> /dev/null || skip "strace cannot trace here (ptrace not permitted)"
 	mkdir suite && cp "$SRCDIR/Tools/bench/run.py" suite/
 	printf 'import json\ndef bench():\n    json.dumps([1])\n' > suite/bm_tiny.py
 	strace -f -qq -e trace=fadvise64 -o trace "$PROFOPT" bench --suite=suite --loops=1 --warmup=0 --rounds=3 \
