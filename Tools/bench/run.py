@@ -18,8 +18,9 @@ built in a directory with a longer name, ran the regex workload with 4% more ins
 profopt bench gives each round another pad, so no interpreter is judged on one layout.
 
 PROFOPT_BENCH_MAPS=FILE: after the loops, a copy of /proc/self/maps is written to FILE (the
-files this interpreter maps, which profopt bench drops from the page cache before each
-timed run: where the cache puts them moves a workload's time by several percent).
+files this interpreter maps, which profopt bench drops from the page cache and reads back
+at the start of every round: where the cache puts them moves a workload's time by several
+percent).
 """
 import os
 import sys

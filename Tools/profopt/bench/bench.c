@@ -478,18 +478,6 @@ static void init_workloads(struct bench_result *r, const char *suite, char **wor
 	r->started = xstrdup(when);
 }
 
-/* The files interpreter `in` maps: its executable first, then those of a maps text (NULL:
- * none; a suite whose run.py does not report them leaves the executable alone). */
-static void note_mapped(struct bench_interp *in, const char *maps)
-{
-	if (!in->nmapped) {
-		in->mapped = grow_array(in->mapped, 0, &in->capmapped, sizeof *in->mapped, 8);
-		in->mapped[in->nmapped++] = xstrdup(in->executable);
-	}
-	if (maps)
-		in->nmapped = bench_pages_parse_maps(maps, &in->mapped, in->nmapped, &in->capmapped);
-}
-
 /* The interpreters read bytecode from a cache of this run's own, filled by one untimed run of
  * each workload: a build writing .pyc files into a shared source tree meanwhile (CPython's make
  * and regrtest do, with -E) would otherwise let one run compile modules that the next reads
@@ -499,22 +487,29 @@ static char *private_bytecode(struct bench_result *r, const struct bench_runner 
 	char *dir = make_temp_dir("pycache"), *maps = xasprintf("%s.maps", dir);
 	setenv("PYTHONPYCACHEPREFIX", dir, 1);
 	unsetenv("PYTHONDONTWRITEBYTECODE");
-	for (int i = 0; i < r->ninterp; i++)
-		note_mapped(&r->interps[i], NULL);
+	/* The files renewed every round: each executable, then what run.py reports it maps (it
+	 * copies /proc/self/maps to PROFOPT_BENCH_MAPS; a suite's run.py that does not leaves
+	 * the executable alone). */
+	for (int i = 0; i < r->ninterp; i++) {
+		struct bench_interp *in = &r->interps[i];
+		in->mapped = grow_array(in->mapped, 0, &in->capmapped, sizeof *in->mapped, 8);
+		in->mapped[in->nmapped++] = xstrdup(in->executable);
+	}
+	if (r->drop_pages)
+		setenv("PROFOPT_BENCH_MAPS", maps, 1);
 	for (int w = 0; w < r->nwork; w++)
 		for (int i = 0; i < r->ninterp; i++) {
-			show(st, "bytecode", r->works[w].name, r->interps[i].name);
-			/* run.py copies its /proc/self/maps there: the files renewed every round */
-			if (r->drop_pages)
-				setenv("PROFOPT_BENCH_MAPS", maps, 1);
+			struct bench_interp *in = &r->interps[i];
+			show(st, "bytecode", r->works[w].name, in->name);
 			unlink(maps);
-			bench_time_once(br, &r->interps[i], r->works[w].name, 1);
-			unsetenv("PROFOPT_BENCH_MAPS");
+			bench_time_once(br, in, r->works[w].name, 1);
 			char *text = r->drop_pages ? read_file(maps, NULL) : NULL;
-			note_mapped(&r->interps[i], text);
+			if (text)
+				in->nmapped = bench_pages_parse_maps(text, &in->mapped, in->nmapped, &in->capmapped);
 			free(text);
 			st->done++;
 		}
+	unsetenv("PROFOPT_BENCH_MAPS");
 	unlink(maps);
 	free(maps);
 	return dir;
