@@ -78,8 +78,10 @@
 #         otherwise the newest llvm-bolt-N in PATH.  A merge-fdata of another
 #         version than llvm-bolt is refused.  Substitutes PGO_BOLT=yes,
 #         LLVM_BOLT, MERGE_FDATA and PGO_BOLT_LDFLAGS (-Wl,--emit-relocs, which
-#         BOLT needs to move code; link the profile-use build with it) and, for
-#         GCC, PGO_BOLT_CFLAGS (-fno-reorder-blocks-and-partition).  A configure
+#         BOLT needs to move code; link the profile-use build with it),
+#         PGO_BOLT_ICF (-icf=safe from LLVM 20, else -icf=0: never a folding of
+#         functions whose addresses are compared) and, for GCC, PGO_BOLT_CFLAGS
+#         (-fno-reorder-blocks-and-partition).  A configure
 #         script may set ax_pgo_bolt_default=auto before AX_PGO: without
 #         --enable-bolt or --disable-bolt, a PGO build then has the stage when
 #         llvm-bolt, its runtime and a merge-fdata of its version are found, and
@@ -166,7 +168,7 @@ AS_CASE([$ax_cv_pgo_cc_family],
   [clang|apple-clang], [_AX_PGO_FIND_TOOL([llvm-profdata], [LLVM_PROFDATA], [merge --version])])
 _AX_PGO_FLAGS
 
-PGO_ENABLED=no PGO_BOLT=no PGO_BOLT_LDFLAGS= PGO_BOLT_CFLAGS=
+PGO_ENABLED=no PGO_BOLT=no PGO_BOLT_LDFLAGS= PGO_BOLT_CFLAGS= PGO_BOLT_ICF=
 AS_IF([test "x$ax_pgo_enabled" != xno], [
   _AX_PGO_CHECK_PATH([build directory], [`pwd`])
   _AX_PGO_CHECK_PATH([source directory], [`cd "$srcdir" && pwd`])
@@ -188,6 +190,7 @@ AC_SUBST([LLVM_BOLT])
 AC_SUBST([MERGE_FDATA])
 AC_SUBST([PGO_BOLT_LDFLAGS])
 AC_SUBST([PGO_BOLT_CFLAGS])
+AC_SUBST([PGO_BOLT_ICF])
 ])
 
 # _AX_PGO_FIND_PROFOPT: the profopt driver pgo.mk's recipes run (PROFOPT=, or profopt in PATH),
@@ -498,6 +501,9 @@ AS_IF([test "$ax_cv_pgo_merge_fdata" = no],
   [MERGE_FDATA=$ax_cv_pgo_merge_fdata
   PGO_BOLT=yes
   PGO_BOLT_LDFLAGS="-Wl,--emit-relocs"
+  dnl Folding functions whose addresses a program compares changes its meaning (CPython's
+  dnl slot tables): only LLVM 20's address-safe folding, never llvm-bolt's -icf=1.
+  AS_IF([test "${ax_pgo_bolt_ver%%.*}" -ge 20 2>/dev/null], [PGO_BOLT_ICF=-icf=safe], [PGO_BOLT_ICF=-icf=0])
   dnl GCC's hot/cold function splitting hides code from BOLT, which splits functions itself.
   AS_IF([test "$ax_cv_pgo_cc_family" = gcc], [PGO_BOLT_CFLAGS=-fno-reorder-blocks-and-partition])])
 ])

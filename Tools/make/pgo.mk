@@ -61,7 +61,9 @@
 #   PGO_VERIFY_RUN       command the optimized program must pass at the verify stage, e.g.
 #                        the training's tasks run on it (default: none): a miscompiled
 #                        program crashes where its instrumented build ran; pass it
-#                        $(PGO_CRASHED_IN_TRAINING) to excuse tasks that crashed in training
+#                        $(PGO_CRASHED_IN_TRAINING) (with --no-crash) to excuse tasks that
+#                        crashed in training, or $(PGO_FAILED_IN_TRAINING) (with --all-pass)
+#                        to require every task that passed in training to pass again
 #   PGO_HEARTBEAT        seconds between progress lines off a terminal (default 30)
 #   PGO_SUMMARY_NOTES    files (those that exist) printed after profile-opt's summary, e.g.
 #                        a compiler cache's hit rate per stage
@@ -88,7 +90,8 @@
 #                        PGO_BUILD_DIR) is instrumented, trained with PGO_BOLT_TRAIN_ARGS_NAME
 #                        for each workload NAME, and rewritten; PGO_BOLT_SKIP lists functions
 #                        BOLT must leave alone (comma-separated regular expressions, each
-#                        matching a whole name), PGO_BOLT_FLAGS its options,
+#                        matching a whole name), PGO_BOLT_FLAGS its options (PGO_BOLT_ICF,
+#                        from AX_PGO, its function folding: never -icf=1, see below),
 #                        PGO_BOLT_CHECK a command the rewritten binary ($(PGO_BOLT_NEW)) must pass
 
 PGO_DIR ?= pgo
@@ -112,6 +115,7 @@ PGO_VERIFY_RUN ?=
 # For PGO_VERIFY_RUN's `profopt train --no-crash`: the training's results, so that a task that
 # crashed in training too is excused (the program's tests, not the optimization, crash there).
 PGO_CRASHED_IN_TRAINING = $(foreach f,$(wildcard $(pgo_abs_dir)/train-results*.json),--crashed-before=$(f))
+PGO_FAILED_IN_TRAINING = $(foreach f,$(wildcard $(pgo_abs_dir)/train-results*.json),--failed-before=$(f))
 
 pgo_abs_dir := $(abspath $(PGO_DIR))
 # automake moves ':=' assignments above the '?=' defaults when it reads a fragment itself.
@@ -424,11 +428,15 @@ $(call pgo_stamp,verify): $(call pgo_after,verify)
 # -indirect-call-promotion it made a 3.14 interpreter that crashes in its garbage collector.
 # Indirect-call promotion on jump tables only: promoting calls puts a compare and a branch
 # before each hot call, more instructions for no time measured (Misc/MEASUREMENTS-2026-11-26.md).
+# Function folding only where it keeps every address-taken function distinct: CPython compares
+# slot functions by address, and llvm-bolt's -icf=1 merged wrap_binaryfunc with wrap_binaryfunc_l
+# (a wrong interpreter; t0190).  AX_PGO substitutes -icf=safe from LLVM 20, else -icf=0.
+PGO_BOLT_ICF ?= -icf=0
 PGO_BOLT_BINARY ?=
 PGO_BOLT_SKIP ?=
 PGO_BOLT_CHECK ?= $(PGO_BOLT_NEW) --version
 PGO_BOLT_FLAGS ?= -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions -split-eh \
-	-icf=1 -inline-all -peepholes=none \
+	$(PGO_BOLT_ICF) -inline-all -peepholes=none \
 	-indirect-call-promotion=jump-tables -use-gnu-stack -hot-text -dyno-stats
 pgo_bolt_bin = $(abspath $(PGO_BUILD_DIR))/$(PGO_BOLT_BINARY)
 pgo_bolt_dir = $(pgo_abs_dir)/bolt

@@ -59,11 +59,35 @@ test_all_pass_fails_on_one_failing_task() {
 	expect_status 0 "$PROFOPT" train --stamp=t.stamp true false
 	rm -f t.stamp
 	expect_status 1 "$PROFOPT" train --all-pass --stamp=t.stamp --results=r.json true false
-	expect_contains out '1 of 2 tasks did not pass \(--all-pass\): 1 failed, 0 crashed or timed out'
+	expect_contains out '1 of 2 tasks did not pass \(--all-pass\): 1 failed, 0 crashed or timed out: false \(logs: '
 	expect_eq "$(json_get r.json status)" failed
 	test ! -e t.stamp || fail "a failed check wrote its stamp"
 	expect_status 0 "$PROFOPT" train --all-pass --stamp=t.stamp true true
 	test -f t.stamp || fail "no stamp after every task passed"
+}
+
+test_failed_before_excuses_only_what_did_not_pass_in_training() {
+	# As verify runs CPython's PGO tests on the optimized program: every task that passed in
+	# training must pass again; one that failed (or crashed) there too is named and excused.
+	printf 'ok\ttrue\nflaky\tfalse\nbroken\tfalse\nsegv\tsh -c "kill -SEGV \\$\\$"\n' > earlier.txt
+	printf 'ok\ttrue\nflaky\ttrue\nbroken\tfalse\nsegv\tsh -c "kill -SEGV \\$\\$"\n' > now.txt
+	expect_status 0 "$PROFOPT" train --min-ran=0 --results=training.json --tasks=earlier.txt
+	expect_status 0 "$PROFOPT" train --all-pass --failed-before=training.json --stamp=t.stamp --tasks=now.txt
+	expect_contains out '2 of the tasks that did not pass did not pass in the earlier run either \(--failed-before\): excused, but named: broken, segv'
+	test -f t.stamp || fail "no stamp though only excused tasks failed"
+	# A task that passed in training and fails now is the optimized program's failure, named.
+	printf 'ok\tfalse\nflaky\ttrue\nbroken\tfalse\nsegv\ttrue\n' > worse.txt
+	rm -f t.stamp
+	expect_status 1 "$PROFOPT" train --all-pass --failed-before=training.json --stamp=t.stamp --tasks=worse.txt
+	expect_contains out 'error: 1 of 4 tasks did not pass \(--all-pass\): 1 failed, 0 crashed or timed out: ok \(logs: '
+	expect_contains out 'excused, but named: broken$'
+	test ! -e t.stamp || fail "a stamp though a task that passed in training failed"
+	# Without the earlier results nothing is excused; a file that is not one is refused.
+	expect_status 1 "$PROFOPT" train --all-pass --tasks=now.txt
+	expect_contains out '2 of 4 tasks did not pass \(--all-pass\): 1 failed, 1 crashed or timed out: broken, segv'
+	echo '{"stage": "train"}' > notresults.json
+	expect_status 1 "$PROFOPT" train --all-pass --failed-before=notresults.json -- true
+	expect_contains out 'failed-before=notresults.json: no "results" array'
 }
 
 test_no_crash_fails_on_a_crash_only() {

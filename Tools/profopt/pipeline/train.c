@@ -39,11 +39,15 @@ const char help_train[] =
 	"                          failing (default 90%; '100%' or '1' = all)\n"
 	"  --all-pass              fail unless every task passed (exit status 0): for checking\n"
 	"                          a program with self-checking tasks rather than training it\n"
+	"                          (--min-ran then does not apply)\n"
 	"  --no-crash              fail if a task was killed by a signal it was not sent (a\n"
 	"                          crash): for checking that an optimized program runs what its\n"
 	"                          instrumented build ran, where tests may fail for other reasons\n"
 	"  --crashed-before=FILE   with --no-crash: a task that crashed in the run whose --results\n"
 	"                          FILE is (the training) is named but excused (repeatable)\n"
+	"  --failed-before=FILE    with --all-pass: a task that did not pass in the run whose\n"
+	"                          --results FILE is (the training, on the instrumented build) is\n"
+	"                          named but excused; every other task must pass (repeatable)\n"
 	"  --setenv=NAME=VALUE     set for every task (repeatable), e.g. LLVM_PROFILE_FILE;\n"
 	"                          {} in VALUE becomes the task's name (as in its log's name),\n"
 	"                          e.g. LLVM_PROFILE_FILE=raw/{}-%m.profraw: a profile file per\n"
@@ -64,14 +68,19 @@ const char help_train[] =
 	"Exit status: 0 ok, 1 too few tasks ran (or, with --all-pass, one did not pass; with\n"
 	"--no-crash, one crashed), 2 bad usage, 130 interrupted.\n";
 
+struct names {
+	char **v;
+	int n;
+};
+
 struct train_opts {
 	int jobs;
 	double timeout;
 	const char *cwd, *log_dir, *tasks_file, *each, *results, *stamp, *stage;
 	double min_ran;
 	int all_pass, no_crash;
-	char **crashed_before; /* names of tasks an earlier run's results record as crashed */
-	int ncrashed_before;
+	struct names crashed_before; /* tasks an earlier run's results record as crashed */
+	struct names failed_before;  /* tasks an earlier run's results record as not passed */
 	double heartbeat;
 	char **task_env; /* --setenv values with {}, made per task */
 	int ntask_env;
@@ -262,23 +271,30 @@ static int count_results(const struct pool *pool, enum job_result r)
 	return n;
 }
 
-/* Whether the earlier run (--crashed-before) recorded task NAME as crashed. */
-static int crashed_before(const struct train_opts *o, const char *name)
+/* Whether NAME is in the list (an earlier run's crashed or failed tasks). */
+static int listed(const struct names *list, const char *name)
 {
-	for (int k = 0; o && k < o->ncrashed_before; k++)
-		if (strcmp(o->crashed_before[k], name) == 0)
+	for (int k = 0; list && k < list->n; k++)
+		if (strcmp(list->v[k], name) == 0)
 			return 1;
 	return 0;
 }
 
-/* "test_a, test_b" for the jobs with result r (at most 10 named), except tasks excused by --crashed-before. */
-static char *names_with(const struct pool *pool, enum job_result r, const struct train_opts *excused)
+/* Whether the job's result is r, or (inverted) anything but r. */
+static int result_is(const struct job *j, enum job_result r, int inverted)
+{
+	return inverted ? j->result != r : j->result == r;
+}
+
+/* "test_a, test_b" for the jobs whose result is r (or, inverted, is not r), at most 10 named;
+ * with a list, only the tasks on it (on_list) or only those not on it. */
+static char *names_of(const struct pool *pool, enum job_result r, int inverted, const struct names *list, int on_list)
 {
 	struct buf b = {0};
 	int n = 0;
 	buf_add(&b, "", 0);
 	for (int i = 0; i < pool->njobs; i++) {
-		if (pool->jobs[i].result != r || crashed_before(excused, pool->jobs[i].name))
+		if (!result_is(&pool->jobs[i], r, inverted) || (list && listed(list, pool->jobs[i].name) != on_list))
 			continue;
 		if (n++ < 10)
 			buf_printf(&b, "%s%s", n > 1 ? ", " : "", pool->jobs[i].name);
@@ -286,6 +302,11 @@ static char *names_with(const struct pool *pool, enum job_result r, const struct
 	if (n > 10)
 		buf_printf(&b, " and %d more", n - 10);
 	return b.data;
+}
+
+static char *names_with(const struct pool *pool, enum job_result r, const struct names *excused)
+{
+	return names_of(pool, r, 0, excused, 0);
 }
 
 /* The training's outcome: how many tasks ran, and which failed or were lost, and why. */
@@ -350,12 +371,12 @@ static int report_new_crashes(const struct pool *pool, const struct train_opts *
 {
 	int crashed = count_results(pool, RESULT_CRASHED), crashed_now = 0;
 	for (int i = 0; i < pool->njobs; i++)
-		crashed_now += pool->jobs[i].result == RESULT_CRASHED && !crashed_before(o, pool->jobs[i].name);
+		crashed_now += pool->jobs[i].result == RESULT_CRASHED && !listed(&o->crashed_before, pool->jobs[i].name);
 	if (crashed > crashed_now)
 		fprintf(stderr, "%d of the crashed tasks crashed in the earlier run too (--crashed-before): "
 				"not this program's doing, excused\n", crashed - crashed_now);
 	if (crashed_now > 0) {
-		char *names = names_with(pool, RESULT_CRASHED, o);
+		char *names = names_with(pool, RESULT_CRASHED, &o->crashed_before);
 		fprintf(stderr, "%s: error: %d of %d tasks crashed (--no-crash): %s; the program under test was killed "
 				"by a signal (logs: %s/)\n",
 			progname, crashed_now, pool->njobs, names, o->log_dir);
@@ -364,29 +385,59 @@ static int report_new_crashes(const struct pool *pool, const struct train_opts *
 	return crashed_now;
 }
 
-/* --crashed-before=FILE: the tasks a `profopt train --results` file records as crashed. */
-static void load_crashed_before(struct train_opts *o, const char *path)
+/* --all-pass: says which tasks that did not pass are excused (--failed-before) and which are
+ * not; returns how many are not. */
+static int report_new_failures(const struct pool *pool, const struct train_opts *o)
+{
+	int not_passed = 0, new = 0, new_failed = 0;
+	for (int i = 0; i < pool->njobs; i++) {
+		if (pool->jobs[i].result == RESULT_PASSED)
+			continue;
+		not_passed++;
+		int is_new = !listed(&o->failed_before, pool->jobs[i].name);
+		new += is_new;
+		new_failed += is_new && pool->jobs[i].result == RESULT_FAILED;
+	}
+	if (not_passed > new) {
+		char *names = names_of(pool, RESULT_PASSED, 1, &o->failed_before, 1);
+		fprintf(stderr, "%d of the tasks that did not pass did not pass in the earlier run either "
+				"(--failed-before): excused, but named: %s\n", not_passed - new, names);
+		free(names);
+	}
+	if (new > 0) {
+		char *names = names_of(pool, RESULT_PASSED, 1, &o->failed_before, 0);
+		fprintf(stderr, "%s: error: %d of %d tasks did not pass (--all-pass): %d failed, %d crashed or timed out: "
+				"%s (logs: %s/)\n",
+			progname, new, pool->njobs, new_failed, new - new_failed, names, o->log_dir);
+		free(names);
+	}
+	return new;
+}
+
+/* --crashed-before=FILE (want "crashed") or --failed-before=FILE (want NULL: anything but
+ * "passed"): the tasks a `profopt train --results` file records so, added to list. */
+static void load_earlier_results(struct names *list, const char *opt, const char *path, const char *want)
 {
 	json_error_t err;
 	json_t *doc = json_load_file(path, 0, &err);
 	if (!doc && err.line > 0)
-		fatal("--crashed-before=%s: not JSON (line %d: %s)", path, err.line, err.text);
+		fatal("--%s=%s: not JSON (line %d: %s)", opt, path, err.line, err.text);
 	if (!doc)
-		fatal("--crashed-before=%s: %s", path, err.text);
+		fatal("--%s=%s: %s", opt, path, err.text);
 	json_t *results = json_object_get(doc, "results");
 	if (!json_is_array(results))
-		fatal("--crashed-before=%s: no \"results\" array: not a profopt train --results file", path);
+		fatal("--%s=%s: no \"results\" array: not a profopt train --results file", opt, path);
 	size_t i;
 	json_t *r;
 	json_array_foreach(results, i, r) {
 		const char *name = json_string_value(json_object_get(r, "name"));
 		const char *result = json_string_value(json_object_get(r, "result"));
 		if (!name || !result)
-			fatal("--crashed-before=%s: result %zu has no \"name\" and \"result\" strings", path, i + 1);
-		if (strcmp(result, "crashed") != 0)
+			fatal("--%s=%s: result %zu has no \"name\" and \"result\" strings", opt, path, i + 1);
+		if (want ? strcmp(result, want) != 0 : strcmp(result, "passed") == 0)
 			continue;
-		o->crashed_before = xrealloc(o->crashed_before, (size_t)(o->ncrashed_before + 1) * sizeof *o->crashed_before);
-		o->crashed_before[o->ncrashed_before++] = xstrdup(name);
+		list->v = xrealloc(list->v, (size_t)(list->n + 1) * sizeof *list->v);
+		list->v[list->n++] = xstrdup(name);
 	}
 	json_decref(doc);
 }
@@ -405,6 +456,7 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		{"all-pass", no_argument, NULL, 'A'},
 		{"no-crash", no_argument, NULL, 'X'},
 		{"crashed-before", required_argument, NULL, 'B'},
+		{"failed-before", required_argument, NULL, 'F'},
 		{"setenv", required_argument, NULL, 's'},
 		{"heartbeat", required_argument, NULL, 'h'},
 		{"results", required_argument, NULL, 'r'},
@@ -437,7 +489,8 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 			break;
 		case 'A': o->all_pass = 1; break;
 		case 'X': o->no_crash = 1; break;
-		case 'B': load_crashed_before(o, optarg); break;
+		case 'B': load_earlier_results(&o->crashed_before, "crashed-before", optarg, "crashed"); break;
+		case 'F': load_earlier_results(&o->failed_before, "failed-before", optarg, NULL); break;
 		case 's':
 			if (!strchr(optarg, '=') || optarg[0] == '=')
 				usage_error("--setenv wants NAME=VALUE, not '%s'", optarg);
@@ -518,16 +571,13 @@ int cmd_train(int argc, char **argv)
 	int ran = pool.njobs - lost;
 	print_outcome(&pool, o.log_dir, seconds, failed, lost);
 	int crashed_now = o.no_crash ? report_new_crashes(&pool, &o) : 0;
-	int enough = ran >= o.min_ran * pool.njobs - 1e-9 && !(o.all_pass && failed + lost > 0) && !crashed_now;
+	int failed_now = o.all_pass ? report_new_failures(&pool, &o) : 0;
+	/* With --all-pass every task counts by its result, excused ones included: no share applies. */
+	int enough = (o.all_pass || ran >= o.min_ran * pool.njobs - 1e-9) && !failed_now && !crashed_now;
 	if (o.results)
 		write_results(&pool, o.results, seconds, enough ? "ok" : "failed");
-	if (crashed_now)
+	if (crashed_now || failed_now)
 		return 1;
-	if (!enough && o.all_pass) {
-		fprintf(stderr, "%s: error: %d of %d tasks did not pass (--all-pass): %d failed, %d crashed or timed out\n",
-			progname, failed + lost, pool.njobs, failed, lost);
-		return 1;
-	}
 	if (!enough) {
 		fprintf(stderr, "%s: error: only %d of %d training tasks ran to the end (%.0f%%), below the required "
 				"%.0f%%: the profile would not represent the workload, so the build stops here (see "
