@@ -6,10 +6,13 @@ Run by profopt's verify stage on the optimized interpreter; each case runs in a 
 own (the same interpreter), so that a crash is named; exits 0 when every case raised
 RecursionError, 1 naming the cases that ended otherwise."""
 import json
+import os
 import pickle
-import subprocess
 import sys
 import types
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import cases  # noqa: E402  (Tools/check/lib: the runner the checks share)
 
 
 class Lookup:
@@ -63,9 +66,6 @@ CASES = {
 
 def run_case(name):
     """In this process: 0 when the case raised RecursionError, else 1 with what it did."""
-    if name not in CASES:
-        print("deep_recursion: no case %r (cases: %s)" % (name, ", ".join(CASES)))
-        return 2
     try:
         CASES[name]()
     except RecursionError:
@@ -77,23 +77,5 @@ def run_case(name):
     return 1
 
 
-def main():
-    if len(sys.argv) == 2:
-        return run_case(sys.argv[1])
-    wrong = []
-    for name in CASES:
-        child = subprocess.run([sys.executable, __file__, name], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-        if child.returncode < 0:
-            wrong.append("%s: killed by signal %d" % (name, -child.returncode))
-        elif child.returncode != 0:
-            said = child.stdout.strip().splitlines()
-            wrong.append("%s: %s" % (name, said[-1] if said else "exit %d" % child.returncode))
-    for line in wrong:
-        print("deep_recursion:", line)
-    print("deep_recursion: %d of %d cases ended in RecursionError" % (len(CASES) - len(wrong), len(CASES)))
-    return 1 if wrong else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cases.main("deep_recursion", CASES, run_case, "ended in RecursionError"))

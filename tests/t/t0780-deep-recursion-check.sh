@@ -38,3 +38,48 @@ sys.exit(m["run_case"]("repr"))
 	expect_status 2 python3 "$SRCDIR/Tools/check/deep_recursion.py" nosuchcase
 	expect_contains out "no case 'nosuchcase' \(cases: getattr, module getattr, repr"
 }
+
+# Tools/check/slot_identity.py: what identical code folding breaks (functions CPython compares
+# by address, merged: a list plus a tuple subclass crashed an interpreter rewritten by
+# llvm-bolt -icf=1) gives the right answer on a sound interpreter, and a wrong one is named.
+test_slot_identity_passes_on_a_sound_interpreter() {
+	require python3
+	PYTHONDONTWRITEBYTECODE=1 python3 "$SRCDIR/Tools/check/slot_identity.py" > out 2>&1 || { cat out; fail "python3 failed the check"; }
+	expect_contains out '^slot_identity: 9 of 9 cases gave the right answer$'
+}
+
+test_slot_identity_names_a_wrong_answer() {
+	require python3
+	printf 'import runpy, sys
+m = runpy.run_path(sys.argv[1])
+m["CASES"]["date + int"] = m["raises_type_error"](lambda: 1)
+m["CASES"]["list subclass + list"] = m["equals"](lambda: [2, 1], [1, 2])
+sys.exit(m["run_case"](sys.argv[2]))
+' > one.py
+	expect_status 1 env PYTHONDONTWRITEBYTECODE=1 python3 one.py "$SRCDIR/Tools/check/slot_identity.py" "date + int"
+	expect_contains out '^returned 1 instead of raising TypeError$'
+	expect_status 1 env PYTHONDONTWRITEBYTECODE=1 python3 one.py "$SRCDIR/Tools/check/slot_identity.py" "list subclass + list"
+	expect_contains out '^gave \[2, 1\], not \[1, 2\]$'
+}
+
+# The runner the checks share (Tools/check/lib/cases.py) runs each case in a child and names a
+# case that kills the interpreter with its signal, and one that ends otherwise with its words.
+test_the_shared_runner_names_a_crash() {
+	require python3
+	printf 'import os, signal, sys
+sys.path.insert(0, "%s/Tools/check/lib")
+import cases
+def run_case(name):
+    if name == "boom":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if name == "wrong":
+        print("said so")
+        return 1
+    return 0
+sys.exit(cases.main("crashy", {"fine": 0, "boom": 0, "wrong": 0}, run_case, "passed"))
+' "$SRCDIR" > crashy.py
+	expect_status 1 env PYTHONDONTWRITEBYTECODE=1 python3 crashy.py
+	expect_contains out '^crashy: boom: killed by signal 11$'
+	expect_contains out '^crashy: wrong: said so$'
+	expect_contains out '^crashy: 1 of 3 cases passed$'
+}
