@@ -106,6 +106,11 @@ test_bolt_stage_gcc() {
 	expect_status 2 make profile-opt PGO_BOLT_CHECK='$(PGO_BOLT_NEW) --version && false'
 	test ! -f pgo/bolt.stamp || fail "a bolt stamp after the check failed"
 	cmp -s toy toy.before || fail "a rewrite that failed its check replaced the program"
+	# A check may quote (CPython's names a regrtest --match pattern): it reaches the shell whole.
+	rm -f pgo/bolt.stamp
+	make profile-opt PGO_BOLT_CHECK="test 'a b' = \"a b\" && \$(PGO_BOLT_NEW) ppas 10 > quoted.out" > quoted.log 2>&1 ||
+		{ cat quoted.log; fail "a check with quotes"; }
+	expect_eq "$(cat quoted.out)" 90 "the quoted check's run of the rewritten program"
 }
 
 # With an imported profile the task lists are written by the first stage that runs the tasks
