@@ -249,6 +249,14 @@ test_flaky_failure_passes_on_rerun() {
 	[ "$rc" = 0 ] || { cat stdout stderr; fail "exit status $rc, expected 0"; }
 	expect_eq "$(json_get work/compare.json flaky)" '["test_b", "test.test_b.BTest.test_one"]'
 	expect_contains work/compare.json '"test.test_b.BTest.test_one": "passed on re-run"'
+	# The table Misc/BENCHMARKS shows, from the result: one row, the flaky file named.
+	"$SRCDIR/Tools/scripts/test-compare-table" 3.13-x=work/compare.json > table.txt ||
+		{ cat table.txt; fail "test-compare-table"; }
+	expect_contains table.txt '^3\.13-x +3/3 +6/6 +1 +0 +1 +0  no test fails only on the optimized build$'
+	expect_contains table.txt '^  flaky, passed on re-run: +test_b$'
+	expect_contains table.txt '^  failing on both builds: +test_a$'
+	expect_status 1 "$SRCDIR/Tools/scripts/test-compare-table" x=stdout
+	expect_contains out 'stdout: '
 	expect_eq "$(json_get work/compare.json only_optimized)" '[]'
 	expect_eq "$(json_get work/compare.json ok)" true
 	expect_contains work/compare.txt '^    test_b \(test\.test_b\.BTest\.test_one\) -- passed on re-run$'
