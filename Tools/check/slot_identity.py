@@ -1,7 +1,7 @@
 """CPython fills a type's slots by comparing functions by address (typeobject.c's slot table:
 wrap_binaryfunc against wrap_binaryfunc_l; list's and tuple's sq_concat): a post-link tool or
 linker that folds byte-identical functions into one fills them wrongly, and then a list plus a
-tuple subclass, or a date plus an int, returns garbage or crashes instead of raising TypeError
+tuple subclass, or a date subclass plus an int, returns garbage or crashes instead of raising TypeError
 (llvm-bolt's -icf=1 did that to CPython 3.13; python/cpython gh-148832).  Run by profopt's
 verify stage and BOLT's check on the final interpreter; each case runs in a process of its
 own, so that a crash is named; exits 0 when every case gave the right answer, 1 naming the
@@ -19,6 +19,14 @@ class T(tuple):
 
 
 class L(list):
+    pass
+
+
+class D(datetime.date):
+    pass
+
+
+class DT(datetime.datetime):
     pass
 
 
@@ -51,7 +59,9 @@ CASES = {
     "list + tuple subclass": raises_type_error(lambda: [3] + T((1, 2))),
     "tuple + list subclass": raises_type_error(lambda: (3,) + L([1, 2])),
     "date + int": raises_type_error(lambda: datetime.date(2020, 1, 1) + 1),
-    "int + date": raises_type_error(lambda: 1 + datetime.date(2020, 1, 1)),
+    "date subclass + int": raises_type_error(lambda: D(2020, 1, 1) + 1),
+    "datetime subclass + float": raises_type_error(lambda: DT(2020, 1, 1) + 1.5),
+    "int + date subclass": raises_type_error(lambda: 1 + D(2020, 1, 1)),
     "tuple subclass + tuple": equals(lambda: T((1,)) + (2,), (1, 2)),
     "list subclass + list": equals(lambda: L([1]) + [2], [1, 2]),
     "date + timedelta": equals(lambda: datetime.date(2020, 1, 1) + datetime.timedelta(days=1),
