@@ -44,6 +44,44 @@
 #                               refer to $(PGO_PROFDATA), the merged profile,
 #                               which the Makefile defines
 #     PGO_MERGE                 merge command (clang: writes $(PGO_PROFDATA))
+#     PGO_TARGET                the machine the compiler builds for ($CC -dumpmachine)
+#     PGO_RUNNER                the command that runs the target's programs for
+#                               training (empty: directly; see Cross builds)
+#     PGO_TRAIN_TIMEOUT_SCALE   factor of the training's timeouts (10 emulated, else 1)
+#     PGO_NM, PGO_READELF       a cross GCC's nm and readelf, for verify (else empty)
+#
+#   Cross builds: ./configure --host=TRIPLE --enable-optimizations, the
+#   compiler autoconf's TRIPLE-gcc, or CC="clang --target=TRIPLE" (clang finds
+#   Debian's cross C library, /usr/TRIPLE, itself; its profile runtime for the
+#   target must be installed, Debian: dpkg --add-architecture ARCH && apt-get
+#   install libclang-rt-N-dev:ARCH, which the link check names).  gcov-tool is
+#   the cross GCC's (TRIPLE-gcov-tool) and llvm-profdata clang's, as natively.
+#   PGO trains by running the instrumented program, so AX_PGO finds how the
+#   target's programs run here and proves it on a test program, or stops,
+#   saying what to install or pass:
+#
+#     1. --with-pgo-runner=CMD (or PGO_RUNNER=CMD): "CMD PROGRAM ARGS..." runs
+#        PROGRAM in the current directory with the environment, so that its
+#        profile files land here: qemu-aarch64 -L SYSROOT, a script, an ssh
+#        command to a board sharing the build directory at the same path (it
+#        runs the programs this machine cannot: a wrapper of every training
+#        task, e.g. setarch -R, is pgo.mk's PGO_TRAIN_WRAPPER)
+#     2. directly, when this machine runs them: natively, on a CPU that runs
+#        them (i686 on x86-64), or by binfmt_misc emulation, used as it is
+#     3. the target's qemu-user emulator (qemu-CPU or qemu-CPU-static in PATH)
+#        with -L of the target's C library: the first of /usr/TRIPLE, the
+#        directories around the compiler's libc.so.6 and GCC's sysroot that
+#        holds the test program's dynamic loader, else qemu's own default
+#
+#   --without-pgo-runner runs them directly, unchecked.  Emulated programs run
+#   several times slower: pgo.mk multiplies the training's timeouts by
+#   PGO_TRAIN_TIMEOUT_SCALE (10 under emulation, else 1; PGO_TRAIN_TIMEOUT_SCALE=N
+#   given to configure wins) and says so.  The Makefile passes PGO_RUNNER and
+#   the other three on to pgo.mk (PGO_RUNNER = @PGO_RUNNER@, ...), which starts
+#   every training task through the runner; the Makefile's own commands start
+#   the program as $(PGO_RUNNER) ./prog (PGO_TRAIN_LIST), and run its tasks
+#   with $(PGO_TRAIN_CMD) (PGO_VERIFY_RUN).  A cross build has no BOLT stage
+#   (--enable-bolt is refused; with ax_pgo_bolt_default=auto configure says why).
 #
 #   GCC: -fprofile-generate (single-threaded counter updates: atomic ones are a locked
 #   add on every counter), -fprofile-use -fprofile-correction, both with
@@ -114,7 +152,7 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 8
+#serial 9
 
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
@@ -161,14 +199,25 @@ AC_ARG_VAR([MERGE_FDATA], [merge-fdata of the same LLVM version as llvm-bolt])
 AC_ARG_VAR([LLVM_PROFDATA], [llvm-profdata of the same LLVM version as clang])
 AC_ARG_VAR([GCOV_TOOL], [gcov-tool of the same version as gcc])
 AC_ARG_VAR([PROFOPT], [the profopt driver pgo.mk runs (default: profopt in PATH)])
+AC_ARG_WITH([pgo-runner],
+  [AS_HELP_STRING([--with-pgo-runner=CMD],
+    [run the target's programs (training, the checks of the pipeline) through CMD, e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu', an ssh command or a script (default, when this machine cannot run them itself: the qemu-user emulator of the target, with its C library); --without-pgo-runner runs them directly, unchecked])],
+  [ax_pgo_runner=$withval], [ax_pgo_runner=auto])
+AC_ARG_VAR([PGO_RUNNER], [command that runs the target's programs for training (as --with-pgo-runner)])
+AC_ARG_VAR([PGO_TRAIN_TIMEOUT_SCALE], [factor of the training's timeouts (default: 10 where the target's programs are emulated, else 1)])
 
 _AX_PGO_COMPILER_ID
+dnl The machine the compiler builds for (clang --target=T says T): the emulator to look for.
+PGO_TARGET=`$CC $CFLAGS -dumpmachine 2>/dev/null`
+test -n "$PGO_TARGET" || PGO_TARGET=${host_alias:-unknown}
+AC_SUBST([PGO_TARGET])
 AS_CASE([$ax_cv_pgo_cc_family],
   [gcc], [_AX_PGO_FIND_TOOL([gcov-tool], [GCOV_TOOL], [--version])],
   [clang|apple-clang], [_AX_PGO_FIND_TOOL([llvm-profdata], [LLVM_PROFDATA], [merge --version])])
 _AX_PGO_FLAGS
 
 PGO_ENABLED=no PGO_BOLT=no PGO_BOLT_LDFLAGS= PGO_BOLT_CFLAGS= PGO_BOLT_ICF=
+PGO_NM= PGO_READELF= ax_pgo_foreign=no
 AS_IF([test "x$ax_pgo_enabled" != xno], [
   _AX_PGO_CHECK_PATH([build directory], [`pwd`])
   _AX_PGO_CHECK_PATH([source directory], [`cd "$srcdir" && pwd`])
@@ -176,8 +225,13 @@ AS_IF([test "x$ax_pgo_enabled" != xno], [
     [AC_MSG_ERROR([--enable-optimizations needs GCC or Clang, but $CC predefines neither __GNUC__ nor __clang__])])
   AS_IF([test "x$ax_pgo_tool_error" != x], [AC_MSG_ERROR([$ax_pgo_tool_error])])
   _AX_PGO_CHECK_RUNTIME
+  _AX_PGO_RUNNER
   AS_IF([test "x$ax_pgo_find_profopt" != xno], [_AX_PGO_FIND_PROFOPT])
-  AS_IF([test "x$ax_pgo_bolt" != xno], [_AX_PGO_FIND_BOLT
+  dnl BOLT instruments and runs the linked program on this machine, with its own runtime.
+  AS_IF([test "x$ax_pgo_bolt" != xno], [
+    AS_IF([test $ax_pgo_foreign = yes || test -n "$PGO_RUNNER"],
+      [ax_pgo_bolt_error="the BOLT stage runs the linked program on this machine, not $PGO_TARGET's (a cross build has no BOLT stage)"],
+      [_AX_PGO_FIND_BOLT])
     AS_IF([test "x$ax_pgo_bolt_error" = x], [],
       [test "x$ax_pgo_bolt" = xauto], [AC_MSG_NOTICE([no BOLT stage: $ax_pgo_bolt_error])],
       [AC_MSG_ERROR([--enable-bolt: $ax_pgo_bolt_error])])])
@@ -185,6 +239,10 @@ AS_IF([test "x$ax_pgo_enabled" != xno], [
   $1
 ], [$2])
 AC_SUBST([PGO_ENABLED])
+AC_SUBST([PGO_RUNNER])
+AC_SUBST([PGO_TRAIN_TIMEOUT_SCALE])
+AC_SUBST([PGO_NM])
+AC_SUBST([PGO_READELF])
 AC_SUBST([PGO_BOLT])
 AC_SUBST([LLVM_BOLT])
 AC_SUBST([MERGE_FDATA])
@@ -349,8 +407,154 @@ AC_CACHE_CHECK([whether $CC links instrumented programs], [ax_cv_pgo_links], [
 AS_IF([test "$ax_cv_pgo_links" = no], [
   AS_CASE([$ax_cv_pgo_cc_family],
     [gcc], [ax_pgo_hint="libgcov comes with gcc: is gcc-$PGO_CC_MAJOR complete?"],
-    [ax_pgo_hint="clang's profile runtime is missing (Debian: apt-get install libclang-rt-$PGO_CC_MAJOR-dev)"])
+    [AS_IF([test "$cross_compiling" = yes], [
+      _AX_PGO_DEBARCH
+      ax_pgo_hint="clang's profile runtime for $PGO_TARGET is missing (Debian: dpkg --add-architecture $ax_pgo_debarch && apt-get update && apt-get install libclang-rt-$PGO_CC_MAJOR-dev:$ax_pgo_debarch)"],
+      [ax_pgo_hint="clang's profile runtime is missing (Debian: apt-get install libclang-rt-$PGO_CC_MAJOR-dev)"])])
   AC_MSG_ERROR([$CC cannot link a program built with $PGO_GEN_CFLAGS: $ax_pgo_hint; see config.log])
+])
+])
+
+# _AX_PGO_DEBARCH: ax_pgo_debarch, Debian's name of the architecture of $PGO_TARGET (for hints).
+AC_DEFUN([_AX_PGO_DEBARCH], [
+AS_CASE([$PGO_TARGET],
+  [aarch64-*], [ax_pgo_debarch=arm64], [x86_64-*], [ax_pgo_debarch=amd64], [i?86-*], [ax_pgo_debarch=i386],
+  [arm*hf], [ax_pgo_debarch=armhf], [arm*], [ax_pgo_debarch=armel], [powerpc64le-*], [ax_pgo_debarch=ppc64el],
+  [loongarch64-*], [ax_pgo_debarch=loong64], [ax_pgo_debarch=${PGO_TARGET%%-*}])
+])
+
+# _AX_PGO_ELF_SIG(FILE): FILE's ELF identity as hex (magic, class, byte order, machine), empty
+# for a file that is not ELF: the programs of one machine have the same.
+AC_DEFUN([_AX_PGO_ELF_SIG], [`od -An -tx1 -N20 "$1" 2>/dev/null | tr -d ' \n' | cut -c1-12,37-40 | $SED -n '/^7f454c46/p'`])
+
+# _AX_PGO_RUNS(RUNNER): whether RUNNER (shell text, read by the shell as the pipeline's recipes
+# read it; empty: none) runs the test program ./conftest, which prints profopt-runner-ok.
+AC_DEFUN([_AX_PGO_RUNS], [
+echo "$as_me:$LINENO: running: $1 ./conftest$ac_exeext" >&AS_MESSAGE_LOG_FD
+ax_pgo_out=`eval "$1 ./conftest$ac_exeext" 2>&AS_MESSAGE_LOG_FD </dev/null`
+echo "$as_me:$LINENO: it printed: $ax_pgo_out" >&AS_MESSAGE_LOG_FD
+AS_CASE([$ax_pgo_out], [*profopt-runner-ok*], [$2], [$3])
+])
+
+# _AX_PGO_RUNNER: how training runs the programs built for the target.  PGO_RUNNER, a command
+# prefix (empty: directly); PGO_TRAIN_TIMEOUT_SCALE; PGO_NM and PGO_READELF, the target's tools
+# for verify (empty: the driver's defaults); ax_pgo_foreign=yes when the target's programs are
+# not this machine's.  Every runner is proven on a test program, or configure stops.
+AC_DEFUN([_AX_PGO_RUNNER], [
+ax_pgo_runner_error= ax_pgo_runner_warn= ax_pgo_emulated=no ax_pgo_how=
+ax_pgo_cpu=${PGO_TARGET%%-*}
+AC_MSG_CHECKING([how training runs the programs built for $PGO_TARGET])
+AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <stdio.h>]], [[puts("profopt-runner-ok");]])], [
+  ax_pgo_build_sig=_AX_PGO_ELF_SIG([/bin/sh])
+  ax_pgo_target_sig=_AX_PGO_ELF_SIG([conftest$ac_exeext])
+  AS_IF([test "$cross_compiling" = yes || test "x$ax_pgo_build_sig" != "x$ax_pgo_target_sig"], [ax_pgo_foreign=yes])
+  AS_CASE([$ax_pgo_runner],
+    [no], [PGO_RUNNER= ax_pgo_how="directly (--without-pgo-runner)"],
+    [auto|yes], [AS_IF([test -n "$PGO_RUNNER"], [_AX_PGO_RUNNER_GIVEN], [_AX_PGO_RUNNER_FIND])],
+    [PGO_RUNNER=$ax_pgo_runner
+     _AX_PGO_RUNNER_GIVEN])
+], [ax_pgo_runner_error="$CC cannot link a test program (see config.log)"])
+AC_MSG_RESULT([${ax_pgo_how:-no way}])
+AS_IF([test -n "$ax_pgo_runner_error"], [AC_MSG_ERROR([$ax_pgo_runner_error])])
+AS_IF([test -n "$ax_pgo_runner_warn"], [AC_MSG_WARN([$ax_pgo_runner_warn])])
+dnl A per-task limit measured natively would stop emulated tasks that are only slow: qemu-user
+dnl ran the fixture's instrumented interpreter 3 to 4 times slower than this machine, and
+dnl CPython 4.5 times (an x86-64 guest on x86-64); 10 leaves room.
+AC_MSG_CHECKING([the factor of the training's timeouts])
+AS_IF([test -n "$PGO_TRAIN_TIMEOUT_SCALE"], [
+  AS_CASE([$PGO_TRAIN_TIMEOUT_SCALE], [*@<:@!0-9.@:>@*|.*|*.|*.*.*],
+    [AC_MSG_ERROR([PGO_TRAIN_TIMEOUT_SCALE wants a positive number, not '$PGO_TRAIN_TIMEOUT_SCALE'])])
+  AC_MSG_RESULT([$PGO_TRAIN_TIMEOUT_SCALE (PGO_TRAIN_TIMEOUT_SCALE)])],
+  [test $ax_pgo_emulated = yes], [PGO_TRAIN_TIMEOUT_SCALE=10
+  AC_MSG_RESULT([10: the target's programs are emulated, several times slower (PGO_TRAIN_TIMEOUT_SCALE=N sets another)])],
+  [PGO_TRAIN_TIMEOUT_SCALE=1
+  AC_MSG_RESULT([1])])
+dnl verify reads the objects' symbols: GCC's LTO objects need the nm of the target's GCC.
+AS_IF([test $ax_pgo_foreign = yes && test "$ax_cv_pgo_cc_family" = gcc], [
+  ax_pgo_ccbase=`basename "${CC%% *}"`
+  for ax_pgo_cand in `echo "$ax_pgo_ccbase" | $SED -n 's/gcc/gcc-nm/p'` ${host_alias:+$host_alias-nm}; do
+    AS_IF([command -v "$ax_pgo_cand" >/dev/null 2>&1], [PGO_NM=$ax_pgo_cand; break])
+  done
+  AS_IF([test -n "$host_alias" && command -v "$host_alias-readelf" >/dev/null 2>&1], [PGO_READELF=$host_alias-readelf])
+  AS_IF([test -n "$PGO_NM$PGO_READELF"], [AC_MSG_NOTICE([verify reads the objects with ${PGO_NM:-nm} and ${PGO_READELF:-readelf}])])
+])
+])
+
+# _AX_PGO_RUNNER_GIVEN: the runner PGO_RUNNER (given) must run the test program.
+AC_DEFUN([_AX_PGO_RUNNER_GIVEN], [
+AS_CASE([$PGO_RUNNER],
+  [*'$'*|*'@%:@'*|*"
+"*], [ax_pgo_runner_error="the PGO runner '$PGO_RUNNER' holds \$, @%:@ or a newline, which make reads as its own syntax: put the command in a script and pass the script"],
+  [_AX_PGO_RUNS([$PGO_RUNNER],
+    [ax_pgo_how="through $PGO_RUNNER"
+     AS_CASE([`basename "${PGO_RUNNER%% *}"`], [qemu-*], [ax_pgo_emulated=yes])
+     dnl pgo.mk's launcher hands the runner the ELF programs this machine cannot run.
+     AS_IF([test "x$ax_pgo_build_sig" = "x$ax_pgo_target_sig"],
+       [ax_pgo_runner_warn="$CC builds programs of this machine's kind: the training's tasks run them directly, not through the runner '$PGO_RUNNER', which only the Makefile's own commands use; a wrapper of every task, e.g. setarch -R, is PGO_TRAIN_WRAPPER"])],
+    [ax_pgo_runner_error="the PGO runner '$PGO_RUNNER' did not run a test program built by $CC (it should have printed profopt-runner-ok; config.log has what it did): a runner is a command that runs a program of the target, given after it with its arguments, in the current directory and with its environment"])])
+])
+
+# _AX_PGO_RUNNER_FIND: this machine itself (natively, or by binfmt_misc emulation), else the
+# qemu-user emulator of the target, else an error that says how to give a runner.
+AC_DEFUN([_AX_PGO_RUNNER_FIND], [
+AS_CASE([$ax_pgo_cpu],
+  [arm*eb], [ax_pgo_qcpu=armeb], [arm*|thumb*], [ax_pgo_qcpu=arm], [i?86], [ax_pgo_qcpu=i386],
+  [powerpc64le|ppc64le], [ax_pgo_qcpu=ppc64le], [powerpc64|ppc64], [ax_pgo_qcpu=ppc64], [powerpc|ppc], [ax_pgo_qcpu=ppc],
+  [ax_pgo_qcpu=$ax_pgo_cpu])
+_AX_PGO_RUNS([], [
+  PGO_RUNNER= ax_pgo_how=directly
+  AS_IF([test "x$ax_pgo_build_sig" != "x$ax_pgo_target_sig"], [
+    dnl Another machine's programs that run here: a CPU that runs them (i686 on x86-64, 32-bit
+    dnl Arm on AArch64), or the kernel hands them to an emulator (binfmt_misc), used as it is.
+    ax_pgo_binfmt=
+    for ax_pgo_f in /proc/sys/fs/binfmt_misc/*; do
+      ax_pgo_name=`basename "$ax_pgo_f"`
+      AS_CASE([$ax_pgo_name], [*"$ax_pgo_qcpu"*], [], [continue])
+      AS_IF([test "`head -n 1 "$ax_pgo_f" 2>/dev/null`" = enabled], [ax_pgo_binfmt=$ax_pgo_name; break])
+    done
+    AS_CASE([`uname -m 2>/dev/null`/$ax_pgo_qcpu], [x86_64/i386|aarch64/arm|aarch64/armeb], [ax_pgo_how="directly: this machine runs them"], [
+      ax_pgo_emulated=yes
+      ax_pgo_how="directly: this machine emulates them${ax_pgo_binfmt:+ (binfmt_misc: $ax_pgo_binfmt)}"])])
+], [_AX_PGO_FIND_QEMU])
+])
+
+# _AX_PGO_FIND_QEMU: qemu-CPU (or qemu-CPU-static) with -L of the target's C library: the
+# sysroot that holds the test program's dynamic loader (Debian's cross libc: /usr/TRIPLE),
+# else none (qemu's own default), each proven on the test program.
+AC_DEFUN([_AX_PGO_FIND_QEMU], [
+ax_pgo_qemu=
+for ax_pgo_cand in qemu-$ax_pgo_qcpu qemu-$ax_pgo_qcpu-static; do
+  ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`
+  AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [ax_pgo_qemu=$ax_pgo_path; break])
+done
+_AX_PGO_DEBARCH
+AS_IF([test -z "$ax_pgo_qemu"], [
+  ax_pgo_runner_error="cross compiling for $PGO_TARGET: this machine cannot run its programs, and PGO trains by running them (the instrumented program, on the training's tasks). Install the qemu-user emulator (Debian: apt-get install qemu-user libc6-dev-$ax_pgo_debarch-cross; qemu-$ax_pgo_qcpu is looked for in PATH, run with the target's C library), let the kernel run them by emulation (binfmt_misc: Debian's qemu-user-binfmt), or pass --with-pgo-runner=CMD: a command that runs a program of the target, given after it with its arguments, in the current directory and with its environment (e.g. a script that runs it on a board by ssh, the build directory shared at the same path)"
+], [
+  ax_pgo_interp=
+  for ax_pgo_cand in ${host_alias:+$host_alias-readelf} readelf llvm-readelf; do
+    AS_IF([command -v "$ax_pgo_cand" >/dev/null 2>&1], [
+      ax_pgo_interp=`$ax_pgo_cand -l conftest$ac_exeext 2>/dev/null | $SED -n 's/.*program interpreter: \(@<:@^@:>@@:>@*\)@:>@.*/\1/p'`
+      break])
+  done
+  ax_pgo_triple=`echo "$PGO_TARGET" | $SED 's/-unknown-/-/; s/-pc-/-/'`
+  ax_pgo_cands="${host_alias:+/usr/$host_alias} /usr/$ax_pgo_triple"
+  ax_pgo_libc=`$CC $CFLAGS -print-file-name=libc.so.6 2>/dev/null`
+  AS_CASE([$ax_pgo_libc], [/*], [
+    ax_pgo_d=`readlink -f "$ax_pgo_libc" 2>/dev/null || echo "$ax_pgo_libc"`
+    ax_pgo_d=`dirname "$ax_pgo_d"`; ax_pgo_d=`dirname "$ax_pgo_d"`
+    ax_pgo_cands="$ax_pgo_cands $ax_pgo_d `dirname "$ax_pgo_d"`"])
+  AS_IF([test "$ax_cv_pgo_cc_family" = gcc], [ax_pgo_cands="$ax_pgo_cands `$CC $CFLAGS -print-sysroot 2>/dev/null`"])
+  ax_pgo_tried=
+  for ax_pgo_d in $ax_pgo_cands; do
+    AS_IF([test "$ax_pgo_d" != / && test -d "$ax_pgo_d" && { test -z "$ax_pgo_interp" || test -e "$ax_pgo_d$ax_pgo_interp"; }], [], [continue])
+    AS_CASE([" $ax_pgo_tried "], [*" $ax_pgo_d "*], [continue])
+    ax_pgo_tried="$ax_pgo_tried${ax_pgo_tried:+ }$ax_pgo_d"
+    _AX_PGO_RUNS([$ax_pgo_qemu -L $ax_pgo_d], [PGO_RUNNER="$ax_pgo_qemu -L $ax_pgo_d"; break])
+  done
+  AS_IF([test -z "$PGO_RUNNER"], [_AX_PGO_RUNS([$ax_pgo_qemu], [PGO_RUNNER=$ax_pgo_qemu])])
+  AS_IF([test -n "$PGO_RUNNER"], [ax_pgo_emulated=yes ax_pgo_how="through qemu-user: $PGO_RUNNER"],
+    [ax_pgo_runner_error="cross compiling for $PGO_TARGET: $ax_pgo_qemu ran no test program, with -L of ${ax_pgo_tried:-no directory holding its dynamic loader ${ax_pgo_interp:-(unknown)}} nor without (config.log has what it said): install the target's C library (Debian: libc6-dev-$ax_pgo_debarch-cross) or pass --with-pgo-runner='$ax_pgo_qemu -L SYSROOT'"])
 ])
 ])
 

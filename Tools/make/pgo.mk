@@ -49,17 +49,34 @@
 #                        empty: the Makefile's first target)
 #   PGO_CONFIGURE        command run once before the first stage (default: none)
 #   PGO_TRAIN_LIST       command run before training, e.g. to write the task file; it also
-#                        proves that the instrumented program starts (default: none)
+#                        proves that the instrumented program starts (default: none; a program
+#                        of the target is started as $(PGO_RUNNER) ./prog)
 #   PGO_JOBS             parallel training tasks (default: number of CPUs)
 #   PGO_TRAIN_TIMEOUT    seconds per training task (default 1200)
 #   PGO_TRAIN_WRAPPER    command prefix for `profopt train`, e.g. `setarch -R` (no address
 #                        randomization, inherited by every task: reproducible counts)
+#   PGO_RUNNER           from AX_PGO (@PGO_RUNNER@): the command that runs the target's programs
+#                        when this machine cannot (a cross build: qemu-aarch64 -L /usr/aarch64-
+#                        linux-gnu, an ssh wrapper, a script; empty: they run directly).  Training
+#                        starts every task's command through it (see "Cross builds" below), and
+#                        pgo.mk exports it to every command it runs: the project's own commands
+#                        write $(PGO_RUNNER) ./prog (PGO_TRAIN_LIST), and a task in shell syntax
+#                        starts a target program after its first word as $PGO_RUNNER ./prog
+#   PGO_TRAIN_TIMEOUT_SCALE  from AX_PGO: the factor of PGO_TRAIN_TIMEOUT for training and
+#                        PGO_TRAIN_CMD (default 1; AX_PGO says 10 where the programs are
+#                        emulated); the training says the timeout it uses and why
+#   PGO_TRAIN_CMD        (set by pgo.mk) `profopt train` with the runner and the scaled timeout,
+#                        for the project's own runs of its tasks, e.g. in PGO_VERIFY_RUN
+#   PGO_NM, PGO_READELF  from AX_PGO: the target's nm and readelf for verify and report (a cross
+#                        GCC's; empty: the driver's defaults)
+#   PGO_TARGET           from AX_PGO: the machine the compiler builds for, recorded by the default
+#                        PGO_MANIFEST_CMD (a profile for another machine is refused on import)
 #   PGO_LLVM_PROFILE_PATTERN  clang: raw profile file names in the raw directory; {} is the
 #                        task's name (default {}-%m.profraw: files per task, reproducible)
 #   PGO_MIN_RAN          share of training tasks that must run to the end (default 90%)
 #   PGO_VERIFY_REQUIRE   objects (relative to PGO_BUILD_DIR) that must get profile data
 #   PGO_VERIFY_RUN       command the optimized program must pass at the verify stage, e.g.
-#                        the training's tasks run on it (default: none): a miscompiled
+#                        the training's tasks run on it by $(PGO_TRAIN_CMD) (default: none): a miscompiled
 #                        program crashes where its instrumented build ran; pass it
 #                        $(PGO_CRASHED_IN_TRAINING) (with --no-crash) to excuse tasks that
 #                        crashed in training, or $(PGO_FAILED_IN_TRAINING) (with --all-pass)
@@ -93,6 +110,29 @@
 #                        matching a whole name), PGO_BOLT_FLAGS its options (PGO_BOLT_ICF,
 #                        from AX_PGO, its function folding: never -icf=1, see below),
 #                        PGO_BOLT_CHECK a command the rewritten binary ($(PGO_BOLT_NEW)) must pass
+
+# Cross builds.  The programs a cross build makes run on the target, not here: AX_PGO finds
+# how (PGO_RUNNER: qemu-user for the target by default, or --with-pgo-runner=CMD; empty where
+# this machine runs them itself, natively or by binfmt_misc emulation).  The pipeline owns it,
+# so that no project rewrites its task lists for it: every `profopt train` pgo.mk runs
+# (training, PGO_TRAIN_CMD) starts each task's command through target-run, a launcher pgo.mk
+# writes into $(PGO_DIR): the lines of a --tasks list (a copy with the launcher before each
+# command; names kept), --each's template and the command arguments.  target-run hands a
+# program this machine cannot run (an ELF program of another machine, a Windows one...) to
+# $(PGO_RUNNER) and runs the others (sh -c ..., a script, a tool of this machine) as they are;
+# the shell code of a task reaches the runner with its first word only, and starts a target
+# program later in it as $PGO_RUNNER ./prog (exported; empty natively), as the fixture's task
+# "fails" does.  The counts come back as natively: the emulated program writes the files its
+# environment names (LLVM_PROFILE_FILE, GCOV_PREFIX) on this machine; a runner on another
+# machine must pass that environment on and share the build directory at the same path.
+# Clang's raw-profile check (profopt check-raw) runs its test program through the runner;
+# verify reads the target's objects with PGO_NM and PGO_READELF.
+pgo_mk_file := $(lastword $(MAKEFILE_LIST))
+PGO_RUNNER ?=
+export PGO_RUNNER
+PGO_TRAIN_TIMEOUT_SCALE ?= 1
+PGO_NM ?=
+PGO_READELF ?=
 
 PGO_DIR ?= pgo
 PGO_ENABLED ?=
@@ -185,9 +225,11 @@ PGO_LLVM_PROFILE_PATTERN ?= {}-%m.profraw
 pgo_profile_file = $(if $(pgo_is_gcc),$(pgo_stash),$(PGO_PROFDATA))
 # The merged profile's SHA-256, written by profopt merge, compared before the rebuild.
 pgo_seal = $(PGO_PROFDATA).sha256
-pgo_report_input = $(if $(pgo_is_gcc),--family=gcc --profile-dir=$(PGO_BUILD_DIR) $(pgo_skip),--family=clang --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA))
+pgo_report_input = $(if $(pgo_is_gcc),--family=gcc --profile-dir=$(PGO_BUILD_DIR) $(pgo_skip) $(if $(PGO_NM),--nm=$(PGO_NM)),--family=clang --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA))
 pgo_manifest = $(pgo_abs_dir)/manifest.kv
-PGO_MANIFEST_CMD ?= echo compiler=$(PGO_CC_FAMILY) $(PGO_CC_VERSION); echo generate_flags=$(PGO_GEN_CFLAGS)
+PGO_TARGET ?=
+PGO_MANIFEST_CMD ?= echo compiler=$(PGO_CC_FAMILY) $(PGO_CC_VERSION); $(if $(PGO_TARGET),echo target=$(PGO_TARGET);) \
+	echo generate_flags=$(PGO_GEN_CFLAGS)
 PGO_PROFILE ?=
 PGO_PROFILE_FORCE ?=
 PGO_SOURCE_ROOT ?=
@@ -216,9 +258,108 @@ pgo_gcov_env = --setenv=GCOV_PREFIX=$(1) --setenv=GCOV_PREFIX_STRIP=0
 pgo_weighted_inputs = $(if $(pgo_is_gcc),,$(foreach w,$(pgo_workloads),--weighted=$(call pgo_wdir,$(call pgo_wname,$(w)),$(1)):$(call pgo_wweight,$(w))))
 pgo_runs = $(if $(pgo_is_gcc),$(shell seq 1 $(1)),1)
 PGO_TRAIN_WRAPPER ?=
+# The runner (Cross builds, above): profopt train through target-run, which rewrites the
+# tasks' commands and then runs it; the timeout scaled by PGO_TRAIN_TIMEOUT_SCALE (at most
+# profopt's limit, a week), and said before the training.
+pgo_runner_on = $(strip $(PGO_RUNNER))
+pgo_launcher = $(pgo_abs_dir)/target-run
+pgo_via_runner = $(if $(pgo_runner_on),$(pgo_launcher) --train $(pgo_abs_dir)/runner-tasks --)
+pgo_runner_dep = $(if $(pgo_runner_on),| $(pgo_launcher))
+pgo_timeout_scale = $(or $(strip $(PGO_TRAIN_TIMEOUT_SCALE)),1)
+pgo_scaled = $(filter-out 1,$(pgo_timeout_scale))
+pgo_train_timeout = $(if $(pgo_scaled),$(shell awk 'BEGIN { t = ($(PGO_TRAIN_TIMEOUT)) * ($(pgo_timeout_scale)); \
+	if (t > 604800) t = 604800; printf "%.10g", t }'),$(PGO_TRAIN_TIMEOUT))
+PGO_TRAIN_CMD = $(pgo_via_runner) $(PROFOPT) train $(if $(pgo_scaled),--timeout=$(pgo_train_timeout))
+pgo_timeout_why = $(if $(pgo_scaled),(PGO_TRAIN_TIMEOUT $(PGO_TRAIN_TIMEOUT) s x PGO_TRAIN_TIMEOUT_SCALE $(pgo_timeout_scale): \
+	emulated programs run slower),(not scaled: PGO_TRAIN_TIMEOUT_SCALE=N scales it for a slow runner))
+pgo_runner_said = $(if $(or $(pgo_runner_on),$(pgo_scaled)),echo $(call pgo_quote,train: $(if $(pgo_runner_on),the target's \
+	programs run through $(PGO_RUNNER); )timeout $(pgo_train_timeout) s per task $(pgo_timeout_why)) >&2 &&)
 # --stop-with-parent: make, killed by SIGTERM, kills the recipe's shell, which does not pass it on.
-pgo_train_common = $(PGO_TRAIN_WRAPPER) $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(PGO_TRAIN_TIMEOUT) --min-ran=$(PGO_MIN_RAN) \
+pgo_train_common = $(PGO_TRAIN_WRAPPER) $(pgo_via_runner) $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(pgo_train_timeout) --min-ran=$(PGO_MIN_RAN) \
 	--heartbeat=$(PGO_HEARTBEAT) --stop-with-parent
+# target-run, the launcher (Cross builds, above), written from this text whenever pgo.mk changes.
+define pgo_launcher_text
+#!/bin/sh
+# target-run, written by pgo.mk for a cross build's PGO pipeline: runs a program this machine
+# cannot (any file but a script, #!, and an ELF program of /bin/sh's machine) through
+# $$PGO_RUNNER, and any other program as it is.
+#   target-run [NAME=VALUE...] PROGRAM [ARG...]
+#   target-run --train DIR -- PROFOPT train [OPTION...] [--] [COMMAND...]: profopt train with each
+#     task's command started by target-run (the lines of --tasks, copied into DIR; --each's
+#     template; the COMMANDs).  A task in shell syntax reaches the runner with its first word.
+sig() { od -An -tx1 -N20 "$$1" 2>/dev/null | tr -d ' \n' | cut -c1-12,37-40; }
+if test "$${1-}" = --train; then
+	dir=$$2; shift 2; test "$${1-}" != -- || shift
+	each= tasks= prev= out= tab=$$(printf '\t') nl=$$(printf '\nx'); nl=$${nl%x}
+	valued='|-j|-C|--jobs|--timeout|--work-dir|--directory|--log-dir|--min-ran|--crashed-before|--failed-before|--setenv|--heartbeat|--results|--stamp|--stage|--tasks|--each|'
+	i=0
+	for a; do
+		i=$$((i + 1)); test $$i -gt 2 || continue
+		case $$prev in --each) each=1 ;; --tasks) tasks=$$a ;; esac
+		if test -n "$$prev"; then prev=; continue; fi
+		case $$a in --|[!-]*|-) break ;; --each=*) each=1 ;; --tasks=*) tasks=$${a#--tasks=} ;; esac
+		case $$valued in *"|$$a|"*) prev=$$a ;; esac
+	done
+	if test -z "$$each"; then
+		mkdir -p "$$dir" && out=$$(mktemp "$$dir/tasks.XXXXXX") || exit 2
+		test -z "$$tasks" || awk -v run="$$0" '{ sub(/^[ \t]+/, ""); sub(/ +$$/, "") }
+			$$0 == "" || /^#/ { next }
+			{ t = index($$0, "\t") }
+			t { print substr($$0, 1, t - 1) "\t" run " " substr($$0, t + 1); next }
+			length($$0) > 255 { print run " " $$0; next }
+			{ print $$0 "\t" run " " $$0 }' "$$tasks" > "$$out" || exit 2
+	fi
+	n=$$# i=0 prev= ended=
+	while test $$i -lt $$n; do
+		a=$$1; shift; i=$$((i + 1))
+		if test $$i -le 2; then
+			set -- "$$@" "$$a"
+			if test $$i = 2 && test -n "$$out"; then set -- "$$@" "--tasks=$$out"; fi
+			continue
+		fi
+		if test -n "$$prev"; then
+			case $$prev in --each) a="$$0 $$a" ;; esac
+			case $$prev/$$out in --tasks/?*) ;; *) set -- "$$@" "$$a" ;; esac
+			prev=; continue
+		fi
+		if test -z "$$ended"; then
+			case $$a in
+			--) ended=1; set -- "$$@" "$$a"; continue ;;
+			--each=*) set -- "$$@" "--each=$$0 $${a#--each=}"; continue ;;
+			--tasks=*) test -n "$$out" || set -- "$$@" "$$a"; continue ;;
+			-?*) case $$valued in *"|$$a|"*) prev=$$a ;; esac
+				case $$a/$$out in --tasks/?*) ;; *) set -- "$$@" "$$a" ;; esac
+				continue ;;
+			esac
+			ended=1
+		fi
+		case $$a in
+		*"$$tab"*|*"$$nl"*) set -- "$$@" "$$0 $$a" ;;
+		*) if test -n "$$out" && test $${#a} -le 255; then printf '%s\t%s %s\n' "$$a" "$$0" "$$a" >> "$$out"
+			else set -- "$$@" "$$0 $$a"; fi ;;
+		esac
+	done
+	exec "$$@"
+fi
+while test $$# -gt 0; do
+	case $${1%%=*} in "$$1"|''|[0-9]*|*[!A-Za-z0-9_]*) break ;; esac
+	export "$$1"; shift
+done
+p=$${1-}
+case $$p in */*) ;; *) p=$$(command -v "$$p" 2>/dev/null) || p= ;; esac
+if test -n "$$p" && test -f "$$p"; then
+	case $$(sig "$$p") in ''|2321*|"$$(sig /bin/sh)") ;; *) eval "exec $$PGO_RUNNER \"\$$@\"" ;; esac
+fi
+exec "$$@"
+endef
+define pgo_nl
+
+
+endef
+$(pgo_launcher): $(pgo_mk_file)
+	@mkdir -p $(pgo_abs_dir) && printf '%s\n' '$(subst $(pgo_nl),' ',$(subst ','\'',$(pgo_launcher_text)))' > $@.tmp && \
+		chmod +x $@.tmp && mv -f $@.tmp $@
+
 # The training of stage $(1) (train or cs-train) into the run's fresh directory $(2) (a shell
 # variable): one run of PGO_TRAIN_ARGS, or one run per workload (per unit of weight, for
 # GCC).  The stage's record goes to $(2).stamp, which becomes the stamp once the run's profile
@@ -241,7 +382,7 @@ pgo_train_each = $(foreach w,$(pgo_workloads),$(foreach r,$(call pgo_runs,$(call
 # never into the profile in use: training always starts from zero counts.  Such a process may
 # be writing into its directory while it is removed (rm then fails, "Directory not empty"):
 # the directory is left, said, and never read, since only this run's directory is merged.
-pgo_train_cmds = { rm -rf $(pgo_abs_dir)/run.* 2> /dev/null || echo "==> an earlier run's directory is still being written (a task of a killed run?), left as it is: $$(ls -d $(pgo_abs_dir)/run.*)" >&2; } && \
+pgo_train_cmds = $(pgo_runner_said) $(if $(pgo_runner_on),rm -rf $(pgo_abs_dir)/runner-tasks &&) { rm -rf $(pgo_abs_dir)/run.* 2> /dev/null || echo "==> an earlier run's directory is still being written (a task of a killed run?), left as it is: $$(ls -d $(pgo_abs_dir)/run.*)" >&2; } && \
 	run=$$(mktemp -d $(pgo_abs_dir)/run.XXXXXX) && \
 	$(if $(pgo_workloads),$(call pgo_train_each,$(1),$$run,$(3)),$(call pgo_train_one,$(1),$$run,$(3))) && \
 	rm -rf $(2) && mv $$run $(2) && mv $$run.stamp $(call pgo_stamp,$(1))
@@ -274,10 +415,17 @@ $(pgo_abs_dir)/.dir:
 $(call pgo_stamp,configure): | $(pgo_abs_dir)/.dir
 	+@$(call pgo_run,configure,configure) sh -c $(call pgo_quote,$(PGO_CONFIGURE))
 
+# Clang: can LLVM_PROFDATA read the raw profiles this clang writes?  Asked before training, by
+# profopt check-raw, whose test program runs here; a cross build's runs through the runner (the
+# driver's check, on a raw profile written the same way, from a directory the runner can see).
+pgo_check_raw_runner = d=$(pgo_abs_dir)/check-raw && rm -rf $$d && mkdir -p $$d && \
+	printf 'int main(void) { return 0; }\n' > $$d/probe.c && $(CC) -fprofile-generate -o $$d/probe $$d/probe.c && \
+	{ cd $$d && LLVM_PROFILE_FILE=$$d/probe.profraw $(PGO_RUNNER) ./probe; } && \
+	$(PROFOPT) check-raw --tool=$(LLVM_PROFDATA) $$d/probe.profraw >&2 && rm -rf $$d
 $(call pgo_stamp,instrument): $(call pgo_after,instrument)
 	@$(call pgo_rm_later,instrument)
 	+@$(PROFOPT) run --label="clean before the instrumented build" --log=$(call pgo_log,preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
-	@$(if $(pgo_is_gcc),,$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2)
+	@$(if $(pgo_is_gcc),,$(if $(pgo_runner_on),$(pgo_check_raw_runner),$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2))
 	+@$(call pgo_run,instrumented build,instrument) sh -c $(call pgo_quote,$(PGO_BUILD_GEN))
 
 # With an imported profile no training ran in this tree: the first stage that runs the
@@ -290,7 +438,7 @@ pgo_list_if_imported = $(if $(strip $(PGO_PROFILE)),{ test -f $(pgo_lists_writte
 
 # Training starts from zero counts: each run writes into a fresh directory (pgo_train_cmds).
 # The previous merged profile (clang) or archive (gcc) stays until a new one replaces it.
-$(call pgo_stamp,train): $(call pgo_after,train)
+$(call pgo_stamp,train): $(call pgo_after,train) $(pgo_runner_dep)
 	@$(call pgo_rm_later,train)
 	@rm -f $(pgo_ir_profdata)
 	@$(PROFOPT) run --label="list training tasks (the instrumented program must start)" --log=$(call pgo_log,train-list) -- sh -c $(call pgo_quote,$(PGO_TRAIN_LIST))
@@ -348,7 +496,7 @@ $(call pgo_stamp,cs-instrument): $(call pgo_after,cs-instrument)
 	+@$(PROFOPT) run --label="clean before the context-sensitive build" --log=$(call pgo_log,cs-preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
 	+@$(call pgo_run,context-sensitive instrumented build,cs-instrument) sh -c $(call pgo_quote,$(PGO_BUILD_CSGEN))
 
-$(call pgo_stamp,cs-train): $(call pgo_after,cs-train)
+$(call pgo_stamp,cs-train): $(call pgo_after,cs-train) $(pgo_runner_dep)
 	@$(call pgo_rm_later,cs-train)
 	@$(call pgo_train_cmds,cs-train,$(PGO_CS_RAW_DIR),context-sensitive training)
 
@@ -404,7 +552,7 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_use_fp) --root=$(PGO_SOURCE_ROOT) >/dev/null)
 	@rm -f $(pgo_use_started)
 
-$(call pgo_stamp,verify): $(call pgo_after,verify)
+$(call pgo_stamp,verify): $(call pgo_after,verify) $(pgo_runner_dep)
 	@echo "==> verify" >&2
 	@$(call pgo_rm_later,verify)
 	@rm -f $(call pgo_stamp,verify) && touch $(pgo_abs_dir)/verify.started
@@ -418,7 +566,7 @@ $(call pgo_stamp,verify): $(call pgo_after,verify)
 		--stamp=$(call pgo_stamp,verify) --since=$(pgo_abs_dir)/verify.started $(pgo_skip) \
 		$(if $(PGO_SOURCE_ROOT),$(if $(wildcard $(pgo_fingerprint)),--fingerprint=$(pgo_fingerprint))) \
 		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
-		$(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
+		$(if $(PGO_NM),--nm=$(PGO_NM)) $(if $(PGO_READELF),--readelf=$(PGO_READELF)) $(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
 
 # BOLT: the linked program is instrumented by llvm-bolt, trained (each workload, unweighted:
 # merge-fdata has no weights), and rewritten with the measured layout.  The program as the

@@ -1,0 +1,202 @@
+# t0930-cross.sh - PGO for another architecture (issue 39): the fixture cross-built for aarch64
+# with gcc and with clang, trained under qemu-user (the runner AX_PGO finds), ends with verify's
+# ok and an aarch64 program that gives the right answer; a runner given as a script is the one
+# used; a machine with no way to run the target's programs is told so by configure.
+# (Tools/scripts/setup-debian installs qemu-user, gcc-aarch64-linux-gnu, libc6-dev-arm64-cross
+# and clang's aarch64 profile runtime.)
+
+SYSROOT=/usr/aarch64-linux-gnu
+
+# configure --host=aarch64-linux-gnu --enable-optimizations ARGS...: the compiler comes from
+# autoconf's cross tool lookup (aarch64-linux-gnu-gcc) unless ARGS say CC=, not from the test
+# runner's CC and flags.
+xconfigure() {
+	env -u CC -u CFLAGS -u CPPFLAGS -u LDFLAGS ./configure --host=aarch64-linux-gnu --enable-optimizations PROFOPT="$PROFOPT" "$@"
+}
+
+# Skips, naming what is missing, unless the aarch64 cross compiler and C library (and, unless
+# $1 is "no-qemu", qemu-user) are installed.
+require_aarch64() {
+	require autoconf
+	command -v aarch64-linux-gnu-gcc > /dev/null 2>&1 ||
+		skip "the aarch64 cross compiler is not installed (Debian: apt-get install gcc-aarch64-linux-gnu)"
+	test -e $SYSROOT/lib/ld-linux-aarch64.so.1 ||
+		skip "the aarch64 C library is not installed (Debian: apt-get install libc6-dev-arm64-cross)"
+	[ "${1-}" = no-qemu ] || command -v qemu-aarch64 > /dev/null 2>&1 ||
+		skip "qemu-aarch64 is not installed (Debian: apt-get install qemu-user)"
+}
+
+# Skips unless clang $1 (clang, clang-19) has its profile runtime for aarch64.
+require_clang_aarch64() {
+	require "$1"
+	printf 'int main(void) { return 0; }\n' > rt.c
+	"$1" --target=aarch64-linux-gnu -fprofile-generate -o rt rt.c > rt.out 2>&1 ||
+		skip "$1 has no profile runtime for aarch64: $(grep -o 'libclang_rt[^ :]*' rt.out | head -n 1) (Debian: dpkg --add-architecture arm64 && apt-get update && apt-get install libclang-rt-$("$1" -dumpversion | cut -d. -f1)-dev:arm64)"
+	rm -f rt rt.c rt.out
+}
+
+# The cross-built PGO program: aarch64 ELF (file, readelf), the right answer under qemu, and
+# not runnable here.
+check_aarch64_toy() {
+	require file readelf
+	file toy > file.out
+	expect_contains file.out 'ELF 64-bit LSB .*ARM aarch64'
+	readelf -h toy > readelf.out
+	expect_contains readelf.out 'Machine: +AArch64'
+	expect_eq "$(qemu-aarch64 -L $SYSROOT ./toy ppas 10)" 90 "the optimized aarch64 program's answer under qemu"
+	! ./toy ppas 10 > /dev/null 2>&1 || skip "this machine runs aarch64 programs itself (binfmt_misc?): nothing was cross about it"
+}
+
+# The whole pipeline on the fixture configured for aarch64 with CONFIGURE-ARGS, trained under
+# qemu-user: every stage, the tasks' results as natively, and verify's ok.
+cross_round_trip() {
+	setup_fixture
+	xconfigure "$@" > configure.out 2>&1 ||
+		{ cat configure.out; fail "configure --host=aarch64-linux-gnu"; }
+	expect_contains configure.out "how training runs the programs built for aarch64-.*linux-gnu\.\.\. through qemu-user: .*qemu-aarch64 -L $SYSROOT\$"
+	expect_contains configure.out "factor of the training's timeouts\.\.\. 10: the target's programs are emulated"
+	expect_contains Makefile "^PGO_RUNNER = .*qemu-aarch64 -L $SYSROOT\$"
+	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt (cross, under qemu)"; }
+	for s in configure instrument train merge clean use verify; do
+		test -f pgo/$s.stamp || fail "no $s stamp"
+	done
+	expect_contains make.out "^train: the target's programs run through .*qemu-aarch64 -L $SYSROOT; timeout 12000 s per task \(PGO_TRAIN_TIMEOUT 1200 s x PGO_TRAIN_TIMEOUT_SCALE 10"
+	expect_contains make.out 'training: 4 tasks, [0-9]+ at a time, timeout 12000 s each'
+	# "fails" runs the toy inside sh -c through $PGO_RUNNER: it ran, and failed as natively
+	expect_contains make.out '1 of 4 training tasks failed: fails'
+	expect_contains pgo/logs/train/004-fails.log '^999000$'
+	expect_contains pgo/logs/verify-run.log 'training: 4 of 4 tasks ran'
+	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
+	expect_contains make.out 'verify: interp.o: used profile data'
+	expect_contains make.out 'total +ok'
+	check_aarch64_toy
+}
+
+test_cross_gcc_under_qemu() {
+	require_aarch64
+	cross_round_trip
+	expect_contains configure.out 'gcov-tool matching gcc .*aarch64-linux-gnu-gcov-tool'
+	expect_contains configure.out 'verify reads the objects with aarch64-linux-gnu-gcc-nm and aarch64-linux-gnu-readelf'
+	# the emulated runs wrote their .gcda files here: main() ran once per task
+	expect_contains make.out 'merge: 2 \.gcda files'
+	expect_eq "$(gcc_main_count)" 4 "main's count from the emulated training"
+}
+
+# clang_round_trip CLANG: the fixture cross-built by CLANG --target=aarch64-linux-gnu.
+clang_round_trip() {
+	require_aarch64
+	require_clang_aarch64 "$1"
+	cross_round_trip CC="$1 --target=aarch64-linux-gnu"
+	# the driver's raw-profile check ran its test program under qemu
+	expect_contains make.out 'probe\.profraw: readable by llvm-profdata'
+	expect_contains make.out 'merge: 4 raw profiles'
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	"$llvm_profdata" show --function=main --counts pgo/merged.profdata > show.out
+	expect_contains show.out 'Block counts: \[4\b'
+}
+
+test_cross_clang_under_qemu() { clang_round_trip clang; }
+test_cross_clang19_under_qemu() { clang_round_trip clang-19; }
+
+# A runner given as a script is the one that runs every program of the target: configure's test
+# program, the instrumented toy's start check, each training task (the one in sh -c too), and
+# the optimized toy at verify.  Its timeouts are not scaled (it is not qemu), and it says so.
+test_runner_script_is_used() {
+	require_aarch64
+	setup_fixture
+	cat > runner.sh <<EOF
+#!/bin/sh
+echo "\$*" >> "$PWD/runner.log"
+exec qemu-aarch64 -L $SYSROOT "\$@"
+EOF
+	chmod +x runner.sh
+	xconfigure --with-pgo-runner="$PWD/runner.sh" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
+	expect_contains configure.out "through $PWD/runner.sh\$"
+	expect_contains configure.out "factor of the training's timeouts\.\.\. 1\$"
+	expect_contains runner.log '^\./conftest$'
+	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt through runner.sh"; }
+	expect_contains make.out "^train: the target's programs run through $PWD/runner.sh; timeout 1200 s per task \(not scaled"
+	expect_contains make.out 'verify: interp.o: used profile data'
+	expect_contains runner.log '^\./toy version$'
+	for t in 'ppas 200000' 'ppmdxs 150000' 'pdpapmsq 100000' 'ppas 1000'; do
+		# training and verify's run of the optimized toy
+		expect_eq "$(grep -c "^\./toy $t\$" runner.log)" 2 "runs of './toy $t' through the runner"
+	done
+	expect_not_contains runner.log '^sh '
+	check_aarch64_toy
+}
+
+# A runner that does not run the target's programs stops configure, saying what a runner is.
+test_runner_that_does_not_run_is_refused() {
+	require_aarch64 no-qemu
+	setup_fixture
+	expect_status 1 xconfigure --with-pgo-runner=true
+	expect_contains out "the PGO runner 'true' did not run a test program built by aarch64-linux-gnu-gcc"
+	expect_contains out 'a runner is a command that runs a program of the target'
+	expect_status 1 xconfigure --with-pgo-runner='x $(y)'
+	expect_contains out "holds \\$, # or a newline"
+}
+
+# Without qemu (a PATH that has everything of /usr/bin but qemu-*) and without binfmt_misc
+# emulation, configure says that training cannot run the target's programs and how to give a
+# runner; --without-pgo-runner takes the user's word; BOLT is no stage of a cross build.
+test_no_runner_is_a_configure_error() {
+	require_aarch64 no-qemu
+	setup_fixture
+	mkdir nobin && ln -s /usr/bin/* nobin/ && rm -f nobin/qemu-*
+	PATH=$PWD/nobin expect_status 1 xconfigure
+	if grep -q 'directly: this machine emulates them' out; then skip "this machine runs aarch64 programs itself (binfmt_misc)"; fi
+	expect_contains out 'how training runs the programs built for aarch64-linux-gnu\.\.\. no way'
+	expect_contains out 'cross compiling for aarch64-linux-gnu: this machine cannot run its programs, and PGO trains by running them'
+	expect_contains out 'apt-get install qemu-user libc6-dev-arm64-cross'
+	expect_contains out 'binfmt_misc'
+	expect_contains out '--with-pgo-runner=CMD: a command that runs a program of the target'
+	PATH=$PWD/nobin expect_status 0 xconfigure --without-pgo-runner
+	expect_contains out 'built for aarch64-linux-gnu\.\.\. directly \(--without-pgo-runner\)'
+	expect_status 1 xconfigure --without-pgo-runner --enable-bolt
+	expect_contains out '--enable-bolt: the BOLT stage runs the linked program on this machine, not aarch64-linux-gnu.s \(a cross build has no BOLT stage\)'
+}
+
+# target-run --train keeps profopt train's tasks as they were - names, order, --each, commands
+# given as arguments, options with their values - and puts itself before each command.
+test_launcher_rewrites_only_the_commands() {
+	require_aarch64 no-qemu
+	setup_fixture
+	./configure --enable-optimizations CC=gcc PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
+	make "$PWD/pgo/target-run" > /dev/null
+	aarch64-linux-gnu-gcc -o prog -x c - <<'EOF'
+int main(void) { return 0; }
+EOF
+	printf '#!/bin/sh\necho "ran $*${X:+ X=$X}" >> %s/runner.log\n' "$PWD" > runner.sh && chmod +x runner.sh
+	printf '#!/bin/sh\necho script > script.out\n' > script.sh && chmod +x script.sh
+	printf '# a comment\n\nnamed\t./prog a\n  ./prog b  \nhost\tsh -c "echo host > host.out"\nscript\t./script.sh\nenv\tX=1 ./prog e\n' > tasks.txt
+	printf 'x\ny\n' > names.txt
+	PGO_RUNNER=$PWD/runner.sh pgo/target-run --train "$PWD/rt" -- "$PROFOPT" train -j 1 --log-dir logs1 \
+		--tasks tasks.txt --results r1.json -- './prog c' > t1.out 2>&1 || { cat t1.out; fail "train through target-run"; }
+	expect_eq "$(python3 -c 'import json; print(",".join(t["name"] for t in json.load(open("r1.json"))["results"]))')" \
+		"named,./prog b,host,script,env,./prog c" "task names, in order"
+	expect_eq "$(cat runner.log)" "$(printf 'ran ./prog a\nran ./prog b\nran ./prog e X=1\nran ./prog c')" "what the runner ran"
+	expect_eq "$(cat host.out)" host "the host's sh -c task, run as it is"
+	expect_eq "$(cat script.out)" script "the script task, run as it is"
+	rm -f runner.log
+	PGO_RUNNER=$PWD/runner.sh pgo/target-run --train "$PWD/rt" -- "$PROFOPT" train -j 1 --tasks=names.txt \
+		--each './prog {}' --results=r2.json --log-dir=logs2 > t2.out 2>&1 || { cat t2.out; fail "--each through target-run"; }
+	expect_eq "$(cat runner.log)" "$(printf 'ran ./prog x\nran ./prog y')" "what the runner ran for --each"
+}
+
+# A profile exported by a native build of the same sources is refused by the aarch64 build: the
+# fixture's manifest records the compiler's target (PGO_TARGET).
+test_native_profile_is_refused_by_a_cross_build() {
+	require_aarch64 no-qemu
+	mkdir a && cd a
+	configured_fixture gcc
+	make profile-opt > make.out 2>&1 || { cat make.out; fail "native build"; }
+	make profile-export > export.out 2>&1 || { cat export.out; fail "profile-export"; }
+	cd .. && mkdir b && cd b
+	setup_fixture
+	xconfigure --without-pgo-runner > configure.out 2>&1 || { cat configure.out; fail "configure"; }
+	expect_status 2 make profile-opt PGO_PROFILE=../a/pgo/profile-export.tar.gz
+	expect_contains out '^  target +profile: x86_64-linux-gnu$'
+	expect_contains out '^ +this build: aarch64-linux-gnu$'
+	expect_contains out 'refusing a profile that does not match'
+}
