@@ -81,7 +81,7 @@ test_crashing_task_is_reported_and_does_not_spoil() {
 	printf 'a\t./toy ppas 1000\nb\t./toy ppmdxs 1000\nc\t./toy pdpapmsq 1000\ncrash\t./toy crash\n' > crash.txt
 	make profile-opt TRAIN_TASKS=crash.txt PGO_MIN_RAN=75% > make.out 2>&1 || { cat make.out; fail "make"; }
 	expect_contains make.out 'crash: crashed \(killed by signal 11'
-	expect_contains make.out '1 of 4 training tasks crashed: crash; they wrote no counts'
+	expect_contains make.out '1 of 4 training tasks crashed: crash; the processes that crashed wrote no counts'
 	expect_contains make.out 'verify: interp.o: used profile data'
 	test -f pgo/logs/train/004-crash.log || fail "no log for the crashing task"
 	# verify's run of the optimized program crashes there too: excused, as in training

@@ -25,7 +25,7 @@ test_check_raw_files_sound_and_damaged() {
 	expect_status 0 "$PROFOPT" check-raw good.profraw
 	head -c 100 good.profraw > cut.profraw
 	expect_status 1 "$PROFOPT" check-raw good.profraw cut.profraw
-	expect_contains out 'profopt check-raw: error: cut\.profraw: offset [0-9]+ \(0x[0-9a-f]+\): .*truncated file \(actual/expected\)'
+	expect_contains out 'profopt check-raw: error: damaged profile: cut\.profraw: offset [0-9]+ \(0x[0-9a-f]+\): .*truncated file \(actual/expected\)'
 	echo 'not a profile at all' > junk.profraw
 	expect_status 1 "$PROFOPT" check-raw junk.profraw
 	expect_contains out 'bad magic'

@@ -2,6 +2,7 @@
  * parsing, system checks on a fake /proc and /sys, and the report formats. */
 #include "bench/bench.h"
 #include "unit.h"
+#include "lib/output.h"
 #include "lib/util.h"
 
 #include <fcntl.h>

@@ -2,6 +2,7 @@
 #include "profile/facts.h"
 #include "lib/sha256.h"
 #include "unit.h"
+#include "lib/output.h"
 #include "lib/util.h"
 
 #include <fcntl.h>

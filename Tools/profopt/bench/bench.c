@@ -4,10 +4,12 @@
 #include "bench/bench.h"
 #include "commands.h"
 #include "lib/progress.h"
+#include "lib/output.h"
 #include "lib/util.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,23 +111,20 @@ struct bench_opts {
 	const char *suite, *workloads, *json, *table, *plot, *baseline;
 };
 
-static double parse_seconds(const char *opt, const char *s)
+static double seconds_option(const char *opt, const char *s)
 {
-	char *end;
-	double v = strtod(s, &end);
-	if (end == s || *end || !(v > 0))
-		usage_error("%s wants seconds > 0, not '%s'", opt, s);
+	double v = parse_seconds(s, MAX_SECONDS);
+	if (v < 0)
+		usage_error("%s wants seconds > 0 and at most %.0f, not '%s'", opt, MAX_SECONDS, printable(s));
 	return v;
 }
 
-static long parse_count(const char *opt, const char *s, long min)
+static long parse_count(const char *opt, const char *s, long min, long max)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min)
-		usage_error("%s wants a whole number >= %ld, not '%s'", opt, min, s);
-	return v;
+	long long v;
+	if (parse_whole(s, min, max, &v) < 0)
+		usage_error("%s wants a whole number from %ld to %ld, not '%s'", opt, min, max, printable(s));
+	return (long)v;
 }
 
 /* The suite directory: --suite, $PROFOPT_BENCH_DIR, the source tree profopt was built from,
@@ -328,8 +327,7 @@ static void write_output(const char *path, const struct bench_result *r, void (*
 		fputs(prefix, f);
 	fn(r, f);
 	fclose(f);
-	if (write_file_atomic(path, data, len) < 0)
-		fatal("cannot write %s: %s", path, strerror(errno));
+	output_write(path, data, len);
 	free(data);
 }
 
@@ -352,32 +350,33 @@ static void parse_bench_opts(struct bench_opts *o, int argc, char **argv)
 		{"keep-page-cache", no_argument, NULL, O_KEEP}, {NULL, 0, NULL, 0},
 	};
 	int c;
+	char *end;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
-		case O_ROUNDS: o->rounds = (int)parse_count("--rounds", optarg, 1); break;
-		case O_LAYOUTS: o->layouts = (int)parse_count("--layouts", optarg, 1); break;
-		case O_WARMUP: o->warmup = (int)parse_count("--warmup", optarg, 0); break;
-		case O_TARGET: o->target = parse_seconds("--target", optarg); break;
-		case O_LOOPS: o->loops = parse_count("--loops", optarg, 1); break;
+		case O_ROUNDS: o->rounds = (int)parse_count("--rounds", optarg, 1, 100000); break;
+		case O_LAYOUTS: o->layouts = (int)parse_count("--layouts", optarg, 1, 100000); break;
+		case O_WARMUP: o->warmup = (int)parse_count("--warmup", optarg, 0, 100000); break;
+		case O_TARGET: o->target = seconds_option("--target", optarg); break;
+		case O_LOOPS: o->loops = parse_count("--loops", optarg, 1, 1000000000); break;
 		case O_WORKLOADS: o->workloads = optarg; break;
 		case O_SUITE: o->suite = optarg; break;
 		case O_LIST: o->list = 1; break;
-		case O_CPU: o->cpu = (int)parse_count("--cpu", optarg, 0); break;
+		case O_CPU: o->cpu = (int)parse_count("--cpu", optarg, 0, 65535); break;
 		case O_NOASLR: o->no_aslr = 1; break;
 		case O_KEEP: o->keep_pages = 1; break;
-		case O_TIMEOUT: o->timeout = parse_seconds("--timeout", optarg); break;
+		case O_TIMEOUT: o->timeout = seconds_option("--timeout", optarg); break;
 		case O_CG: o->callgrind = 1; break;
 		case O_CACHE: o->cache_sim = 1; break;
 		case O_BRANCH: o->branch_sim = 1; break;
 		case O_CHECK: o->check_only = 1; break;
 		case O_CONF:
-			o->conf = atof(optarg);
-			if (!(o->conf > 0.5 && o->conf < 1))
+			o->conf = strtod(optarg, &end);
+			if (end == optarg || *end || !(o->conf > 0.5 && o->conf < 1))
 				usage_error("--confidence wants a number between 0.5 and 1 (e.g. 0.95), not '%s'", optarg);
 			break;
-		case O_BOOT: o->nboot = (int)parse_count("--bootstrap", optarg, 100); break;
-		case O_SEED: o->seed = (unsigned long long)parse_count("--seed", optarg, 0); break;
+		case O_BOOT: o->nboot = (int)parse_count("--bootstrap", optarg, 100, 10000000); break;
+		case O_SEED: o->seed = (unsigned long long)parse_count("--seed", optarg, 0, LONG_MAX); break;
 		case O_JSON: o->json = optarg; break;
 		case O_TABLE: o->table = optarg; break;
 		case O_PLOT: o->plot = optarg; break;
@@ -589,9 +588,9 @@ static void report_results(struct bench_result *r, const struct bench_opts *o, c
 	if (o->json)
 		write_output(o->json, r, bench_write_json, NULL);
 	if (o->plot && bench_plot(r, o->plot) == 0)
-		fprintf(stderr, "bench: plot in %s\n", o->plot);
+		fprintf(stderr, "bench: plot in %s\n", printable(o->plot));
 	if (o->json)
-		fprintf(stderr, "bench: JSON in %s\n", o->json);
+		fprintf(stderr, "bench: JSON in %s\n", printable(o->json));
 }
 
 /* The measurements: calibration, then the rounds, with a progress line. */
@@ -635,7 +634,7 @@ int cmd_bench(int argc, char **argv)
 		works = list_workloads(suite, o.workloads, &nwork);
 		if (o.list) {
 			for (int w = 0; w < nwork; w++)
-				printf("%s\n", works[w]);
+				printf("%s\n", printable(works[w]));
 			return 0;
 		}
 		if (optind >= argc)

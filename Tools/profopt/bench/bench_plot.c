@@ -2,6 +2,7 @@
  * file and a script, then runs gnuplot on the script (see bench.h). */
 #include "bench/bench.h"
 #include "lib/proc.h"
+#include "lib/output.h"
 #include "lib/util.h"
 
 #include <errno.h>
@@ -149,8 +150,10 @@ int bench_plot(const struct bench_result *r, const char *path)
 	plot_data(r, &dat, &ymin, &ymax);
 	plot_script(r, &gp, path, datpath, ymin, ymax);
 	int rc = -1;
-	if (write_file_atomic(datpath, dat.data, dat.len) < 0 || write_file_atomic(gppath, gp.data, gp.len) < 0)
-		warn("cannot write the plot data next to %s: %s: no plot", path, strerror(errno));
+	char err[600];
+	if (output_write_err(datpath, dat.data, dat.len, err, sizeof err) < 0 ||
+	    output_write_err(gppath, gp.data, gp.len, err, sizeof err) < 0 || output_in_place(path, err, sizeof err) < 0)
+		warn("%s: no plot", err);
 	else
 		rc = run_gnuplot(datpath, gppath);
 	buf_free(&dat);

@@ -309,7 +309,7 @@ void bench_print_table(const struct bench_result *r, FILE *out)
 	}
 	fputc('\n', out);
 	for (int w = 0; w < nw; w++) {
-		fprintf(out, "%-*s", namew, r->works[w].name);
+		fprintf(out, "%-*s", namew, printable(r->works[w].name));
 		for (int i = 0; i < ni; i++) {
 			const struct bench_cell *c = bench_cell(r, w, i);
 			char m[64], s[96];

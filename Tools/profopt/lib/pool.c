@@ -1,5 +1,6 @@
 /* pool.c - the parallel job loop (see pool.h). */
 #include "lib/pool.h"
+#include "lib/output.h"
 #include "lib/util.h"
 
 #include <errno.h>
@@ -11,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define KILL_GRACE 5.0 /* seconds between SIGTERM and SIGKILL for a job past its timeout */
+#define KILL_GRACE POOL_KILL_GRACE
 
 static int wake_pipe[2] = {-1, -1};
 static volatile sig_atomic_t interrupted;
@@ -40,9 +41,10 @@ const char *job_result_name(enum job_result r)
 
 static void start_job(struct pool *pool, struct job *job)
 {
-	int fd = open(job->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	char err[600];
+	int fd = output_open_log(job->log_path, 0, err, sizeof err);
 	if (fd < 0)
-		fatal("cannot write log %s: %s", job->log_path, strerror(errno));
+		fatal("the log: %s", err);
 	dprintf(fd, "$ %s\n", job->cmd);
 	job->start = now();
 	job->state = JOB_RUNNING;
@@ -105,14 +107,15 @@ static void finish_job(struct pool *pool, struct job *job, int status)
 			job->group_kill_at = job->end + KILL_GRACE;
 	}
 	/* Leave the outcome at the end of the job's log, where people look first. */
-	int fd = open(job->log_path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	char err[600];
+	int fd = output_open_log(job->log_path, 1, err, sizeof err);
 	if (fd >= 0) {
 		char what[96];
 		dprintf(fd, "\nprofopt: %s (%s) after %.1f s\n", job_result_name(job->result),
 			describe_status(status, what, sizeof what), job->end - job->start);
 		if (stragglers)
 			dprintf(fd, "profopt: processes of this task were still running after it ended: "
-				    "stopped (SIGTERM, then SIGKILL %.0f s later)\n", KILL_GRACE);
+				    "stopped (SIGTERM, then SIGKILL to any still running %.0f s later)\n", KILL_GRACE);
 		close(fd);
 	}
 	if (pool->on_done)
@@ -140,6 +143,8 @@ static void kill_due_groups(struct pool *pool, double t)
 	for (int i = 0; i < pool->njobs; i++) {
 		struct job *job = &pool->jobs[i];
 		if (job->group_kill_at > 0 && t >= job->group_kill_at) {
+			/* members still there outlived the grace: what they counted is lost, and said */
+			job->group_killed |= job->proc.pid > 0 && kill(-job->proc.pid, 0) == 0;
 			signal_group(job, SIGKILL);
 			job->group_kill_at = 0;
 		}

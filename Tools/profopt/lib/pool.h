@@ -8,6 +8,9 @@
 
 #include "lib/proc.h"
 
+/* Seconds between SIGTERM and SIGKILL for a job past its timeout, or its stragglers. */
+#define POOL_KILL_GRACE 5.0
+
 enum job_state { JOB_PENDING, JOB_RUNNING, JOB_DONE };
 enum job_result {
 	RESULT_NONE, RESULT_PASSED, RESULT_FAILED, RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED,
@@ -27,6 +30,7 @@ struct job {
 	double start, end;   /* monotonic seconds */
 	double term_sent;    /* when SIGTERM was sent for a timeout, 0 if not */
 	double group_kill_at; /* when the group gets SIGKILL (timeout, stragglers), 0 if not due */
+	int group_killed;    /* members of the group outlived the grace and got SIGKILL */
 };
 
 struct pool;

@@ -24,6 +24,7 @@ double progress_elapsed(const struct progress *p)
 
 void progress_show(struct progress *p, const char *text, int force)
 {
+	text = printable(text); /* names in it come from outside: none may move the cursor */
 	if (p->tty) {
 		struct winsize ws;
 		int width = ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10 ? ws.ws_col - 1 : 79;

@@ -1,5 +1,6 @@
 /* tarfile.c - tar archives by libarchive (see tarfile.h). */
 #include "lib/tarfile.h"
+#include "lib/output.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 
@@ -7,6 +8,7 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,35 +16,20 @@
 
 struct tar_out {
 	struct archive *a;
-	char *path;
-	int fd;
+	struct output out; /* the archive's temporary file, renamed into place by tar_close() */
 };
-
-/* The archive being written, removed if the program exits before it is finished. */
-static char *unfinished;
-
-static void remove_unfinished(void)
-{
-	if (unfinished)
-		unlink(unfinished);
-}
 
 struct tar_out *tar_create(const char *path, int gzip)
 {
-	static int registered;
 	struct tar_out *t = xcalloc(1, sizeof *t);
-	t->path = xstrdup(path);
-	t->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (t->fd < 0)
-		fatal("cannot create %s: %s", path, strerror(errno));
-	if (!registered++)
-		atexit(remove_unfinished);
-	unfinished = t->path;
+	char err[600];
+	if (output_open(&t->out, path, err, sizeof err) < 0)
+		fatal("%s", err);
 	t->a = archive_write_new();
 	/* GNU tar's format: long names without a charset conversion, so any bytes survive */
 	if (archive_write_set_format_gnutar(t->a) != ARCHIVE_OK || (gzip && archive_write_add_filter_gzip(t->a) != ARCHIVE_OK) ||
-	    archive_write_open_fd(t->a, t->fd) != ARCHIVE_OK)
-		fatal("cannot write %s: %s", path, archive_error_string(t->a));
+	    archive_write_open_fd(t->a, t->out.fd) != ARCHIVE_OK)
+		fatal("cannot write %s: %s", printable(path), archive_error_string(t->a));
 	return t;
 }
 
@@ -56,7 +43,7 @@ static void write_header(struct tar_out *t, const char *name, int type, int perm
 	archive_entry_set_mtime(e, mtime, 0);
 	if (archive_write_header(t->a, e) != ARCHIVE_OK) {
 		const char *p = printable(name);
-		fatal("cannot add %s to %s: %s", p, t->path, archive_error_string(t->a));
+		fatal("cannot add %s to %s: %s", p, printable(t->out.path), archive_error_string(t->a));
 	}
 	archive_entry_free(e);
 }
@@ -65,7 +52,7 @@ static void write_data(struct tar_out *t, const char *name, const void *data, si
 {
 	if (len && archive_write_data(t->a, data, len) != (la_ssize_t)len) {
 		const char *p = printable(name);
-		fatal("cannot write %s into %s: %s", p, t->path, archive_error_string(t->a));
+		fatal("cannot write %s into %s: %s", p, printable(t->out.path), archive_error_string(t->a));
 	}
 }
 
@@ -115,14 +102,12 @@ void tar_add_dir(struct tar_out *t, const char *name)
 
 void tar_close(struct tar_out *t)
 {
+	char err[600];
 	if (archive_write_close(t->a) != ARCHIVE_OK)
-		fatal("cannot write %s: %s", t->path, archive_error_string(t->a));
+		fatal("cannot write %s: %s", printable(t->out.path), archive_error_string(t->a));
 	archive_write_free(t->a);
-	if (fsync(t->fd) < 0 || close(t->fd) < 0)
-		fatal("cannot write %s: %s", t->path, strerror(errno));
-	if (unfinished == t->path)
-		unfinished = NULL;
-	free(t->path);
+	if (output_commit(&t->out, err, sizeof err) < 0)
+		fatal("%s", err);
 	free(t);
 }
 
@@ -203,13 +188,55 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+#define DEFAULT_MAX_INFLATE 100                      /* times the archive's size */
+#define DEFAULT_MAX_UNPACKED ((unsigned long long)1 << 30) /* bytes */
+
+/* An environment variable's whole number, or fallback when it is unset. */
+static long long env_limit(const char *name, long long fallback)
+{
+	const char *env = getenv(name);
+	long long v;
+	if (!env || !*env)
+		return fallback;
+	if (parse_whole(env, 1, LLONG_MAX, &v) < 0)
+		fatal("%s wants a whole number > 0, not '%s'", name, printable(env));
+	return v;
+}
+
+unsigned long long tar_unpack_limit(unsigned long long archive_bytes, long long ratio, long long max)
+{
+	if (ratio <= 0)
+		ratio = env_limit("PROFOPT_MAX_INFLATE", DEFAULT_MAX_INFLATE);
+	if (max <= 0)
+		max = env_limit("PROFOPT_MAX_UNPACKED_BYTES", (long long)DEFAULT_MAX_UNPACKED);
+	unsigned long long by_ratio = archive_bytes > ULLONG_MAX / (unsigned long long)ratio
+					      ? ULLONG_MAX : archive_bytes * (unsigned long long)ratio;
+	return by_ratio < (unsigned long long)max ? by_ratio : (unsigned long long)max;
+}
+
+/* A member that would take the archive past max_bytes unpacked refuses it: before anything is
+ * written, so a small archive that inflates to gigabytes never fills the disk. */
+static void check_size(const char *archive, const char *name, unsigned long long *total, long long size,
+		       unsigned long long max_bytes)
+{
+	*total += size > 0 ? (unsigned long long)size : 0;
+	if (*total > max_bytes) {
+		const char *a = printable(archive), *n = printable(name);
+		fatal("refusing %s: member '%s' takes it past %llu bytes unpacked, its limit (a multiple of the "
+		      "archive's size, at most an absolute cap: import's --max-inflate, --max-unpacked, or "
+		      "PROFOPT_MAX_INFLATE, PROFOPT_MAX_UNPACKED_BYTES); nothing was written", a, n, max_bytes);
+	}
+}
+
 /* First pass: every member checked; returns the names to extract the regular files as. */
-static char **check_all(int fd, const char *archive, tar_accept_fn accept, void *ctx, int *count)
+static char **check_all(int fd, const char *archive, tar_accept_fn accept, void *ctx, unsigned long long max_bytes,
+			int *count)
 {
 	struct archive *a = open_reader(fd, archive);
 	struct archive_entry *e;
 	char **names = NULL;
 	int n = 0, r;
+	unsigned long long total = 0;
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
 		const char *raw = member_name(e), *why = bad_type(e);
 		char *name = xstrdup(raw ? raw : "");
@@ -217,6 +244,7 @@ static char **check_all(int fd, const char *archive, tar_accept_fn accept, void 
 			why = raw ? bad_name(name) : "has no name";
 		if (why)
 			refuse(archive, raw, why);
+		check_size(archive, name, &total, archive_entry_size(e), max_bytes);
 		if (archive_entry_filetype(e) == AE_IFDIR || !*name) {
 			free(name);
 			continue;
@@ -328,10 +356,10 @@ static void extract_all(int fd, const char *archive, const char *dir, enum tar_m
 }
 
 int tar_extract_fd(int fd, const char *archive, const char *dir, enum tar_mode mode, tar_accept_fn accept, void *ctx,
-		   struct file_list *got)
+		   unsigned long long max_bytes, struct file_list *got)
 {
 	int n = 0;
-	char **names = check_all(fd, archive, accept, ctx, &n);
+	char **names = check_all(fd, archive, accept, ctx, max_bytes, &n);
 	int here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (here < 0 || chdir(dir) < 0)
 		fatal("cannot enter %s: %s", dir, strerror(errno));
@@ -349,15 +377,23 @@ int tar_extract_fd(int fd, const char *archive, const char *dir, enum tar_mode m
 	return n;
 }
 
+int tar_open(const char *archive, struct stat *st)
+{
+	int fd = open(archive, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, st) < 0)
+		fatal("cannot read %s: %s", printable(archive), strerror(errno));
+	if (!S_ISREG(st->st_mode))
+		fatal("refusing %s: it is %s, not a regular file: not an archive", printable(archive), file_kind(st->st_mode));
+	return fd;
+}
+
 int tar_extract(const char *archive, const char *dir, enum tar_mode mode, tar_accept_fn accept, void *ctx,
 		struct file_list *got)
 {
-	int fd = open(archive, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		const char *p = printable(archive);
-		fatal("cannot read %s: %s", p, strerror(errno));
-	}
-	int n = tar_extract_fd(fd, archive, dir, mode, accept, ctx, got);
+	struct stat st;
+	int fd = tar_open(archive, &st);
+	int n = tar_extract_fd(fd, archive, dir, mode, accept, ctx, tar_unpack_limit((unsigned long long)st.st_size, 0, 0),
+			       got);
 	close(fd);
 	return n;
 }
@@ -476,8 +512,13 @@ static int read_members(struct archive *a, const char *name, const char *suffix,
 
 int tarmem_read(const char *path, const char *suffix, struct member_list *out, char *err, size_t errlen)
 {
-	struct archive *a = new_reader();
+	struct stat st;
 	memset(out, 0, sizeof *out);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s, not a regular file: not an archive", printable(path), file_kind(st.st_mode));
+		return -1;
+	}
+	struct archive *a = new_reader();
 	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s", printable(path), archive_error_string(a));
 		archive_read_free(a);

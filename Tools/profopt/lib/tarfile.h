@@ -11,10 +11,12 @@
 #include <stddef.h>
 
 struct file_list;
+struct stat;
 struct tar_out;
 
-/* Starts writing a tar archive (gzip-compressed if gzip) to path, which is removed at exit
- * unless tar_close() finished it.  The tar_add_* functions exit on error. */
+/* Starts writing a tar archive (gzip-compressed if gzip) as path, an output (output.h): into
+ * a temporary file beside it, removed at exit unless tar_close() renamed it into place.  The
+ * tar_add_* functions exit on error. */
 struct tar_out *tar_create(const char *path, int gzip);
 /* Adds the regular file `file` (a symbolic link is refused, never followed) as member name. */
 void tar_add_file(struct tar_out *t, const char *name, const char *file);
@@ -32,15 +34,24 @@ enum tar_mode {
 	TAR_REPLACE, /* files in dir are replaced; links in the way are removed, with a warning */
 };
 
+/* What an archive of archive_bytes may unpack to at most: ratio times its size, and at most
+ * max bytes; ratio <= 0 means $PROFOPT_MAX_INFLATE (default 100), max <= 0
+ * $PROFOPT_MAX_UNPACKED_BYTES (default 1 GiB).  Exits on a bad environment value. */
+unsigned long long tar_unpack_limit(unsigned long long archive_bytes, long long ratio, long long max);
+/* Opens an archive for reading: exits unless it is a regular file (never /dev/zero).  *st: its
+ * status (size). */
+int tar_open(const char *archive, struct stat *st);
 /* Extracts the archive (tar, plain or compressed) at `archive` into dir.  Every member is
  * checked (and accept()ed) before the first is written, so a refused archive writes nothing;
- * the refusal exits, naming the archive and the member.  The names extracted (relative to
+ * the refusal exits, naming the archive and the member.  Members whose sizes add up to more
+ * than tar_unpack_limit() of the archive's size refuse it.  The names extracted (relative to
  * dir) are added to got (if not NULL).  Returns the number of files extracted. */
 int tar_extract(const char *archive, const char *dir, enum tar_mode mode, tar_accept_fn accept, void *ctx,
 		struct file_list *got);
-/* The same with the archive open on fd (read from its start; `archive` names it). */
+/* The same with the archive open on fd (read from its start; `archive` names it), unpacking at
+ * most max_bytes. */
 int tar_extract_fd(int fd, const char *archive, const char *dir, enum tar_mode mode, tar_accept_fn accept, void *ctx,
-		   struct file_list *got);
+		   unsigned long long max_bytes, struct file_list *got);
 /* A stash of profile files (tar_extract accepting regular files named *suffix, e.g. .gcda):
  * what `profopt stash restore`, and any reader of a stash, unpacks. */
 int tar_extract_profiles(const char *archive, const char *dir, const char *suffix, enum tar_mode mode);

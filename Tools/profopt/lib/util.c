@@ -3,11 +3,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,12 +19,21 @@
 const char *progname = "profopt";
 int exit_failure = 1;
 
+static char *vxasprintf(const char *fmt, va_list ap);
+static void escape_into(struct buf *b, const char *s, int keep_lines);
+
+/* A message reaches a terminal or a log: whatever a name in it holds, no control byte but
+ * its own line breaks and tabs is passed on (escaped as printable() does). */
 static void vmessage(const char *kind, const char *fmt, va_list ap)
 {
+	char *text = vxasprintf(fmt, ap);
+	struct buf b = {0};
+	buf_add(&b, "", 0);
+	escape_into(&b, text, 1);
 	fflush(stdout);
-	fprintf(stderr, "%s: %s", progname, kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s: %s%s\n", progname, kind, b.data);
+	buf_free(&b);
+	free(text);
 }
 
 /* The message of a variadic reporter, then `then` (an exit, or nothing). */
@@ -137,82 +150,112 @@ void buf_free(struct buf *b)
 
 char *read_file(const char *path, size_t *len)
 {
+	return read_file_max(path, SIZE_MAX - 1, len);
+}
+
+/* The rest of fd, at most max bytes, into a NUL-terminated buffer; NULL with errno set. */
+static char *read_fd_max(int fd, size_t max, size_t *len)
+{
 	struct buf b = {0};
 	char chunk[65536];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
 	buf_add(&b, "", 0);
 	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (size_t)n > max - b.len) {
+			int e = n < 0 ? errno : EFBIG;
 			buf_free(&b);
 			errno = e;
 			return NULL;
 		}
 		buf_add(&b, chunk, (size_t)n);
 	}
-	close(fd);
 	if (len)
 		*len = b.len;
 	return b.data;
 }
 
+char *read_file_max(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return NULL;
+	/* a regular file says its size: one larger than max is refused before a byte is read */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max) {
+		close(fd);
+		errno = EFBIG;
+		return NULL;
+	}
+	char *data = read_fd_max(fd, max, len);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return data;
+}
+
+const char *file_kind(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return "a regular file";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	return S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+#define DEFAULT_MAX_PROFILE ((unsigned long long)1 << 30)
+
+unsigned long long max_profile_bytes(void)
+{
+	const char *env = getenv("PROFOPT_MAX_PROFILE_BYTES");
+	long long v;
+	if (!env || !*env)
+		return DEFAULT_MAX_PROFILE;
+	if (parse_whole(env, 1, LLONG_MAX, &v) < 0)
+		fatal("PROFOPT_MAX_PROFILE_BYTES wants a whole number of bytes > 0, not '%s'", printable(env));
+	return (unsigned long long)v;
+}
+
+unsigned char *read_profile(const char *path, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	unsigned long long max = max_profile_bytes();
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char *data = NULL;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		snprintf(err, errlen, "%s: %s", printable(path), strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		snprintf(err, errlen, "%s: %s, not a regular file: not a profile", printable(path), file_kind(st.st_mode));
+	else if ((unsigned long long)st.st_size > max)
+		snprintf(err, errlen, "%s: %lld bytes, more than the %llu bytes a profile file may have "
+				      "(PROFOPT_MAX_PROFILE_BYTES)", printable(path), (long long)st.st_size, max);
+	else if (!(data = read_fd_max(fd, (size_t)max, len)))
+		snprintf(err, errlen, "%s: %s", printable(path), errno == EFBIG ? "it grew beyond the limit while read" : strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return (unsigned char *)data;
+}
+
 int read_and_parse(const char *path, parse_fn fn, void *out, size_t outsize, char *err, size_t errlen)
 {
 	size_t len;
-	unsigned char *data = (unsigned char *)read_file(path, &len);
+	unsigned char *data = read_profile(path, &len, err, errlen);
 	if (!data) {
-		snprintf(err, errlen, "%s: %s", printable(path), strerror(errno));
 		memset(out, 0, outsize);
 		return -1;
 	}
 	int rc = fn(data, len, path, out, err, errlen);
 	free(data);
 	return rc;
-}
-
-int write_file_atomic(const char *path, const void *data, size_t len)
-{
-	/* mkstemp: a name nobody could have planted (a symbolic link, say) before us */
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	const char *p = data;
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		errno = e;
-		return -1;
-	}
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0644 & ~mask); /* as open(..., 0644) made it before */
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			close(fd);
-			goto fail;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	/* The data must be on disk before the name says the file is complete. */
-	if (fsync(fd) < 0 || close(fd) < 0 || rename(tmp, path) < 0)
-		goto fail;
-	free(tmp);
-	return 0;
-fail:;
-	int e = errno;
-	unlink(tmp);
-	free(tmp);
-	errno = e;
-	return -1;
 }
 
 char *find_program(const char *name)
@@ -291,7 +334,7 @@ double parse_share(const char *s)
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (errno || end == s)
+	if (errno || end == s || !isfinite(v))
 		return -1;
 	if (*end == '%') {
 		v /= 100;
@@ -304,12 +347,29 @@ double parse_share(const char *s)
 	return v;
 }
 
-long parse_positive(const char *s)
+int parse_whole(const char *s, long long min, long long max, long long *out)
 {
 	char *end;
 	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v <= 0)
+	long long v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+long parse_positive(const char *s)
+{
+	long long v;
+	return parse_whole(s, 1, INT_MAX, &v) < 0 ? -1 : (long)v;
+}
+
+double parse_seconds(const char *s, double max)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > max)
 		return -1;
 	return v;
 }
@@ -317,25 +377,32 @@ long parse_positive(const char *s)
 /* Up to this many printable() results are alive at once (several per message). */
 #define PRINTABLE_SLOTS 16
 
+/* s, escaped: control characters (C0, DEL, C1: U+0080..U+009F, which terminals obey) and
+ * bytes that are not UTF-8 become \xNN; keep_lines keeps newlines and tabs. */
+static void escape_into(struct buf *b, const char *s, int keep_lines)
+{
+	for (const unsigned char *p = (const unsigned char *)(s ? s : "(null)"); *p;) {
+		int n = utf8_length(p);
+		int keep = keep_lines && (*p == '\n' || *p == '\t');
+		if (!keep && (n == 0 || *p < 0x20 || *p == 0x7f || (n == 2 && p[0] == 0xc2 && p[1] < 0xa0))) {
+			int bytes = n ? n : 1;
+			for (int i = 0; i < bytes; i++)
+				buf_printf(b, "\\x%02x", p[i]);
+			p += bytes;
+		} else {
+			buf_add(b, p, (size_t)n);
+			p += n;
+		}
+	}
+}
+
 const char *printable(const char *s)
 {
 	static char *slot[PRINTABLE_SLOTS];
 	static int next;
 	struct buf b = {0};
 	buf_add(&b, "", 0);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : "(null)"); *p;) {
-		int n = utf8_length(p);
-		/* C0, DEL, C1 (U+0080..U+009F, which terminals obey) and bytes that are not UTF-8 */
-		if (n == 0 || *p < 0x20 || *p == 0x7f || (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
-			int bytes = n ? n : 1;
-			for (int i = 0; i < bytes; i++)
-				buf_printf(&b, "\\x%02x", p[i]);
-			p += bytes;
-		} else {
-			buf_add(&b, p, (size_t)n);
-			p += n;
-		}
-	}
+	escape_into(&b, s, 0);
 	free(slot[next]);
 	slot[next] = b.data;
 	next = (next + 1) % PRINTABLE_SLOTS;
@@ -373,46 +440,119 @@ char *safe_path_arg(const char *path)
 	return path[0] == '/' ? xstrdup(path) : xasprintf("./%s", path);
 }
 
-/* Temporary directories still to be removed when the process exits. */
-static char **temp_dirs;
-static int ntemp_dirs;
+/* ---- cleanup at exit and on a signal */
+
+#define MAX_CLEANUPS 8
+static void (*cleanups[MAX_CLEANUPS])(void);
+static volatile sig_atomic_t ncleanups;
+static pid_t cleanup_pid; /* the process whose files they are: never a child between fork and exec */
+
+static void run_cleanups(void)
+{
+	for (int i = ncleanups - 1; i >= 0 && getpid() == cleanup_pid; i--)
+		cleanups[i]();
+}
+
+static void cleanup_on_signal(int sig)
+{
+	run_cleanups();
+	signal(sig, SIG_DFL);
+	raise(sig); /* ended by the signal, as the caller expects */
+}
+
+void at_cleanup(void (*fn)(void))
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	if (ncleanups == MAX_CLEANUPS)
+		fatal("too many cleanup handlers");
+	if (ncleanups == 0) {
+		cleanup_pid = getpid();
+		atexit(run_cleanups);
+		for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+			struct sigaction sa, old;
+			/* a signal ignored (nohup) or handled by the caller is left so */
+			if (sigaction(sigs[i], NULL, &old) < 0 || old.sa_handler != SIG_DFL)
+				continue;
+			memset(&sa, 0, sizeof sa);
+			sa.sa_handler = cleanup_on_signal;
+			sigfillset(&sa.sa_mask);
+			sigaction(sigs[i], &sa, NULL);
+		}
+	}
+	cleanups[ncleanups] = fn;
+	ncleanups = ncleanups + 1;
+}
+
+/* ---- temporary directories */
+
+/* Temporary directories still to be removed when the process exits or is ended by a signal. */
+#define MAX_TEMP_DIRS 16
+static char *temp_dirs[MAX_TEMP_DIRS];
+
+/* Removes name (relative to the directory open on parent) and, if it is a directory, all in it,
+ * never following a symbolic link.  Only system calls, no memory allocated: it also runs in a
+ * signal handler.  Returns the number of entries that could not be removed. */
+static int remove_tree_at(int parent, const char *name, int depth)
+{
+	if (unlinkat(parent, name, 0) == 0 || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return 1;
+	int fd = depth < 256 ? openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1, bad = 0;
+	for (int removed = 1; fd >= 0 && removed;) {
+		char block[4096];
+		long n;
+		removed = 0, bad = 0;
+		lseek(fd, 0, SEEK_SET);
+		while ((n = syscall(SYS_getdents64, fd, block, sizeof block)) > 0)
+			for (long at = 0; at < n;) {
+				struct dirent64 *e = (struct dirent64 *)(block + at);
+				at += e->d_reclen;
+				if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+					continue;
+				int failed = remove_tree_at(fd, e->d_name, depth + 1);
+				removed += !failed, bad += failed;
+			}
+	}
+	if (fd >= 0)
+		close(fd);
+	return unlinkat(parent, name, AT_REMOVEDIR) == 0 || errno == ENOENT ? 0 : bad + 1;
+}
 
 static void remove_temp_dirs(void)
 {
-	while (ntemp_dirs > 0)
-		remove_dir_tree(temp_dirs[ntemp_dirs - 1]);
+	for (int i = 0; i < MAX_TEMP_DIRS; i++)
+		if (temp_dirs[i])
+			remove_tree_at(AT_FDCWD, temp_dirs[i], 0);
 }
 
 char *make_temp_dir(const char *what)
 {
+	static int registered;
 	const char *tmp = getenv("TMPDIR");
 	char *dir = xasprintf("%s/profopt-%s.XXXXXX", tmp && *tmp ? tmp : "/tmp", what);
 	if (!mkdtemp(dir))
 		fatal("cannot create a temporary directory %s: %s", printable(dir), strerror(errno));
-	if (!temp_dirs)
-		atexit(remove_temp_dirs);
-	temp_dirs = xrealloc(temp_dirs, (size_t)(ntemp_dirs + 1) * sizeof *temp_dirs);
-	temp_dirs[ntemp_dirs++] = xstrdup(dir);
-	return dir;
-}
-
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st, (void)ftw;
-	if ((type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
-		warn("cannot remove %s: %s", printable(path), strerror(errno));
-	return 0;
+	if (!registered++)
+		at_cleanup(remove_temp_dirs);
+	for (int i = 0; i < MAX_TEMP_DIRS; i++)
+		if (!temp_dirs[i]) {
+			temp_dirs[i] = xstrdup(dir);
+			return dir;
+		}
+	remove_tree_at(AT_FDCWD, dir, 0);
+	fatal("more than %d temporary directories at once", MAX_TEMP_DIRS);
 }
 
 void remove_dir_tree(const char *dir)
 {
-	/* depth first, never following a symbolic link out of the tree */
-	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	for (int i = 0; i < ntemp_dirs; i++)
-		if (strcmp(temp_dirs[i], dir) == 0) {
-			free(temp_dirs[i]);
-			temp_dirs[i] = temp_dirs[--ntemp_dirs];
-			break;
+	if (remove_tree_at(AT_FDCWD, dir, 0))
+		warn("cannot remove all of %s: %s", printable(dir), strerror(errno));
+	for (int i = 0; i < MAX_TEMP_DIRS; i++)
+		if (temp_dirs[i] && strcmp(temp_dirs[i], dir) == 0) {
+			char *d = temp_dirs[i];
+			temp_dirs[i] = NULL; /* before the free: a signal handler may read the table */
+			free(d);
 		}
 }
 

@@ -318,12 +318,14 @@ const struct log_compile *build_log_compile(const struct build_log *l, const cha
 
 void build_log_print(const struct build_log *l, FILE *out, int max)
 {
-	fprintf(out, "build log %s: %d stale, %d corrupted, %d missing profile diagnostics\n", l->path,
+	const char *path = printable(l->path);
+	fprintf(out, "build log %s: %d stale, %d corrupted, %d missing profile diagnostics\n", path,
 		l->count[LOG_STALE], l->count[LOG_CORRUPTED], l->count[LOG_MISSING]);
 	for (int i = 0; i < l->n && (max < 0 || i < max); i++)
-		fprintf(out, "  %s:%d: [%s] %.300s\n", l->path, l->m[i].line, log_kind_names[l->m[i].kind], l->m[i].text);
+		fprintf(out, "  %s:%d: [%s] %.300s\n", path, l->m[i].line, log_kind_names[l->m[i].kind],
+			printable(l->m[i].text));
 	if (max >= 0 && l->n > max)
-		fprintf(out, "  ... %d more in %s\n", l->n - max, l->path);
+		fprintf(out, "  ... %d more in %s\n", l->n - max, path);
 }
 
 void build_log_free(struct build_log *l)

@@ -3,7 +3,9 @@
  * The hashes are SHA-256 by libcrypto (sha256.c), file by file in this process: no other
  * program reads the names, so any byte a file name holds is fine. */
 #include "pipeline/fingerprint.h"
+#include "lib/lines.h"
 #include "lib/sha256.h"
+#include "lib/output.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 
@@ -75,67 +77,74 @@ int fingerprint_scan(struct fingerprint *m, const char *root, const char *const 
 	return 0;
 }
 
-int fingerprint_write(const struct fingerprint *m, const char *path)
+void fingerprint_write(const struct fingerprint *m, const char *path)
 {
 	struct buf b = {0};
 	buf_printf(&b, "# profopt source fingerprints 2 (sha256, size, path)\nroot %s\n", m->root ? m->root : ".");
 	for (int i = 0; i < m->n; i++)
 		buf_printf(&b, "%s %lld %s\n", m->e[i].hash[0] ? m->e[i].hash : "-", m->e[i].size, m->e[i].path);
-	int r = write_file_atomic(path, b.data, b.len);
+	output_write(path, b.data, b.len);
 	buf_free(&b);
-	return r;
 }
 
+/* One "HASH SIZE PATH" line (HASH: 64 hex digits, or "-" for a file that was unreadable)
+ * added to m; -1 if it is not one. */
+static int read_entry(struct fingerprint *m, char *line)
+{
+	size_t hl = strcspn(line, " ");
+	char *end = NULL;
+	long long size = 0;
+	if (line[hl] == ' ' && ((hl == FINGERPRINT_HASH_LEN && is_hash(line)) || (hl == 1 && line[0] == '-'))) {
+		errno = 0;
+		size = strtoll(line + hl + 1, &end, 10);
+		if (errno || end == line + hl + 1 || *end != ' ' || !end[1] || size < 0)
+			end = NULL;
+	}
+	if (!end)
+		return -1;
+	line[hl] = '\0';
+	add_entry(m, xstrdup(end + 1), line[0] == '-' ? "" : line, size);
+	return 0;
+}
+
+/* What is wrong with line number lineno (1 the header; more, "root DIR" or an entry added to
+ * m), or NULL. */
+static const char *read_line(struct fingerprint *m, char *line, int lineno)
+{
+	if (lineno == 1)
+		return starts_with(line, "# profopt source fingerprints 2")
+			       ? NULL
+			       : "not a profopt source fingerprint (made by profopt check --write-fingerprint)";
+	if (starts_with(line, "root ")) {
+		free(m->root);
+		m->root = xstrdup(line + 5);
+		return NULL;
+	}
+	return read_entry(m, line) < 0 ? "expected \"SHA256 SIZE PATH\": a damaged fingerprint" : NULL;
+}
+
+/* Every line is checked first (lines.h): a NUL byte cannot end the file early.  A fingerprint
+ * that lists no file or lacks its last newline is damaged (the writer writes neither). */
 int fingerprint_read(struct fingerprint *m, const char *path, char *err, size_t errlen)
 {
-	size_t len;
-	char *text = read_file(path, &len);
+	struct lines l;
+	const char *why = NULL;
 	memset(m, 0, sizeof *m);
-	if (!text) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (lines_read(&l, path, LINES_NAMES, FINGERPRINT_LINE_MAX, err, errlen) < 0)
 		return -1;
+	for (char *line; !why && (line = lines_next(&l)) != NULL;)
+		if ((why = read_line(m, line, l.lineno)) != NULL)
+			snprintf(err, errlen, "%s:%d: %s", printable(path), l.lineno, why);
+	if (!why && (l.lineno == 0 || !l.final_newline || m->n == 0)) {
+		why = l.lineno == 0 ? "empty" : !l.final_newline ? "its last line is cut short (no newline)" : "it lists no file";
+		snprintf(err, errlen, "%s: %s: a damaged fingerprint", printable(path), why);
 	}
-	int lineno = 0, rc = 0;
-	char *save = NULL;
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		lineno++;
-		if (lineno == 1) {
-			if (!starts_with(line, "# profopt source fingerprints 2")) {
-				snprintf(err, errlen, "%s:1: not a profopt source fingerprint (made by profopt check --write-fingerprint)", path);
-				rc = -1;
-				break;
-			}
-			continue;
-		}
-		if (starts_with(line, "root ")) {
-			free(m->root);
-			m->root = xstrdup(line + 5);
-			continue;
-		}
-		/* "HASH SIZE PATH", HASH 64 hex digits or "-" (the file was unreadable) */
-		size_t hl = strcspn(line, " ");
-		char *end = NULL;
-		long long size = 0;
-		if (line[hl] == ' ' && ((hl == FINGERPRINT_HASH_LEN && is_hash(line)) || (hl == 1 && line[0] == '-'))) {
-			errno = 0;
-			size = strtoll(line + hl + 1, &end, 10);
-			if (errno || end == line + hl + 1 || *end != ' ' || !end[1])
-				end = NULL;
-		}
-		if (!end) {
-			snprintf(err, errlen, "%s:%d: expected \"SHA256 SIZE PATH\"", path, lineno);
-			rc = -1;
-			break;
-		}
-		line[hl] = '\0';
-		add_entry(m, xstrdup(end + 1), line[0] == '-' ? "" : line, size);
-	}
-	free(text);
-	if (rc < 0)
+	lines_free(&l);
+	if (why)
 		fingerprint_free(m);
 	else
 		qsort(m->e, (size_t)m->n, sizeof *m->e, cmp_entry);
-	return rc;
+	return why ? -1 : 0;
 }
 
 void fingerprint_free(struct fingerprint *m)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #define FINGERPRINT_HASH_LEN 64 /* hex digits of a SHA-256 */
+#define FINGERPRINT_LINE_MAX 8192 /* bytes of a line: a hash, a size and a path */
 
 struct fingerprint_entry {
 	char *path; /* relative to the root */
@@ -28,9 +29,11 @@ extern const char *const fingerprint_default_suffixes[];
 int fingerprint_scan(struct fingerprint *m, const char *root, const char *const *suffixes, const char *const *skip,
 		  char *err, size_t errlen);
 /* Text file: a "# profopt source fingerprints 2" line, "root PATH", then
- * "SHA256 SIZE PATH" per file (64 hex digits, bytes, relative path).  Atomic write. */
-int fingerprint_write(const struct fingerprint *m, const char *path);
-/* Returns 0, or -1 with "FILE:LINE: reason" in err. */
+ * "SHA256 SIZE PATH" per file (64 hex digits, bytes, relative path).  Written as every output
+ * is (output.h); exits on failure. */
+void fingerprint_write(const struct fingerprint *m, const char *path);
+/* Returns 0, or -1 with "FILE:LINE: reason" in err: a NUL byte, a line that is not an entry,
+ * a missing last newline or no entry at all make the file damaged. */
 int fingerprint_read(struct fingerprint *m, const char *path, char *err, size_t errlen);
 void fingerprint_free(struct fingerprint *m);
 

@@ -4,6 +4,7 @@
  * outlives the run (a stray training task) never keeps the next run out. */
 #include "commands.h"
 #include "lib/proc.h"
+#include "lib/output.h"
 #include "lib/util.h"
 
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -115,9 +117,16 @@ int cmd_lock(int argc, char **argv)
 		usage_error("--file=FILE is required (see 'profopt lock --help')");
 	if (optind >= argc)
 		usage_error("no command given (see 'profopt lock --help')");
-	int fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* the lock file holds the holder's record: as any output, never a device or a link's target */
+	char err[600];
+	struct stat st;
+	if (output_in_place(file, err, sizeof err) < 0)
+		fatal("the lock file: %s", err);
+	int fd = open(file, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	if (fd < 0)
-		fatal("cannot open lock file %s: %s", file, strerror(errno));
+		fatal("cannot open lock file %s: %s", printable(file), strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		fatal("refusing the lock file %s: it is not a regular file", printable(file));
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno != EWOULDBLOCK)
 			fatal("cannot lock %s: %s", file, strerror(errno));

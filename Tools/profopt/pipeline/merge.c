@@ -11,6 +11,7 @@
 #include "profile/profraw.h"
 #include "pipeline/stamp.h"
 #include "lib/proc.h"
+#include "lib/output.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 
@@ -88,15 +89,9 @@ static int merge_gcc(struct file_list *files, const char *dir, const char *hint)
  * skips an empty file without a word, losing that task's counts). */
 static void check_profraws(const struct file_list *files, const char *dir)
 {
-	int bad = 0;
-	char why[512];
-	for (int i = 0; i < files->n; i++) {
-		struct profraw_info info;
-		if (profraw_read(files->paths[i], &info, why, sizeof why) < 0) {
-			fprintf(stderr, "%s: damaged profile: %s\n", progname, why);
-			bad++;
-		}
-	}
+	int *damaged = xcalloc((size_t)files->n + 1, sizeof *damaged);
+	int bad = profraw_count_damaged(files->paths, files->n, damaged);
+	free(damaged);
 	if (bad)
 		fatal("%d of %d raw profiles under %s are damaged (named above); nothing was merged, the previous "
 		      "merged profile is unchanged: train again (make profile-removal profile-opt)",
@@ -160,6 +155,7 @@ static void check_profdata(const char *tool, const char *profdata, const char *s
 static void seal_profdata(const char *tool, const char *profdata)
 {
 	char *seal = xasprintf("%s.sha256", profdata), why[512];
+	output_check(seal); /* before the unlink: never a device */
 	unlink(seal);
 	check_profdata(tool, profdata, NULL);
 	struct fingerprint m = {0};
@@ -172,37 +168,41 @@ static void seal_profdata(const char *tool, const char *profdata)
 	m.n = m.cap = 1;
 	char *b = xstrdup(profdata);
 	e.path = basename(b);
-	if (fingerprint_write(&m, seal) < 0)
-		fatal("cannot write %s: %s", seal, strerror(errno));
+	fingerprint_write(&m, seal);
 	free(m.root);
 	free(a);
 	free(b);
 	free(seal);
 }
 
-/* Runs llvm-profdata merge on the inputs listed in `list` ("weight,file" lines). */
+/* Runs llvm-profdata merge on the inputs listed in `list` ("weight,file" lines); the tool
+ * writes the output's temporary file (output.h), renamed into place when it succeeded. */
 static void merge_clang_list(const char *list, const char *tool, const char *output)
 {
-	char *tmp = xasprintf("%s.tmp", output);
-	char *out_opt = xasprintf("-output=%s", tmp), *list_opt = xasprintf("--input-files=%s", list);
+	struct output out;
+	char err[600];
+	if (output_open(&out, output, err, sizeof err) < 0)
+		fatal("%s", err);
+	close(out.fd);
+	out.fd = -1;
+	char *out_opt = xasprintf("-output=%s", out.tmp), *list_opt = xasprintf("--input-files=%s", list);
 	/* any invalid input fails the merge (llvm-profdata's "all" mode would skip it) */
 	char *argv[] = {(char *)tool, "merge", "--failure-mode=any", out_opt, list_opt, NULL};
-	char *out = NULL;
-	int st = capture(argv, &out);
+	char *text = NULL;
+	int st = capture(argv, &text);
 	if (st < 0)
 		fatal("cannot run %s: is llvm-profdata installed? (configure --with-llvm-profdata=PATH)", tool);
 	if (!proc_exit_ok(st)) {
-		unlink(tmp);
-		fatal("%s merge failed:\n%s", tool, out ? out : "");
+		output_abort(&out);
+		fatal("%s merge failed:\n%s", tool, text ? text : "");
 	}
-	if (out && *out)
-		fputs(out, stderr);
-	if (rename(tmp, output) < 0)
-		fatal("cannot rename %s to %s: %s", tmp, output, strerror(errno));
-	free(out);
+	if (text && *text)
+		fputs(text, stderr);
+	if (output_commit(&out, err, sizeof err) < 0)
+		fatal("%s", err);
+	free(text);
 	free(out_opt);
 	free(list_opt);
-	free(tmp);
 }
 
 /* One line of llvm-profdata's --input-files list: "WEIGHT,FILE" always, since a bare line
@@ -222,8 +222,7 @@ static void merge_clang(struct file_list *files, const char *tool, const char *o
 	struct buf b = {0};
 	for (int i = 0; i < files->n; i++)
 		add_input_line(&b, 1, files->paths[i]);
-	if (write_file_atomic(list, b.data, b.len) < 0)
-		fatal("cannot write %s: %s", list, strerror(errno));
+	output_write(list, b.data, b.len);
 	buf_free(&b);
 	merge_clang_list(list, tool, output);
 	free(list);
@@ -236,8 +235,7 @@ static void install_file(const char *src, const char *dest)
 	char *data = read_file(src, &len);
 	if (!data)
 		fatal("cannot read %s: %s", src, strerror(errno));
-	if (write_file_atomic(dest, data, len) < 0)
-		fatal("cannot write %s: %s", dest, strerror(errno));
+	output_write(dest, data, len);
 	free(data);
 }
 
@@ -281,7 +279,7 @@ static void install_run(const char *run, const char *dir, const char *const *ski
 		free(dest[i]);
 	}
 	fprintf(stderr, "merge: %d .gcda files of the training run %s installed under %s (%d earlier ones removed)\n",
-		got.n, run, dir, old.n);
+		got.n, printable(run), printable(dir), old.n);
 	free(dest);
 	free(rdir);
 	free(rrun);
@@ -315,8 +313,7 @@ static void merge_clang_weighted(struct workload *w, int n, const char *tool, co
 		for (int i = 0; i < w[k].files.n; i++)
 			add_input_line(&b, w[k].weight, w[k].files.paths[i]);
 	char *list = xasprintf("%s.inputs", output);
-	if (write_file_atomic(list, b.data, b.len) < 0)
-		fatal("cannot write %s: %s", list, strerror(errno));
+	output_write(list, b.data, b.len);
 	buf_free(&b);
 	merge_clang_list(list, tool, output);
 	free(list);
@@ -400,7 +397,7 @@ static int check_only(const struct merge_opts *o)
 	if (!o->gcc) {
 		char *seal = xasprintf("%s.sha256", o->profdata);
 		check_profdata(o->tool, o->profdata, seal);
-		fprintf(stderr, "merge: %s checked: %s reads it%s\n", o->profdata, o->tool,
+		fprintf(stderr, "merge: %s checked: %s reads it%s\n", printable(o->profdata), printable(o->tool),
 			access(seal, F_OK) == 0 ? ", unchanged since it was merged" : "");
 		free(seal);
 		return 0;
@@ -413,7 +410,7 @@ static int check_only(const struct merge_opts *o)
 	merge_gcc(&files, o->dir,
 		  "put the archived profile back (make clean-retain-profile profile-opt) or train again "
 		  "(make profile-removal profile-opt)");
-	fprintf(stderr, "merge: %d .gcda files under %s checked, all well-formed\n", files.n, o->dir);
+	fprintf(stderr, "merge: %d .gcda files under %s checked, all well-formed\n", files.n, printable(o->dir));
 	file_list_free(&files);
 	return 0;
 }
@@ -425,7 +422,7 @@ static void merge_workloads(struct merge_opts *o, const char *output)
 		struct workload *w = &o->work[k];
 		find_files(&w->files, w->dir, o->gcc ? ".gcda" : ".profraw", o->skip);
 		file_list_sort(&w->files);
-		fprintf(stderr, "merge: workload %s: %d raw files, weight %ld\n", w->dir, w->files.n, w->weight);
+		fprintf(stderr, "merge: workload %s: %d raw files, weight %ld\n", printable(w->dir), w->files.n, w->weight);
 		if (w->files.n == 0)
 			fatal("no profile data for the workload in %s: did its training run?", w->dir);
 	}
@@ -446,9 +443,9 @@ static void report_merge(const struct merge_opts *o, const struct file_list *fil
 		outsize = stat(output, &st) == 0 ? (long long)st.st_size : 0;
 		format_bytes(outbytes, sizeof outbytes, outsize);
 		fprintf(stderr, "merge: %d raw profiles (%s), all well-formed, merged into %s (%s)\n", files->n, bytes,
-			output, outbytes);
+			printable(output), outbytes);
 	} else {
-		fprintf(stderr, "merge: %d .gcda files (%s) under %s, all well-formed\n", files->n, bytes, o->dir);
+		fprintf(stderr, "merge: %d .gcda files (%s) under %s, all well-formed\n", files->n, bytes, printable(o->dir));
 	}
 	if (o->stamp) {
 		char *out_json = xasprintf("\"raw_files\": %d, \"raw_bytes\": %lld, \"output_bytes\": %lld", files->n,
@@ -466,7 +463,7 @@ int cmd_merge(int argc, char **argv)
 		return check_only(&o);
 	if (o.seal) {
 		seal_profdata(o.tool, o.profdata);
-		fprintf(stderr, "merge: %s checked and sealed (%s.sha256)\n", o.profdata, o.profdata);
+		fprintf(stderr, "merge: %s checked and sealed (%s.sha256)\n", printable(o.profdata), printable(o.profdata));
 		return 0;
 	}
 	char *default_out = xasprintf("%s/merged.profdata", o.dir);

@@ -4,17 +4,20 @@
  * the end of the log.  For a build, progress is units compiled out of the last build's
  * total, the link under way and an estimate of the time left. */
 #include "commands.h"
+#include "lib/lines.h"
 #include "lib/pool.h"
 #include "lib/progress.h"
 #include "pipeline/stamp.h"
 #include "pipeline/unitcount.h"
 #include "lib/util.h"
 
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 const char help_run[] =
 	"usage: profopt run --label=TEXT --log=FILE [OPTIONS] -- COMMAND [ARGS...]\n"
@@ -78,22 +81,39 @@ static void tick(struct pool *pool, void *arg)
 	free(units);
 }
 
+/* The end of a log read for its last lines: a log of gigabytes costs no more. */
+#define TAIL_MAX_BYTES (1 << 20)
+
+/* The last `lines` lines of the log (of its last TAIL_MAX_BYTES), each cut at LOG_LINE_MAX. */
 static void print_tail(const char *path, int lines)
 {
-	size_t len;
-	char *text = read_file(path, &len);
-	if (!text)
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
+	off_t from = st.st_size > TAIL_MAX_BYTES ? st.st_size - TAIL_MAX_BYTES : 0;
+	char *text = xmalloc(TAIL_MAX_BYTES + 1);
+	ssize_t got = pread(fd, text, TAIL_MAX_BYTES, from);
+	close(fd);
+	size_t len = got > 0 ? (size_t)got : 0;
 	const char *p = text + len;
 	int n = 0;
 	while (p > text && n <= lines)
 		if (*--p == '\n')
 			n++;
-	if (*p == '\n')
+	if (p < text + len && *p == '\n')
 		p++;
-	fprintf(stderr, "---- last %d lines of %s ----\n%s", lines, path, p);
-	if (len && text[len - 1] != '\n')
-		fputc('\n', stderr);
+	fprintf(stderr, "---- last %d lines of %s ----\n", lines, printable(path));
+	for (const char *end; p < text + len; p = end + (end < text + len)) {
+		end = memchr(p, '\n', (size_t)(text + len - p));
+		end = end ? end : text + len;
+		size_t bytes = (size_t)(end - p);
+		fprintf(stderr, "%.*s%s\n", (int)(bytes > LOG_LINE_MAX ? LOG_LINE_MAX : bytes), p,
+			bytes > LOG_LINE_MAX ? " [... the rest of a long line cut]" : "");
+	}
 	fprintf(stderr, "----\n");
 	free(text);
 }
@@ -130,8 +150,8 @@ static void parse_run_options(int argc, char **argv, struct run_options *o)
 		case 'l': o->log = optarg; break;
 		case 'S': o->stamp = optarg; break;
 		case 'h':
-			if ((o->heartbeat = atof(optarg)) <= 0)
-				usage_error("--heartbeat wants seconds > 0, not '%s'", optarg);
+			if ((o->heartbeat = parse_seconds(optarg, MAX_SECONDS)) < 0)
+				usage_error("--heartbeat wants seconds > 0 and at most %.0f, not '%s'", MAX_SECONDS, printable(optarg));
 			break;
 		case 't':
 			if ((o->tail = parse_positive(optarg)) < 0)
@@ -164,17 +184,17 @@ static int report_run(const struct run_options *o, const struct job *job, double
 		free(text);
 	}
 	if (job->result == RESULT_PASSED) {
-		fprintf(stderr, "==> %s: done in %s\n", o->label, elapsed);
+		fprintf(stderr, "==> %s: done in %s\n", printable(o->label), elapsed);
 		return 0;
 	}
 	if (!o->verbose)
 		print_tail(o->log, (int)o->tail);
 	if (job->result == RESULT_NOT_STARTED)
-		fprintf(stderr, "==> %s: FAILED: cannot execute '%s': %s\n", o->label, o->command[0],
+		fprintf(stderr, "==> %s: FAILED: cannot execute '%s': %s\n", printable(o->label), printable(o->command[0]),
 			strerror(job->proc.exec_errno));
 	else
-		fprintf(stderr, "==> %s: FAILED (%s) after %s; full log: %s\n", o->label,
-			describe_status(job->status, what, sizeof what), elapsed, o->log);
+		fprintf(stderr, "==> %s: FAILED (%s) after %s; full log: %s\n", printable(o->label),
+			describe_status(job->status, what, sizeof what), elapsed, printable(o->log));
 	return shell_status(job->status) ? shell_status(job->status) : 1;
 }
 
@@ -186,7 +206,7 @@ int cmd_run(int argc, char **argv)
 	struct run_progress rp = {.units_file = o.units, .total = o.units ? unit_count_load(o.units) : 0};
 	progress_init(&rp.p, o.heartbeat);
 	struct pool pool = {.jobs = &job, .njobs = 1, .parallel = 1, .cwd = o.cwd, .on_tick = tick, .arg = &rp};
-	fprintf(stderr, "==> %s (log: %s)\n", o.label, o.log);
+	fprintf(stderr, "==> %s (log: %s)\n", printable(o.label), printable(o.log));
 	int sig = pool_run(&pool);
 	double seconds = progress_elapsed(&rp.p);
 	progress_clear(&rp.p);
@@ -197,7 +217,7 @@ int cmd_run(int argc, char **argv)
 	if (sig) {
 		char elapsed[32];
 		format_duration(elapsed, sizeof elapsed, seconds);
-		fprintf(stderr, "==> %s: interrupted after %s; no stamp written, it starts again next time\n", o.label, elapsed);
+		fprintf(stderr, "==> %s: interrupted after %s; no stamp written, it starts again next time\n", printable(o.label), elapsed);
 		return 128 + sig;
 	}
 	int rc = report_run(&o, &job, seconds);

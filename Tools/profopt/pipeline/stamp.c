@@ -1,6 +1,7 @@
 /* stamp.c - writes stage stamps (see stamp.h). */
 #include "pipeline/stamp.h"
 #include "lib/json.h"
+#include "lib/output.h"
 #include "lib/util.h"
 
 #include <errno.h>
@@ -20,8 +21,7 @@ void stamp_write(const char *path, const char *stage, double seconds, const char
 	char err[200];
 	if (stamp_record_check(line, strlen(line), err, sizeof err) < 0)
 		fatal("the %s stage's record is not a valid stamp (%s): %.200s", stage, err, line);
-	if (write_file_atomic(path, line, strlen(line)) < 0)
-		fatal("cannot write stamp %s: %s", path, strerror(errno));
+	output_write(path, line, strlen(line));
 	free(line);
 	free(name);
 }

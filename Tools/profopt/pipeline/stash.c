@@ -1,8 +1,8 @@
 /* stash.c - `profopt stash save|restore`: keeps profile files safe across a `make clean`
  * that would delete them (GCC keeps .gcda next to the objects, also under CPython's build/
  * for extension modules: bpo-26307).  The stash is a tar archive (libarchive: the names are
- * stored literally, never read as options) written under a temporary name and renamed, so it
- * is either complete or absent.  Restoring accepts only regular profile files and removes
+ * stored literally, never read as options) written as every output is (output.h), so it is
+ * either complete or absent.  Restoring accepts only regular profile files and removes
  * links in their way, so it never writes through a link planted in the build tree. */
 #include "commands.h"
 #include "profile/facts.h"
@@ -50,7 +50,7 @@ static int restore(const char *dir, const char *archive, const char *suffix, con
 		fatal("no stash %s to restore: %s", archive, strerror(errno));
 	remove_stray_links(dir, suffix, skip);
 	int n = tar_extract_profiles(archive, dir, suffix, TAR_REPLACE);
-	fprintf(stderr, "stash: restored %d profile files from %s into %s\n", n, archive, dir);
+	fprintf(stderr, "stash: restored %d profile files from %s into %s\n", n, printable(archive), printable(dir));
 	return 0;
 }
 
@@ -64,20 +64,16 @@ static int save(const char *dir, const char *archive, const char *suffix, const 
 	file_list_sort(&files);
 	if (files.n == 0)
 		fatal("no *%s files under %s to stash: there is no profile to keep", suffix, dir);
-	char *tmp = xasprintf("%s.tmp", archive);
-	struct tar_out *tar = tar_create(tmp, 0);
+	struct tar_out *tar = tar_create(archive, 0);
 	for (int i = 0; i < files.n; i++)
 		tar_add_file(tar, files.paths[i], files.paths[i]);
 	tar_close(tar);
-	if (rename(tmp, archive) < 0)
-		fatal("cannot rename %s: %s", tmp, strerror(errno));
 	char bytes[32];
 	format_bytes(bytes, sizeof bytes, files.total_bytes);
-	fprintf(stderr, "stash: saved %d %s files (%s) from %s into %s\n", files.n, suffix, bytes, dir, archive);
+	fprintf(stderr, "stash: saved %d %s files (%s) from %s into %s\n", files.n, printable(suffix), bytes, printable(dir), printable(archive));
 	if (chdir(cwd) < 0)
 		fatal("cannot return to %s: %s", cwd, strerror(errno));
 	free(cwd);
-	free(tmp);
 	file_list_free(&files);
 	return 0;
 }

@@ -196,7 +196,7 @@ int cmd_summary(int argc, char **argv)
 			char d[32], note[200];
 			format_duration(d, sizeof d, s);
 			tasks_note(note, sizeof note, &t);
-			printf("%-22s %-8s %s%s\n", name, state_words[state], state == DONE || state == FAILED ? d : "-", note);
+			printf("%-22s %-8s %s%s\n", printable(name), state_words[state], state == DONE || state == FAILED ? d : "-", note);
 		}
 		json_t *entry = json_object();
 		json_object_set_new(entry, "name", jstr(name));

@@ -1,6 +1,7 @@
 /* toolchain.c - compiler identification and profile-tool discovery (see toolchain.h). */
 #include "pipeline/toolchain.h"
 #include "lib/proc.h"
+#include "lib/output.h"
 #include "lib/util.h"
 
 #include <ctype.h>

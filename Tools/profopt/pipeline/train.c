@@ -3,15 +3,16 @@
  * says what failed and whether it matters.  Fails when too few tasks ran to completion. */
 #include "commands.h"
 #include "lib/json.h"
+#include "lib/lines.h"
 #include "lib/pool.h"
 #include "lib/progress.h"
 #include "pipeline/stamp.h"
+#include "lib/output.h"
 #include "lib/util.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
-#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,9 @@ const char help_train[] =
 	"(one per line: 'NAME<TAB>COMMAND', or just COMMAND; '#' starts a comment) and from\n"
 	"the COMMAND arguments.  With --each=TEMPLATE each line of FILE is a name and the\n"
 	"command is TEMPLATE with {} replaced by the name.  Commands without shell syntax\n"
-	"are executed directly, others by /bin/sh -c.\n"
+	"are executed directly, others by /bin/sh -c.  FILE is UTF-8 text without control\n"
+	"characters but tab, lines of at most 65536 bytes, names of at most 255: a line that is\n"
+	"not refuses the list, naming it (no byte may hide the tasks after it).\n"
 	"\n"
 	"  -j, --jobs=N            parallel tasks (default: number of CPUs)\n"
 	"  --timeout=SECONDS       per-task limit, at most 604800 (a week): SIGTERM to the task's\n"
@@ -60,8 +63,10 @@ const char help_train[] =
 	"                          profopt train ends: a training whose make was killed does\n"
 	"                          not run on\n"
 	"\n"
-	"A task that fails (non-zero exit) still ran and its counts are in the profile.  A task\n"
-	"that crashed or timed out wrote no counts; the rest of the profile is intact.  A task\n"
+	"A task that fails (non-zero exit) still ran and its counts are in the profile.  Of a task\n"
+	"that crashed or timed out, what its processes counted is in the profile if they exited\n"
+	"(on SIGTERM too) and lost if a signal killed them; the rest of the profile is intact.  A\n"
+	"task that timed out gets SIGTERM, and what of it still runs 5 s later SIGKILL.  A task\n"
 	"whose profile could not be written (the profiling runtime said so in its output:\n"
 	"'profiling:FILE:...' from libgcov, 'LLVM Profile Error: ...' from clang's) is lost too.\n"
 	"Processes a task leaves behind in its process group are stopped when it ends.\n"
@@ -153,73 +158,72 @@ static void add_job(struct pool *pool, int *cap, const char *name, const char *c
 	pool->njobs++;
 }
 
+/* A task list's bounds: a line is a command, a name is a file name and a line of the summary. */
+#define TASK_LINE_MAX 65536
+#define TASK_NAME_MAX 255
+
+/* One line of a task list: NAME<TAB>COMMAND, COMMAND, or (--each) NAME. */
+static void add_task_line(struct pool *pool, int *cap, const struct train_opts *o, char *line, int lineno)
+{
+	char *tab = strchr(line, '\t');
+	size_t name_len = o->each ? strlen(line) : tab ? (size_t)(tab - line) : 0;
+	if (name_len > TASK_NAME_MAX)
+		fatal("%s:%d: a task name of %zu bytes, more than the limit of %d", printable(o->tasks_file), lineno,
+		      name_len, TASK_NAME_MAX);
+	if (o->each) {
+		if (*line == '-' && name_starts_a_word(o->each))
+			fatal("task '%s' in %s starts with '-': in --each='%s' the command would read it as "
+			      "an option (rename it, or put a path before {} in the template)",
+			      printable(line), printable(o->tasks_file), printable(o->each));
+		char *cmd = substitute(o->each, line, 1);
+		add_job(pool, cap, line, cmd, o);
+		free(cmd);
+	} else if (tab) {
+		*tab = '\0';
+		add_job(pool, cap, line, tab + 1, o);
+	} else {
+		add_job(pool, cap, line, line, o);
+	}
+}
+
+/* Every line is checked before one is used: a NUL byte would otherwise end the list early. */
 static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o)
 {
-	size_t len;
-	char *text = read_file(o->tasks_file, &len);
-	if (!text)
-		fatal("cannot read task list %s: %s", o->tasks_file, strerror(errno));
-	for (char *line = text, *next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	struct lines l;
+	char err[512];
+	if (lines_read(&l, o->tasks_file, LINES_TEXT, TASK_LINE_MAX, err, sizeof err) < 0)
+		fatal("cannot read the task list: %s", err);
+	for (char *line; (line = lines_next(&l)) != NULL;) {
 		while (*line == ' ' || *line == '\t')
 			line++;
 		size_t n = strlen(line);
-		while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\r'))
+		while (n > 0 && line[n - 1] == ' ')
 			line[--n] = '\0';
-		if (!*line || *line == '#')
-			continue;
-		char *tab = strchr(line, '\t');
-		if (o->each) {
-			if (*line == '-' && name_starts_a_word(o->each))
-				fatal("task '%s' in %s starts with '-': in --each='%s' the command would read it as "
-				      "an option (rename it, or put a path before {} in the template)",
-				      line, o->tasks_file, o->each);
-			char *cmd = substitute(o->each, line, 1);
-			add_job(pool, cap, line, cmd, o);
-			free(cmd);
-		} else if (tab) {
-			*tab = '\0';
-			add_job(pool, cap, line, tab + 1, o);
-		} else {
-			add_job(pool, cap, line, line, o);
-		}
+		if (*line && *line != '#')
+			add_task_line(pool, cap, o, line, l.lineno);
 	}
-	free(text);
+	lines_free(&l);
 }
 
-#define MAX_TIMEOUT 604800.0 /* a week: anything longer is a typo, not a training task */
+#define MAX_TIMEOUT MAX_SECONDS
+#define MAX_JOBS 4096 /* parallel tasks: more than any machine runs at once */
 
-/* Seconds in (0, max]; -1 for anything else (garbage, inf, nan, 1e400, negative). */
-static double parse_seconds(const char *s, double max)
+/* A log line in which the profiling runtime says it could not write the task's profile. */
+static int profile_error_line(const char *line, size_t len, void *out)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > max)
-		return -1;
-	return v;
+	if (!starts_with(line, "profiling:") && !memmem(line, len, "LLVM Profile Error:", 19))
+		return 0;
+	snprintf(out, 201, "%.200s", line);
+	return 1;
 }
 
 /* The first line in which the profiling runtime says it could not write the task's profile
  * (libgcov: "profiling:FILE:Cannot open", "...:Merge mismatch", ...; clang's runtime:
- * "LLVM Profile Error: ..."), copied into out; 0 if there is none. */
-static int profile_write_error(const char *log, char *out, size_t n)
+ * "LLVM Profile Error: ..."), its first 200 bytes copied into out (201 bytes at least); 0 if
+ * there is none.  The log is read line by line: a task's log may be as big as it likes. */
+static int profile_write_error(const char *log, char *out)
 {
-	char *text = read_file(log, NULL);
-	int found = 0;
-	for (char *line = text; line && *line && !found;) {
-		char *next = strchr(line, '\n');
-		size_t len = next ? (size_t)(next - line) : strlen(line);
-		if (starts_with(line, "profiling:") || memmem(line, len, "LLVM Profile Error:", 19)) {
-			snprintf(out, n, "%.*s", (int)(len > 200 ? 200 : len), line);
-			found = 1;
-		}
-		line = next ? next + 1 : NULL;
-	}
-	free(text);
-	return found;
+	return lines_scan(log, LOG_LINE_MAX, profile_error_line, out) > 0;
 }
 
 static void show_progress(struct pool *pool, void *arg)
@@ -248,7 +252,7 @@ static void report_done(struct pool *pool, struct job *job, void *arg)
 	struct train_state *st = arg;
 	char said[256] = "";
 	if ((job->result == RESULT_PASSED || job->result == RESULT_FAILED) &&
-	    profile_write_error(job->log_path, said, sizeof said)) {
+	    profile_write_error(job->log_path, said)) {
 		if (job->result == RESULT_PASSED)
 			pool->failed++;
 		job->result = RESULT_PROFILE_LOST;
@@ -257,9 +261,9 @@ static void report_done(struct pool *pool, struct job *job, void *arg)
 		return;
 	char what[96];
 	progress_clear(&st->progress);
-	fprintf(stderr, "  %s: %s (%s) after %.1f s%s%s; log: %s\n", job->name, job_result_name(job->result),
-		describe_status(job->status, what, sizeof what), job->end - job->start, *said ? ": " : "", said,
-		job->log_path);
+	fprintf(stderr, "  %s: %s (%s) after %.1f s%s%s; log: %s\n", printable(job->name), job_result_name(job->result),
+		describe_status(job->status, what, sizeof what), job->end - job->start, *said ? ": " : "", printable(said),
+		printable(job->log_path));
 	show_progress(pool, arg);
 }
 
@@ -297,7 +301,7 @@ static char *names_of(const struct pool *pool, enum job_result r, int inverted, 
 		if (!result_is(&pool->jobs[i], r, inverted) || (list && listed(list, pool->jobs[i].name) != on_list))
 			continue;
 		if (n++ < 10)
-			buf_printf(&b, "%s%s", n > 1 ? ", " : "", pool->jobs[i].name);
+			buf_printf(&b, "%s%s", n > 1 ? ", " : "", printable(pool->jobs[i].name));
 	}
 	if (n > 10)
 		buf_printf(&b, " and %d more", n - 10);
@@ -307,6 +311,22 @@ static char *names_of(const struct pool *pool, enum job_result r, int inverted, 
 static char *names_with(const struct pool *pool, enum job_result r, const struct names *excused)
 {
 	return names_of(pool, r, 0, excused, 0);
+}
+
+/* The tasks whose processes outlived the grace after SIGTERM and were killed (SIGKILL): what
+ * they counted is lost. */
+static void print_killed(const struct pool *pool)
+{
+	struct buf b = {0};
+	int n = 0;
+	for (int i = 0; i < pool->njobs; i++)
+		if (pool->jobs[i].group_killed && n++ < 10)
+			buf_printf(&b, "%s%s", n > 1 ? ", " : "", printable(pool->jobs[i].name));
+	if (n)
+		fprintf(stderr, "processes of %d task%s (%s%s) still ran %.0f s after SIGTERM and were killed (SIGKILL): "
+				"their counts are lost\n",
+			n, n == 1 ? "" : "s", b.data, n > 10 ? ", ..." : "", POOL_KILL_GRACE);
+	buf_free(&b);
 }
 
 /* The training's outcome: how many tasks ran, and which failed or were lost, and why. */
@@ -320,23 +340,30 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 		char *names = names_with(pool, RESULT_FAILED, NULL);
 		fprintf(stderr, "%d of %d training tasks failed: %s; they ran to the end, so their counts are in the "
 				"profile and do not spoil it; logs: %s/\n",
-			failed, pool->njobs, names, log_dir);
+			failed, pool->njobs, names, printable(log_dir));
 		free(names);
 	}
 	static const enum job_result lost_kinds[] = {RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED,
 						     RESULT_PROFILE_LOST};
 	static const char *const lost_words[] = {"crashed", "timed out", "could not start",
 						 "could not write their profile"};
+	/* what became of their counts, as far as profopt can tell: a process killed by a signal
+	 * writes none, one that exits (on SIGTERM too) writes what it counted */
+	static const char *const lost_counts[] = {
+		"the processes that crashed wrote no counts (others of the task that ended normally did)",
+		("they were stopped with SIGTERM: their processes that exited on it wrote the counts they had, "
+		 "those killed by it wrote none"),
+		"they wrote no counts", "their counts are lost"};
 	for (size_t k = 0; k < 4; k++) {
 		int n = count_results(pool, lost_kinds[k]);
 		if (!n)
 			continue;
 		char *names = names_with(pool, lost_kinds[k], NULL);
 		fprintf(stderr, "%d of %d training tasks %s: %s; %s, the rest of the profile is intact; logs: %s/\n", n,
-			pool->njobs, lost_words[k], names,
-			lost_kinds[k] == RESULT_PROFILE_LOST ? "their counts are lost" : "they wrote no counts", log_dir);
+			pool->njobs, lost_words[k], names, lost_counts[k], printable(log_dir));
 		free(names);
 	}
+	print_killed(pool);
 }
 
 static void write_results(const struct pool *pool, const char *path, double seconds, const char *status)
@@ -360,8 +387,7 @@ static void write_results(const struct pool *pool, const char *path, double seco
 		free(log);
 	}
 	buf_puts(&b, "\n]}\n");
-	if (write_file_atomic(path, b.data, b.len) < 0)
-		fatal("cannot write %s: %s", path, strerror(errno));
+	output_write(path, b.data, b.len);
 	buf_free(&b);
 }
 
@@ -379,7 +405,7 @@ static int report_new_crashes(const struct pool *pool, const struct train_opts *
 		char *names = names_with(pool, RESULT_CRASHED, &o->crashed_before);
 		fprintf(stderr, "%s: error: %d of %d tasks crashed (--no-crash): %s; the program under test was killed "
 				"by a signal (logs: %s/)\n",
-			progname, crashed_now, pool->njobs, names, o->log_dir);
+			progname, crashed_now, pool->njobs, names, printable(o->log_dir));
 		free(names);
 	}
 	return crashed_now;
@@ -466,13 +492,13 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	int c;
-	long v;
+	long long v;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+j:C:", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			if ((v = parse_positive(optarg)) < 0)
-				usage_error("--jobs wants a positive number, not '%s'", optarg);
+			if (parse_whole(optarg, 1, MAX_JOBS, &v) < 0)
+				usage_error("--jobs wants a whole number from 1 to %d, not '%s'", MAX_JOBS, printable(optarg));
 			o->jobs = (int)v;
 			break;
 		case 't':
@@ -551,7 +577,7 @@ int cmd_train(int argc, char **argv)
 	pool.on_done = report_done;
 	pool.arg = &st;
 	fprintf(stderr, "training: %d tasks, %d at a time, timeout %.0f s each; logs in %s/\n", pool.njobs, pool.parallel,
-		o.timeout, o.log_dir);
+		o.timeout, printable(o.log_dir));
 	show_progress(&pool, &st);
 	st.progress.last_plain = 0; /* the first heartbeat line comes at once */
 	int sig = pool_run(&pool);

@@ -1,5 +1,6 @@
 /* unitcount.c - counting compile and link commands in a growing build log (see unitcount.h). */
 #include "pipeline/unitcount.h"
+#include "lib/output.h"
 #include "lib/util.h"
 
 #include <stdlib.h>
@@ -81,14 +82,8 @@ void unit_count_save(const char *path, long n)
 {
 	if (n <= 0)
 		return;
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (f) {
-		int ok = fprintf(f, "%ld\n", n) > 0;
-		if (fclose(f) == 0 && ok)
-			rename(tmp, path);
-		else
-			remove(tmp);
-	}
-	free(tmp);
+	char text[32];
+	int len = snprintf(text, sizeof text, "%ld\n", n);
+	/* the count only makes the next estimate better: a file that cannot be written is no error */
+	(void)write_file_atomic(path, text, (size_t)len);
 }

@@ -21,6 +21,7 @@
 #include "pipeline/stamp.h"
 #include "lib/strmap.h"
 #include "lib/proc.h"
+#include "lib/output.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 
@@ -265,12 +266,10 @@ static void check_gcda_files(const char *dir, const char *const *skip)
 	for (int i = 0; i < l.n; i++) {
 		char *name = strcmp(dir, ".") ? xasprintf("%s/%s", dir, l.paths[i]) : xstrdup(l.paths[i]), err[600];
 		size_t len;
-		unsigned char *data = (unsigned char *)read_file(l.paths[i], &len);
+		unsigned char *data = read_profile(l.paths[i], &len, err, sizeof err);
 		struct gcov_file f;
 		int rc = data ? gcov_parse(data, len, name, &f, err, sizeof err) : -1;
-		if (!data)
-			snprintf(err, sizeof err, "%s: %s", name, strerror(errno));
-		else if (rc == 0 && f.kind != GCOV_DATA)
+		if (data && rc == 0 && f.kind != GCOV_DATA)
 			snprintf(err, sizeof err, "%s: a .gcno (compiler notes), not a .gcda", name), rc = -1;
 		if (rc == 0)
 			gcov_file_free(&f);
@@ -410,7 +409,7 @@ static void report(const struct verify *v, const int *count, int list, const cha
 	for (int i = 0; list && i < v->n; i++)
 		if (v->u[i].reason != USED) {
 			char *why = describe(v, &v->u[i], log);
-			printf("  no profile: %s: %s\n", v->u[i].path, why);
+			printf("  no profile: %s: %s\n", printable(v->u[i].path), printable(why));
 			free(why);
 		}
 }
@@ -446,8 +445,8 @@ static int check_required(const struct verify *v, const char **require, int *ok,
 		int i = (int)(intptr_t)strmap_get(&at, require[r]) - 1;
 		char *why = i >= 0 ? describe(v, &v->u[i], log) : NULL;
 		ok[r] = i >= 0 && v->u[i].reason == USED;
-		printf("verify: %s: %s%s\n", require[r], ok[r] ? "" : i >= 0 ? "NO PROFILE DATA: " : "NOT BUILT",
-		       why ? why : "");
+		printf("verify: %s: %s%s\n", printable(require[r]), ok[r] ? "" : i >= 0 ? "NO PROFILE DATA: " : "NOT BUILT",
+		       why ? printable(why) : "");
 		missing += !ok[r];
 		free(why);
 	}
@@ -584,8 +583,10 @@ int cmd_verify(int argc, char **argv)
 	if (nm)
 		v.nm = nm;
 	/* a verify that fails leaves no stamp, not even an older one that said ok */
+	if (stamp)
+		output_check(stamp); /* before the unlink: never /dev/null */
 	if (stamp && unlink(stamp) < 0 && errno != ENOENT)
-		fatal("cannot remove the old stamp %s: %s", stamp, strerror(errno));
+		fatal("cannot remove the old stamp %s: %s", printable(stamp), strerror(errno));
 	struct fingerprint fp = {0};
 	char err[512];
 	if (fppath && fingerprint_read(&fp, fppath, err, sizeof err) < 0)

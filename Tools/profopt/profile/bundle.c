@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "profile/facts.h"
 #include "lib/json.h"
+#include "lib/output.h"
 #include "lib/sha256.h"
 #include "pipeline/stamp.h"
 #include "lib/tarfile.h"
@@ -30,6 +31,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -50,7 +52,8 @@ const char help_export[] =
 const char help_import[] =
 	"usage: profopt import --bundle=BUNDLE --dest=FILE [--expect=KV-FILE] [--force]\n"
 	"                      [--sha256=HEX] [--manifest-out=FILE] [--stamp=FILE]\n"
-	"                      [--relocate-root=DIR] [KEY=VALUE...]\n"
+	"                      [--relocate-root=DIR] [--max-inflate=N] [--max-unpacked=BYTES]\n"
+	"                      [KEY=VALUE...]\n"
 	"\n"
 	"--sha256=HEX: BUNDLE must have this SHA-256 (configure --with-profile-sha256, make\n"
 	"PGO_PROFILE_SHA256): any other file is refused before it is read.\n"
@@ -65,6 +68,10 @@ const char help_import[] =
 	"directory that appears inside the archive's member names), the .gcda archive's members\n"
 	"under it are renamed to DIR: a profile of objects named by absolute paths fits here.\n"
 	"Member names holding relocate_root of which none moves are an error.\n"
+	"--max-inflate=N, --max-unpacked=BYTES: what the bundle (with the archive in it) may\n"
+	"unpack to: at most N times its size (default 100, or $PROFOPT_MAX_INFLATE) and at most\n"
+	"BYTES (default 1 GiB, or $PROFOPT_MAX_UNPACKED_BYTES); a member past either limit\n"
+	"refuses the bundle before anything is written.\n"
 	"Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n";
 
 static char *file_sha256(const char *path)
@@ -118,16 +125,13 @@ int cmd_export(int argc, char **argv)
 		facts_write_json(&f, record);
 	if (output) {
 		char *json = facts_to_json(&f), *member = xasprintf("profile/%s", name);
-		char *out_tmp = xasprintf("%s.tmp", output);
-		struct tar_out *tar = tar_create(out_tmp, 1);
+		struct tar_out *tar = tar_create(output, 1);
 		tar_add_data(tar, "manifest.json", json, strlen(json));
 		tar_add_dir(tar, "profile");
 		tar_add_file(tar, member, profile);
 		tar_close(tar);
-		if (rename(out_tmp, output) < 0)
-			fatal("cannot rename %s: %s", out_tmp, strerror(errno));
-		fprintf(stderr, "export: %s (%lld bytes of profile, sha256 %.12s...)\n", output, (long long)st.st_size, sum);
-		free(json), free(member), free(out_tmp);
+		fprintf(stderr, "export: %s (%lld bytes of profile, sha256 %.12s...)\n", printable(output), (long long)st.st_size, sum);
+		free(json), free(member);
 	}
 	free(sum), free(copy);
 	facts_free(&f);
@@ -200,26 +204,32 @@ static char *absolute_dir(const char *dir)
 	return d;
 }
 
+/* The unpacked profile installed as `to`, an output (output.h). */
 static void copy_file(const char *from, const char *to)
 {
+	struct output out;
+	char err[600];
 	int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (in < 0 || out < 0)
-		fatal("cannot copy %s to %s: %s", from, to, strerror(errno));
+	if (in < 0)
+		fatal("cannot read %s: %s", printable(from), strerror(errno));
+	if (output_open(&out, to, err, sizeof err) < 0)
+		fatal("%s", err);
 	static char block[1 << 16];
 	ssize_t n;
 	while ((n = read(in, block, sizeof block)) > 0)
-		if (write(out, block, (size_t)n) != n)
-			fatal("cannot write %s: %s", to, strerror(errno));
-	if (n < 0 || fsync(out) < 0 || close(out) < 0)
-		fatal("cannot copy %s to %s: %s", from, to, strerror(errno));
+		if (write(out.fd, block, (size_t)n) != n)
+			fatal("cannot write %s: %s", printable(to), strerror(errno));
+	if (n < 0)
+		fatal("cannot read %s: %s", printable(from), strerror(errno));
+	if (output_commit(&out, err, sizeof err) < 0)
+		fatal("%s", err);
 	close(in);
 }
 
-/* Checks the .gcda archive (relocating its members) and writes it again as dest_tmp from the
+/* Checks the .gcda archive (relocating its members) and writes it again as dest from the
  * files that passed, unpacked in the private directory tmp. */
-static void import_gcda_archive(const char *bundle, const char *archive, const char *tmp, const char *dest_tmp,
-				const char *old_root, const char *root)
+static void import_gcda_archive(const char *bundle, const char *archive, const char *tmp, const char *dest,
+				const char *old_root, const char *root, unsigned long long limit)
 {
 	struct gcda_members g = {0};
 	char *from = NULL, *to = NULL;
@@ -240,7 +250,7 @@ static void import_gcda_archive(const char *bundle, const char *archive, const c
 	int fd = open(archive, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		fatal("cannot read %s: %s", label, strerror(errno));
-	tar_extract_fd(fd, label, dir, TAR_PRIVATE, accept_gcda, &g, &files);
+	tar_extract_fd(fd, label, dir, TAR_PRIVATE, accept_gcda, &g, limit, &files);
 	close(fd);
 	if (g.holding > 0 && g.moved == 0) {
 		const char *p = printable(g.from);
@@ -252,7 +262,7 @@ static void import_gcda_archive(const char *bundle, const char *archive, const c
 		fprintf(stderr, "import: %d profile files moved from %s/ to %s/\n", g.moved, f, t);
 	}
 	file_list_sort(&files);
-	struct tar_out *out = tar_create(dest_tmp, 0);
+	struct tar_out *out = tar_create(dest, 0);
 	for (int i = 0; i < files.n; i++) {
 		char *path = xasprintf("%s/%s", dir, files.paths[i]);
 		tar_add_file(out, files.paths[i], path);
@@ -272,19 +282,20 @@ static int compare_facts(const struct facts *want, const struct facts *have, con
 		if (got && strcmp(got, want->value[i]) == 0)
 			continue;
 		if (!differ++)
-			fprintf(stderr, "import: the profile in %s was made for something else:\n", bundle);
+			fprintf(stderr, "import: the profile in %s was made for something else:\n", printable(bundle));
 		const char *k = printable(want->key[i]), *g = printable(got ? got : "(not recorded)"), *w = printable(want->value[i]);
 		fprintf(stderr, "  %-18s profile: %s\n  %-18s this build: %s\n", k, g, "", w);
 	}
 	return differ;
 }
 
-/* Opens the bundle; with a pinned SHA-256, refuses any other file before reading it. */
-static int open_bundle(const char *bundle, const char *pin)
+/* Opens the bundle (a regular file: a device would never end); with a pinned SHA-256, refuses
+ * any other file before reading it.  *size: its bytes, which bound what it may unpack to. */
+static int open_bundle(const char *bundle, const char *pin, unsigned long long *size)
 {
-	int fd = open(bundle, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		fatal("cannot read the profile bundle %s: %s", bundle, strerror(errno));
+	struct stat st;
+	int fd = tar_open(bundle, &st);
+	*size = (unsigned long long)st.st_size;
 	if (!pin)
 		return fd;
 	char sum[SHA256_HEX_LEN + 1];
@@ -293,19 +304,19 @@ static int open_bundle(const char *bundle, const char *pin)
 	if (strcasecmp(sum, pin) != 0)
 		fatal("refusing %s: its SHA-256 is %s, but the profile is pinned to %s (--with-profile-sha256, "
 		      "PGO_PROFILE_SHA256)", bundle, sum, pin);
-	fprintf(stderr, "import: %s has the pinned SHA-256 %.12s...\n", bundle, sum);
+	fprintf(stderr, "import: %s has the pinned SHA-256 %.12s...\n", printable(bundle), sum);
 	return fd;
 }
 
 /* Unpacks the bundle into tmp/bundle and reads its manifest into have; returns the path of
  * the unpacked profile file. */
-static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct facts *have)
+static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct facts *have, unsigned long long limit)
 {
 	char *dir = xasprintf("%s/bundle", tmp);
 	if (mkdir(dir, 0700) < 0)
 		fatal("cannot create %s: %s", dir, strerror(errno));
 	struct bundle_members m = {0};
-	tar_extract_fd(fd, bundle, dir, TAR_PRIVATE, accept_bundle_member, &m, NULL);
+	tar_extract_fd(fd, bundle, dir, TAR_PRIVATE, accept_bundle_member, &m, limit, NULL);
 	char *manifest = xasprintf("%s/manifest.json", dir), err[300];
 	if (access(manifest, F_OK) < 0)
 		fatal("%s is not a profopt profile bundle (no manifest.json)", bundle);
@@ -335,52 +346,74 @@ static void write_import_stamp(const char *stamp, double seconds, const char *bu
 	free(extra), free(name);
 }
 
-int cmd_import(int argc, char **argv)
+struct import_opts {
+	const char *bundle, *dest, *manifest_out, *stamp, *pin;
+	char *root; /* --relocate-root, made absolute */
+	int force;
+	long long max_inflate, max_unpacked; /* 0: the defaults (tar_unpack_limit) */
+	struct facts want;
+};
+
+static void parse_import_opts(struct import_opts *o, int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{"bundle", required_argument, NULL, 'b'},
-		{"dest", required_argument, NULL, 'd'},
-		{"expect", required_argument, NULL, 'e'},
-		{"force", no_argument, NULL, 'f'},
-		{"manifest-out", required_argument, NULL, 'm'},
-		{"stamp", required_argument, NULL, 'S'},
-		{"relocate-root", required_argument, NULL, 'r'},
-		{"sha256", required_argument, NULL, 'H'},
+		{"bundle", required_argument, NULL, 'b'},      {"dest", required_argument, NULL, 'd'},
+		{"expect", required_argument, NULL, 'e'},      {"force", no_argument, NULL, 'f'},
+		{"manifest-out", required_argument, NULL, 'm'}, {"stamp", required_argument, NULL, 'S'},
+		{"relocate-root", required_argument, NULL, 'r'}, {"sha256", required_argument, NULL, 'H'},
+		{"max-inflate", required_argument, NULL, 'I'}, {"max-unpacked", required_argument, NULL, 'U'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *bundle = NULL, *dest = NULL, *manifest_out = NULL, *stamp = NULL, *root = NULL, *pin = NULL;
-	struct facts want = {0}, have = {0};
-	int force = 0, c;
+	const char *root = NULL;
+	int c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'b': bundle = optarg; break;
-		case 'd': dest = optarg; break;
-		case 'e': facts_load_kv_file(&want, optarg); break;
-		case 'f': force = 1; break;
-		case 'm': manifest_out = optarg; break;
-		case 'S': stamp = optarg; break;
+		case 'b': o->bundle = optarg; break;
+		case 'd': o->dest = optarg; break;
+		case 'e': facts_load_kv_file(&o->want, optarg); break;
+		case 'f': o->force = 1; break;
+		case 'm': o->manifest_out = optarg; break;
+		case 'S': o->stamp = optarg; break;
 		case 'r': root = optarg; break;
-		case 'H': pin = optarg; break;
+		case 'H': o->pin = optarg; break;
+		case 'I':
+			if (parse_whole(optarg, 1, LLONG_MAX, &o->max_inflate) < 0)
+				usage_error("--max-inflate wants a whole number > 0, not '%s'", printable(optarg));
+			break;
+		case 'U':
+			if (parse_whole(optarg, 1, LLONG_MAX, &o->max_unpacked) < 0)
+				usage_error("--max-unpacked wants a whole number of bytes > 0, not '%s'", printable(optarg));
+			break;
 		default: usage_error("unknown option '%s' (see 'profopt import --help')", argv[optind - 1]);
 		}
 	}
 	for (int i = optind; i < argc; i++)
-		facts_add_kv(&want, argv[i]);
-	if (!bundle || !dest)
+		facts_add_kv(&o->want, argv[i]);
+	if (!o->bundle || !o->dest)
 		usage_error("--bundle=BUNDLE and --dest=FILE are required");
-	if (pin && !sha256_is_hex(pin))
-		usage_error("--sha256 wants 64 hexadecimal digits, not '%s'", pin);
-	char *new_root = root ? absolute_dir(root) : NULL;
-	if (root && !new_root)
+	if (o->pin && !sha256_is_hex(o->pin))
+		usage_error("--sha256 wants 64 hexadecimal digits, not '%s'", o->pin);
+	o->root = root ? absolute_dir(root) : NULL;
+	if (root && !o->root)
 		usage_error("--relocate-root wants an absolute directory other than /, not '%s'", root);
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct import_opts o = {0};
+	struct facts have = {0};
+	unsigned long long size;
+	parse_import_opts(&o, argc, argv);
 	double start = now();
-	int fd = open_bundle(bundle, pin);
-	char *tmp = make_temp_dir("bundle"), *profile = unpack_bundle(bundle, fd, tmp, &have);
+	int fd = open_bundle(o.bundle, o.pin, &size);
+	/* the bundle and the archive in it, together, unpack to at most this */
+	unsigned long long limit = tar_unpack_limit(size, o.max_inflate, o.max_unpacked);
+	char *tmp = make_temp_dir("bundle"), *profile = unpack_bundle(o.bundle, fd, tmp, &have, limit);
 	close(fd);
 
-	int differ = compare_facts(&want, &have, bundle);
-	if (differ && !force) {
+	int differ = compare_facts(&o.want, &have, o.bundle);
+	if (differ && !o.force) {
 		fatal("refusing a profile that does not match (%d difference%s); a mismatched profile optimizes "
 		      "the wrong code. To use it anyway: --force (make: PGO_PROFILE_FORCE=1)",
 		      differ, differ == 1 ? "" : "s");
@@ -388,21 +421,19 @@ int cmd_import(int argc, char **argv)
 	if (differ)
 		warn("using the mismatched profile anyway (--force)");
 
-	char *dest_tmp = xasprintf("%s.tmp", dest);
 	if (ends_with(profile, ".tar"))
-		import_gcda_archive(bundle, profile, tmp, dest_tmp, facts_get(&have, "relocate_root"), new_root);
+		import_gcda_archive(o.bundle, profile, tmp, o.dest, facts_get(&have, "relocate_root"), o.root, limit);
 	else
-		copy_file(profile, dest_tmp);
-	if (rename(dest_tmp, dest) < 0)
-		fatal("cannot rename %s: %s", dest_tmp, strerror(errno));
-	if (manifest_out)
-		facts_write_json(&have, manifest_out);
+		copy_file(profile, o.dest);
+	if (o.manifest_out)
+		facts_write_json(&have, o.manifest_out);
 	const char *created = facts_get(&have, "created");
 	const char *when = printable(created ? created : "?");
-	fprintf(stderr, "import: profile from %s (made %s) checked and installed as %s\n", bundle, when, dest);
-	if (stamp)
-		write_import_stamp(stamp, now() - start, bundle, differ);
-	free(profile), free(dest_tmp), free(new_root);
-	facts_free(&want), facts_free(&have);
+	fprintf(stderr, "import: profile from %s (made %s) checked and installed as %s\n", printable(o.bundle), when,
+		printable(o.dest));
+	if (o.stamp)
+		write_import_stamp(o.stamp, now() - start, o.bundle, differ);
+	free(profile), free(o.root);
+	facts_free(&o.want), facts_free(&have);
 	return 0;
 }

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,7 +122,7 @@ static void json_list(struct json *j, const char *key, const char **v, int n)
 static void print_list(const char *what, const char **v, int n)
 {
 	for (int i = 0; i < n; i++)
-		printf("  %-8s %s\n", what, v[i]);
+		printf("  %-8s %s\n", what, printable(v[i]));
 }
 
 static int write_fingerprint(const char *file, const char *root, const char *const *suffixes, const char *const *skip)
@@ -132,9 +133,8 @@ static int write_fingerprint(const char *file, const char *root, const char *con
 		fatal("%s", err);
 	if (m.n == 0)
 		fatal("no source files under %s (suffixes: see --suffix)", root);
-	if (fingerprint_write(&m, file) < 0)
-		fatal("cannot write %s: %s", file, strerror(errno));
-	fprintf(stderr, "check: fingerprint of %d source files under %s written to %s\n", m.n, m.root, file);
+	fingerprint_write(&m, file);
+	fprintf(stderr, "check: fingerprint of %d source files under %s written to %s\n", m.n, printable(m.root), printable(file));
 	fingerprint_free(&m);
 	return 0;
 }
@@ -154,8 +154,8 @@ static void parse_limit(struct check_opts *o)
 	errno = 0;
 	o->limit = strtod(o->limit_arg, &end);
 	o->percent = *end == '%';
-	if (errno || end == o->limit_arg || (o->percent ? end[1] != '\0' : *end != '\0') || o->limit < 0 ||
-	    (o->percent && o->limit > 100))
+	if (errno || end == o->limit_arg || (o->percent ? end[1] != '\0' : *end != '\0') || !isfinite(o->limit) ||
+	    o->limit < 0 || (o->percent && o->limit > 100))
 		usage_error("--max-changed wants a count N or a share P%%, not '%s'", o->limit_arg);
 }
 
@@ -301,14 +301,14 @@ static void print_verdict(const struct check_opts *o, const struct check_result 
 	if (corrupted)
 		fprintf(stderr, "%s: error: the compiler found the profile corrupted (%d message%s in %s): retrain "
 				"(make profile-removal profile-opt)\n",
-			progname, corrupted, corrupted == 1 ? "" : "s", o->log);
+			progname, corrupted, corrupted == 1 ? "" : "s", printable(o->log));
 	if (stale && stale <= r->allowed)
 		warn("%d source%s stale since training (tolerated by --max-changed=%s): code changed since training gets no profile",
 		     stale, stale == 1 ? "" : "s", o->limit_arg);
 	if (stale > r->allowed)
 		fprintf(stderr, "%s: error: the profile is stale: %d source%s changed since training, more than --max-changed=%s; "
 				"retrain (make profile-removal profile-opt)\n",
-			progname, stale, stale == 1 ? "" : "s", o->limit_arg);
+			progname, stale, stale == 1 ? "" : "s", printable(o->limit_arg));
 }
 
 int cmd_check(int argc, char **argv)

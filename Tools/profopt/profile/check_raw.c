@@ -118,8 +118,8 @@ int cmd_check_raw(int argc, char **argv)
 			if (parsed)
 				fprintf(stderr, "%s: error: %s: %s cannot read raw profile version %u: %s\n", progname,
 					printable(argv[i]), printable(tool), in.version, err);
-			else
-				fprintf(stderr, "%s: error: %s\n", progname, err);
+			else /* as merge names a raw profile its reader refuses */
+				fprintf(stderr, "%s: error: damaged profile: %s\n", progname, err);
 			bad++;
 		}
 	}

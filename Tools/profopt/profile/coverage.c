@@ -8,6 +8,7 @@
 #include "profile/coverage.h"
 #include "lib/json.h"
 #include "lib/proc.h"
+#include "lib/lines.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 #include "profile/tooltext.h"
@@ -74,6 +75,7 @@ static const char builtin_groups[] =
 	"compression Modules/zlibmodule* Modules/_bz2module* Modules/_lzmamodule* Modules/_zstd/*\n";
 
 #define NO_FILE "(external)" /* report's file for functions clang's profile names no file for */
+#define GROUPS_LINE_MAX 65536 /* bytes of a line of a --groups file */
 
 struct group {
 	char *name;
@@ -455,7 +457,7 @@ static void print_named(const struct table *tb, int not_in_profile)
 				printf(not_in_profile ? "\nnot in the profile (no unit of the group; a module never loaded, or not built):\n"
 						      : "\nnot reached (%s):\n",
 				       tb->threshold > 0 ? "at most the threshold of functions executed" : "no function executed");
-			printf("  %s: %s\n", tb->in[i].name, b.data);
+			printf("  %s: %s\n", printable(tb->in[i].name), printable(b.data));
 		}
 		buf_free(&b);
 	}
@@ -500,10 +502,10 @@ static void print_text(const struct table *tb)
 	for (int i = 0; i < tb->ninputs; i++) {
 		const struct cov_input *in = &tb->in[i];
 		if (!in->have_sums)
-			printf("(%s: the report has no count_sum per file: counts not shown)\n", in->name);
+			printf("(%s: the report has no count_sum per file: counts not shown)\n", printable(in->name));
 		if (shown(tb, tb->gs->n + 1) && cell(tb, tb->gs->n + 1, i)->units)
 			printf("(%s: '(no file)' are global functions clang's profile names no file for: --objects=BUILD_DIR places them)\n",
-			       in->name);
+			       printable(in->name));
 	}
 	free(cells);
 	free(total);
@@ -671,11 +673,12 @@ int cmd_coverage(int argc, char **argv)
 	}
 	struct groups gs = {0};
 	if (groups_file) {
-		char *text = read_file(groups_file, NULL);
-		if (!text)
-			fatal("cannot read %s: %s", groups_file, strerror(errno));
-		parse_groups(&gs, text, groups_file);
-		free(text);
+		struct lines l;
+		char err[512];
+		if (lines_read(&l, groups_file, LINES_TEXT, GROUPS_LINE_MAX, err, sizeof err) < 0)
+			fatal("cannot read the groups: %s", err);
+		parse_groups(&gs, l.text, groups_file);
+		lines_free(&l);
 	} else {
 		parse_groups(&gs, builtin_groups, "built-in groups");
 	}

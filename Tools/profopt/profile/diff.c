@@ -9,6 +9,8 @@
  *          from the counters read by gcov_io.c. */
 #include "commands.h"
 #include "profile/gcov_io.h"
+#include "profile/profraw.h"
+#include "profile/tooltext.h"
 #include "lib/json.h"
 #include "lib/proc.h"
 #include "lib/tarfile.h"
@@ -31,10 +33,21 @@ const char help_diff[] =
 	"the profiles are byte-for-byte identical.\n"
 	"\n"
 	"  --tool=PATH   llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)\n"
-	"  --json        keys: similarity (0..1), identical, files, files_differing\n"
+	"  --json        keys: similarity (0..1), identical, no_counts, files, files_differing\n"
 	"A stash is read in memory; nothing is extracted.\n"
-	"Exit status: 0 identical, 1 different, 2 bad usage or any error (a missing, damaged\n"
-	"or unreadable input, named in the message; output that could not be written).\n";
+	"Identical profiles (byte for byte) have similarity 100%; two profiles without a single\n"
+	"count have the same (empty) distribution, 100%, and one without counts against one with\n"
+	"counts 0% (the text says 'neither profile has a count', the JSON no_counts: true).\n"
+	"Exit status: 0 identical, 1 different (however similar), 2 bad usage or any error (a\n"
+	"missing, damaged or unreadable input, an empty raw profile, named in the message; output\n"
+	"that could not be written).\n";
+
+/* What a comparison found. */
+struct diff_result {
+	int identical;          /* byte for byte */
+	int files, differing;   /* files compared (gcc; 1 for clang), and those that differ */
+	double total_a, total_b; /* the sum of each side's counters */
+};
 
 /* The .gcda files of one side, read into memory and parsed once. */
 struct profile_tree {
@@ -59,9 +72,9 @@ static void read_directory(struct profile_tree *t)
 		if (strncmp(rel, t->path, prefix) == 0 && rel[prefix] == '/') /* find_files gives "." no prefix */
 			rel += prefix + 1;
 		m->name = xstrdup(rel + strspn(rel, "/"));
-		m->data = (unsigned char *)read_file(l.paths[i], &m->len);
-		if (!m->data)
-			fatal("%s: %s", printable(l.paths[i]), strerror(errno));
+		char err[600];
+		if (!(m->data = read_profile(l.paths[i], &m->len, err, sizeof err)))
+			fatal("%s", err);
 	}
 	file_list_free(&l);
 }
@@ -178,23 +191,59 @@ static double gcc_overlap(const struct profile_tree *a, const struct profile_tre
 	return overlap;
 }
 
+/* Compared block by block: memory does not grow with the profiles. */
 static int same_bytes(const char *a, const char *b)
 {
-	size_t la, lb;
-	char *da = read_file(a, &la), *db = read_file(b, &lb);
-	int same = da && db && la == lb && memcmp(da, db, la) == 0;
-	free(da);
-	free(db);
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int same = fa && fb;
+	while (same) {
+		char ba[65536], bb[65536];
+		size_t na = fread(ba, 1, sizeof ba, fa), nb = fread(bb, 1, sizeof bb, fb);
+		same = na == nb && memcmp(ba, bb, na) == 0 && !ferror(fa) && !ferror(fb);
+		if (na == 0)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
 	return same;
 }
 
-static double clang_overlap(const char *tool, const char *a, const char *b, int *identical)
+/* The sum of every counter of a clang profile (llvm-profdata show), to tell a profile without
+ * counts: llvm-profdata overlap then prints no figure. */
+static double clang_total(const char *tool, const char *path)
+{
+	struct shown_profile p;
+	char *why = NULL;
+	if (profdata_show(tool, path, &p, &why) < 0)
+		fatal("%s show %s failed: %.400s", printable(tool), printable(path), why ? printable(why) : "");
+	double total = 0;
+	for (int i = 0; i < p.n; i++)
+		total += (double)p.fn[i].sum;
+	shown_profile_free(&p);
+	free(why);
+	return total;
+}
+
+/* A raw profile is read as merge reads it: an empty or damaged one is an error, not a result. */
+static void check_raw(const char *path)
+{
+	char *one[] = {(char *)path};
+	int bad;
+	if (ends_with(path, ".profraw") && profraw_count_damaged(one, 1, &bad))
+		fatal("%s is damaged (named above): nothing to compare", printable(path));
+}
+
+static double clang_overlap(const char *tool, const char *a, const char *b, struct diff_result *r)
 {
 	struct stat st;
 	if (stat(a, &st) < 0 || stat(b, &st) < 0) {
 		const char *bad = stat(a, &st) < 0 ? a : b;
 		fatal("%s: %s", printable(bad), strerror(errno));
 	}
+	check_raw(a);
+	check_raw(b);
 	char *sa = safe_path_arg(a), *sb = safe_path_arg(b);
 	char *argv[] = {(char *)tool, "overlap", "--", sa, sb, NULL}, *out = NULL;
 	int rc = capture(argv, &out);
@@ -202,34 +251,53 @@ static double clang_overlap(const char *tool, const char *a, const char *b, int 
 		fatal("%s overlap %s %s failed: %.400s", printable(tool), printable(a), printable(b),
 		      out && *out ? printable(out) : "cannot run it");
 	const char *p = strstr(out, "Edge profile overlap: ");
-	if (!p)
-		fatal("%s overlap printed no 'Edge profile overlap' line", printable(tool));
-	double v = atof(p + strlen("Edge profile overlap: ")) / 100;
+	double v = p ? atof(p + strlen("Edge profile overlap: ")) / 100 : 0;
+	/* no figure: a side without counts (llvm-profdata divides by nothing and says nothing) */
+	if (!p) {
+		r->total_a = clang_total(tool, sa), r->total_b = clang_total(tool, sb);
+		if (r->total_a > 0 && r->total_b > 0)
+			fatal("%s overlap printed no 'Edge profile overlap' line", printable(tool));
+	}
 	free(out);
 	free(sa);
 	free(sb);
-	*identical = same_bytes(a, b);
+	r->identical = same_bytes(a, b);
+	r->differing = !r->identical;
 	return v;
 }
 
-static void print_result(int json, double similarity, int identical, int files, int differing)
+/* One answer whatever the counts: identical files have similarity 1; two profiles without
+ * any count have the same (empty) distribution, 1; one without counts and one with, 0. */
+static double settle(double overlap, const struct diff_result *r)
 {
+	if (r->identical || (r->total_a == 0 && r->total_b == 0))
+		return 1;
+	if (r->total_a == 0 || r->total_b == 0)
+		return 0;
+	return overlap;
+}
+
+static void print_result(int json, double similarity, const struct diff_result *r)
+{
+	int no_counts = r->total_a == 0 && r->total_b == 0;
 	if (json) {
 		struct json j;
 		jw_init(&j, stdout);
 		jw_begin_object(&j);
 		jw_key(&j, "similarity");
 		jw_fixed(&j, similarity, 6);
-		jw_kv_bool(&j, "identical", identical);
-		jw_kv_int(&j, "files", files);
-		jw_kv_int(&j, "files_differing", differing);
+		jw_kv_bool(&j, "identical", r->identical);
+		jw_kv_bool(&j, "no_counts", no_counts);
+		jw_kv_int(&j, "files", r->files);
+		jw_kv_int(&j, "files_differing", r->differing);
 		jw_end_object(&j);
 		jw_finish(&j);
 		return;
 	}
-	printf("similarity: %.3f%% (edge-count overlap)\nidentical:  %s", 100 * similarity, identical ? "yes" : "no");
-	if (!identical)
-		printf(" (%d of %d files differ)", differing, files);
+	printf("similarity: %.3f%% (edge-count overlap%s)\nidentical:  %s", 100 * similarity,
+	       no_counts ? "; neither profile has a count" : "", r->identical ? "yes" : "no");
+	if (!r->identical)
+		printf(" (%d of %d files differ)", r->differing, r->files);
 	printf("\n");
 }
 
@@ -257,20 +325,21 @@ int cmd_diff(int argc, char **argv)
 	int clang = ends_with(a, ".profdata") || ends_with(a, ".profraw");
 	if (clang != (ends_with(b, ".profdata") || ends_with(b, ".profraw")))
 		usage_error("cannot compare a clang profile with a gcc one");
-	double similarity;
-	int identical, files = 1, differing;
+	double overlap;
+	/* totals: 1 unless counted (gcc; clang when overlap has no figure) */
+	struct diff_result r = {.files = 1, .total_a = 1, .total_b = 1};
 	if (clang) {
-		similarity = clang_overlap(tool && *tool ? tool : "llvm-profdata", a, b, &identical);
-		differing = !identical;
+		overlap = clang_overlap(tool && *tool ? tool : "llvm-profdata", a, b, &r);
 	} else {
 		struct profile_tree ta, tb;
 		open_tree(&ta, a);
 		open_tree(&tb, b);
-		similarity = gcc_overlap(&ta, &tb, &files, &differing);
-		identical = differing == 0;
+		overlap = gcc_overlap(&ta, &tb, &r.files, &r.differing);
+		r.identical = r.differing == 0;
+		r.total_a = ta.total, r.total_b = tb.total;
 		close_tree(&ta);
 		close_tree(&tb);
 	}
-	print_result(json, similarity, identical, files, differing);
-	return identical ? 0 : 1;
+	print_result(json, settle(overlap, &r), &r);
+	return r.identical ? 0 : 1;
 }

@@ -1,5 +1,7 @@
 /* facts.c - manifest facts (see facts.h). */
 #include "profile/facts.h"
+#include "lib/lines.h"
+#include "lib/output.h"
 #include "lib/util.h"
 
 #include <errno.h>
@@ -7,8 +9,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Why a fact may not be kept (too long, no key), or NULL: a manifest is hostile input, and
+ * its values are shown on the terminal. */
+static const char *refusal(size_t key_len, size_t value_len)
+{
+	static char why[96];
+	if (key_len == 0)
+		return "an empty key";
+	if (key_len > FACTS_KEY_MAX)
+		snprintf(why, sizeof why, "a key of %zu bytes, more than the limit of %d", key_len, FACTS_KEY_MAX);
+	else if (value_len > FACTS_VALUE_MAX)
+		snprintf(why, sizeof why, "a value of %zu bytes, more than the limit of %d", value_len, FACTS_VALUE_MAX);
+	else
+		return NULL;
+	return why;
+}
+
 void facts_set(struct facts *f, const char *key, const char *value)
 {
+	const char *why = refusal(strlen(key), strlen(value));
+	if (why)
+		fatal("manifest entry '%.64s': %s", printable(key), why);
 	for (int i = 0; i < f->n; i++)
 		if (strcmp(f->key[i], key) == 0) {
 			free(f->value[i]);
@@ -29,34 +50,75 @@ const char *facts_get(const struct facts *f, const char *key)
 	return NULL;
 }
 
-void facts_add_kv(struct facts *f, const char *kv)
+/* KEY=VALUE; where: "FILE:LINE" for a line of a file, NULL for an argument (a usage error). */
+static void add_kv(struct facts *f, const char *kv, const char *where)
 {
-	const char *eq = strchr(kv, '=');
-	if (!eq || eq == kv) {
+	const char *eq = strchr(kv, '='), *why = eq ? refusal((size_t)(eq - kv), strlen(eq + 1)) : NULL;
+	if (!eq || why) {
 		const char *p = printable(kv);
-		usage_error("expected KEY=VALUE, not '%s'", p);
+		if (where)
+			fatal("%s: %s, not KEY=VALUE: '%.80s'", where, why ? why : "no '='", p);
+		usage_error("expected KEY=VALUE, not '%.80s'%s%s", p, why ? ": " : "", why ? why : "");
 	}
 	char *key = xasprintf("%.*s", (int)(eq - kv), kv);
 	facts_set(f, key, eq + 1);
 	free(key);
 }
 
+void facts_add_kv(struct facts *f, const char *kv)
+{
+	add_kv(f, kv, NULL);
+}
+
 void facts_load_kv_file(struct facts *f, const char *path)
 {
-	char *text = read_file(path, NULL);
-	if (!text)
-		fatal("cannot read %s: %s", path, strerror(errno));
-	char *save = NULL;
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (*line && *line != '#')
-			facts_add_kv(f, line);
-	free(text);
+	struct lines l;
+	char err[512];
+	if (lines_read(&l, path, LINES_TEXT, 65536, err, sizeof err) < 0) /* longer: the limits say why */
+		fatal("cannot read the facts: %s", err);
+	for (char *line; (line = lines_next(&l)) != NULL;)
+		if (*line && *line != '#') {
+			char *where = xasprintf("%s:%d", printable(path), l.lineno);
+			add_kv(f, line, where);
+			free(where);
+		}
+	lines_free(&l);
+}
+
+/* One member of a manifest object: a string of bounded length. */
+static int load_member(struct facts *f, const char *key, json_t *value, char *err, size_t errlen)
+{
+	if (!json_is_string(value)) {
+		snprintf(err, errlen, "the value of \"%.64s\" is not a string", printable(key));
+		return -1;
+	}
+	const char *why = refusal(strlen(key), json_string_length(value));
+	if (why) {
+		snprintf(err, errlen, "the entry \"%.64s\": %s", printable(key), why);
+		return -1;
+	}
+	if (f->n == FACTS_MAX) {
+		snprintf(err, errlen, "more than %d entries", FACTS_MAX);
+		return -1;
+	}
+	facts_set(f, key, json_string_value(value));
+	return 0;
 }
 
 int facts_load_json(struct facts *f, const char *path, char *err, size_t errlen)
 {
+	size_t len;
+	char *text = read_file_max(path, FACTS_FILE_MAX, &len);
+	if (!text) {
+		if (errno == EFBIG)
+			snprintf(err, errlen, "more than %d bytes, the limit of a manifest", FACTS_FILE_MAX);
+		else
+			snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
 	json_error_t e;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
+	free(text);
 	if (!root) {
 		snprintf(err, errlen, "line %d: %s", e.line, e.text);
 		return -1;
@@ -69,18 +131,8 @@ int facts_load_json(struct facts *f, const char *path, char *err, size_t errlen)
 	const char *key;
 	json_t *value;
 	json_object_foreach(root, key, value) {
-		if (rc < 0)
+		if (rc < 0 || (rc = load_member(f, key, value, err, errlen)) < 0)
 			break;
-		if (!json_is_string(value)) {
-			const char *p = printable(key);
-			snprintf(err, errlen, "the value of \"%s\" is not a string", p);
-			rc = -1;
-		} else if (f->n == FACTS_MAX) {
-			snprintf(err, errlen, "more than %d entries", FACTS_MAX);
-			rc = -1;
-		} else {
-			facts_set(f, key, json_string_value(value));
-		}
 	}
 	json_decref(root);
 	return rc;
@@ -109,8 +161,7 @@ char *facts_to_json(const struct facts *f)
 void facts_write_json(const struct facts *f, const char *path)
 {
 	char *doc = facts_to_json(f);
-	if (write_file_atomic(path, doc, strlen(doc)) < 0)
-		fatal("cannot write %s: %s", path, strerror(errno));
+	output_write(path, doc, strlen(doc));
 	free(doc);
 }
 

@@ -30,6 +30,10 @@ struct profraw_info {
 int profraw_parse(const unsigned char *data, size_t len, const char *name, struct profraw_info *info, char *err,
 		  size_t errlen);
 int profraw_read(const char *path, struct profraw_info *info, char *err, size_t errlen);
+/* Reads every raw profile paths[0..n) as merge does before a merge: each damaged one (empty,
+ * truncated, not a raw profile) is named on stderr ("damaged profile: REASON") and marked
+ * in bad[i].  Returns how many are damaged. */
+int profraw_count_damaged(char *const *paths, int n, int *bad);
 /* "IR", "IR+CS", "FE", plus ",entry-first" etc.; out holds at least 64 bytes. */
 const char *profraw_variant_string(const struct profraw_info *info, char *out, size_t n);
 

@@ -14,6 +14,7 @@
  *          profiles are merged first by llvm-profdata). */
 #include "commands.h"
 #include "profile/gcov_io.h"
+#include "profile/profraw.h"
 #include "lib/json.h"
 #include "lib/proc.h"
 #include "lib/tarfile.h"
@@ -162,7 +163,7 @@ static void read_gcc_pair(struct report *r, const char *name, const unsigned cha
 	char err[512];
 	r->profile_files++;
 	if (gcov_parse(bytes, len, name, &data, err, sizeof err) < 0) {
-		fprintf(stderr, "%s: error: %s\n", progname, err);
+		fprintf(stderr, "%s: damaged profile: %s\n", progname, err); /* as merge says it */
 		r->damaged++;
 		return;
 	}
@@ -272,11 +273,12 @@ static void collect_gcc(struct report *r, const char *dir, const char *notes_dir
 		const char *rel = relative_to(gcda.paths[i], dir);
 		char *notes = notes_for(notes_dir, rel);
 		size_t len;
-		unsigned char *bytes = (unsigned char *)read_file(gcda.paths[i], &len);
+		char err[600];
+		unsigned char *bytes = read_profile(gcda.paths[i], &len, err, sizeof err);
 		if (bytes) {
 			read_gcc_pair(r, gcda.paths[i], bytes, len, rel, notes);
 		} else {
-			fprintf(stderr, "%s: error: %s: %s\n", progname, printable(gcda.paths[i]), strerror(errno));
+			fprintf(stderr, "%s: damaged profile: %s\n", progname, err);
 			r->profile_files++;
 			r->damaged++;
 		}
@@ -409,8 +411,8 @@ static void split_profile_name(const char *s, struct fn_stat *f)
 	}
 }
 
-/* Merges the raw profiles under dir into a temporary .profdata; returns its path, or NULL
- * when there are none.  *tmpdir: the directory to remove. */
+/* Merges the sound raw profiles under dir into a temporary .profdata; returns its path, or
+ * NULL when there is none.  *tmpdir: the directory to remove. */
 static char *merge_raw(struct report *r, const char *tool, const char *dir, const char *const *skip, char **tmpdir)
 {
 	struct file_list raw = {0};
@@ -418,27 +420,31 @@ static char *merge_raw(struct report *r, const char *tool, const char *dir, cons
 		fatal("cannot read %s: %s", printable(dir), strerror(errno));
 	file_list_sort(&raw);
 	r->profile_files = raw.n;
-	if (raw.n == 0) {
-		file_list_free(&raw);
-		return NULL;
+	/* damaged ones (an empty file, which llvm-profdata would skip in silence) are named and
+	 * counted as merge does, and the rest reported on */
+	int *bad = xcalloc((size_t)raw.n + 1, sizeof *bad), good = 0;
+	r->damaged += profraw_count_damaged(raw.paths, raw.n, bad);
+	char **argv = xcalloc((size_t)raw.n + 5, sizeof *argv), *out = NULL, *merged = NULL;
+	for (int i = 0; i < raw.n; i++)
+		if (!bad[i])
+			argv[4 + good++] = safe_path_arg(raw.paths[i]);
+	if (good > 0) {
+		*tmpdir = make_temp_dir("report");
+		merged = xasprintf("%s/merged.profdata", *tmpdir);
+		argv[0] = (char *)tool;
+		argv[1] = "merge";
+		argv[2] = xasprintf("-output=%s", merged);
+		argv[3] = "--";
+		int st = capture(argv, &out);
+		if (!proc_exit_ok(st))
+			fatal("%s merge failed: %s", printable(tool), out && *out ? printable(out) : "cannot run it");
+		free(out);
+		free(argv[2]);
 	}
-	*tmpdir = make_temp_dir("report");
-	char *merged = xasprintf("%s/merged.profdata", *tmpdir);
-	char **argv = xcalloc((size_t)raw.n + 5, sizeof *argv), *out = NULL;
-	argv[0] = (char *)tool;
-	argv[1] = "merge";
-	argv[2] = xasprintf("-output=%s", merged);
-	argv[3] = "--";
-	for (int i = 0; i < raw.n; i++)
-		argv[4 + i] = safe_path_arg(raw.paths[i]);
-	int st = capture(argv, &out);
-	if (!proc_exit_ok(st))
-		fatal("%s merge failed: %s", printable(tool), out && *out ? printable(out) : "cannot run it");
-	free(out);
-	for (int i = 0; i < raw.n; i++)
+	for (int i = 0; i < good; i++)
 		free(argv[4 + i]);
-	free(argv[2]);
 	free(argv);
+	free(bad);
 	file_list_free(&raw);
 	return merged;
 }
@@ -452,6 +458,12 @@ static void collect_clang(struct report *r, const char *tool, const char *profda
 			return;
 	} else {
 		r->profile_files = 1;
+		char *one[] = {(char *)profdata};
+		int bad;
+		if (ends_with(profdata, ".profraw") && profraw_count_damaged(one, 1, &bad)) {
+			r->damaged++;
+			return;
+		}
 	}
 	struct shown_profile p;
 	if (profdata_show(tool, profdata, &p, &why) < 0) {
