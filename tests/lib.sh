@@ -62,6 +62,12 @@ configured_fixture() {
 	./configure --enable-optimizations CC="$cc" PROFOPT="$PROFOPT" "$@" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
 }
 
+# expect_stamps STAGE...: each stage left its stamp in pgo/.
+expect_stamps() {
+	local s
+	for s in "$@"; do test -f "pgo/$s.stamp" || fail "no $s stamp"; done
+}
+
 # Stages that did work in a make run (their banners), e.g. "==> training;==> verify;".
 # verify's run of the optimized program ("==> verify: ...") is a part of verify.
 stages_run() { grep -E '^==> [a-z]' "$1" | grep -v -e ': done in' -e '^==> verify: ' | sed 's/ (log.*//' | tr '\n' ';'; }

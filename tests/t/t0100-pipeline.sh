@@ -3,9 +3,7 @@
 
 check_round_trip() {
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
-	for s in configure instrument train merge clean use verify; do
-		test -f pgo/$s.stamp || fail "no $s stamp"
-	done
+	expect_stamps configure instrument train merge clean use verify
 	expect_contains make.out 'verify: interp.o: used profile data'
 	expect_contains make.out '1 of 4 training tasks failed: fails'
 	expect_eq "$(./toy ppas 10)" 90 "the optimized program's answer"

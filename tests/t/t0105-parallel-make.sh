@@ -25,12 +25,17 @@ overlap_cc() {
 	chmod +x slowcc
 }
 
-test_both_compile_stages_build_in_parallel() {
+# The fixture configured with that compiler.
+slow_fixture() {
 	require gcc autoconf
 	setup_fixture
 	overlap_cc
 	./configure --enable-optimizations --disable-bolt CC="$PWD/slowcc" PROFOPT="$PROFOPT" > configure.out 2>&1 ||
 		{ cat configure.out; fail "configure"; }
+}
+
+test_both_compile_stages_build_in_parallel() {
+	slow_fixture
 	make -j2 profile-opt > make.out 2>&1 || { cat make.out; fail "make -j2 profile-opt"; }
 	expect_not_contains make.out 'jobserver unavailable'
 	expect_contains compiles/overlaps '^instrument$'
@@ -41,11 +46,7 @@ test_both_compile_stages_build_in_parallel() {
 test_without_j_the_compiles_run_one_at_a_time() {
 	# The control: the same compiler at -j1 shows no overlap, so the test above sees make's
 	# parallelism, not the wrapper's.
-	require gcc autoconf
-	setup_fixture
-	overlap_cc
-	./configure --enable-optimizations --disable-bolt CC="$PWD/slowcc" PROFOPT="$PROFOPT" > configure.out 2>&1 ||
-		{ cat configure.out; fail "configure"; }
+	slow_fixture
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
 	test ! -f compiles/overlaps || { cat compiles/overlaps; fail "compiles overlapped at -j1"; }
 }

@@ -49,7 +49,7 @@ test_context_sensitive_pgo_clang() {
 	configured_fixture clang --enable-pgo-cs
 	expect_contains Makefile '^PGO_CS = yes'
 	run_pipeline
-	for s in cs-instrument cs-train cs-merge; do test -f pgo/$s.stamp || fail "no $s stamp"; done
+	expect_stamps cs-instrument cs-train cs-merge
 	expect_contains pgo/cs-train.stamp '"stage": "cs-train"'
 	expect_contains pgo/logs/cs-instrument.log 'fcs-profile-generate'
 	expect_contains make.out 'cs-merge +done'

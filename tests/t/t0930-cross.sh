@@ -57,9 +57,7 @@ cross_round_trip() {
 	expect_contains configure.out "factor of the training's timeouts\.\.\. 10: the target's programs are emulated"
 	expect_contains Makefile "^PGO_RUNNER = .*qemu-aarch64 -L $SYSROOT\$"
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt (cross, under qemu)"; }
-	for s in configure instrument train merge clean use verify; do
-		test -f pgo/$s.stamp || fail "no $s stamp"
-	done
+	expect_stamps configure instrument train merge clean use verify
 	expect_contains make.out "^train: the target's programs run through .*qemu-aarch64 -L $SYSROOT; timeout 12000 s per task \(PGO_TRAIN_TIMEOUT 1200 s x PGO_TRAIN_TIMEOUT_SCALE 10"
 	expect_contains make.out 'training: 4 tasks, [0-9]+ at a time, timeout 12000 s each'
 	# "fails" runs the toy inside sh -c through $PGO_RUNNER: it ran, and failed as natively
