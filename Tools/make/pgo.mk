@@ -393,10 +393,12 @@ pgo_train_cmds = $(pgo_runner_said) $(if $(pgo_runner_on),rm -rf $(pgo_abs_dir)/
 
 # The pipeline runs in a second make that holds the lock and reads the stamps only once it
 # holds it.  Recipes that reach a make through a variable (the lock's, PGO_BUILD_GEN, ...) say
-# '+': make then hands them its jobserver, so `make -jN profile-opt` builds N at a time.
+# '+': make then hands them its jobserver, so `make -jN profile-opt` builds N at a time; but
+# not under `make -n`, which runs a '+' line: a dry run prints the stages, it never runs one.
+pgo_recurse = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),,+)
 # (clean-retain-profile and profile-removal take the same lock.)
 pgo_lock = $(pgo_abs_dir)/lock
-pgo_locked = +@$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
+pgo_locked = $(pgo_recurse)@$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
 	$(PROFOPT) lock --file=$(pgo_lock) --what="make $(1) in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-$(1)-locked
 profile-opt:
 	$(if $(pgo_enabled),$(call pgo_locked,profile-opt),@$(call pgo_not_enabled,profile-opt))
@@ -413,7 +415,7 @@ $(pgo_abs_dir)/.dir:
 	@touch $@
 
 $(call pgo_stamp,configure): | $(pgo_abs_dir)/.dir
-	+@$(call pgo_run,configure,configure) sh -c $(call pgo_quote,$(PGO_CONFIGURE))
+	$(pgo_recurse)@$(call pgo_run,configure,configure) sh -c $(call pgo_quote,$(PGO_CONFIGURE))
 
 # Clang: can LLVM_PROFDATA read the raw profiles this clang writes?  Asked before training, by
 # profopt check-raw, whose test program runs here; a cross build's runs through the runner (the
@@ -424,9 +426,9 @@ pgo_check_raw_runner = d=$(pgo_abs_dir)/check-raw && rm -rf $$d && mkdir -p $$d 
 	$(PROFOPT) check-raw --tool=$(LLVM_PROFDATA) $$d/probe.profraw >&2 && rm -rf $$d
 $(call pgo_stamp,instrument): $(call pgo_after,instrument)
 	@$(call pgo_rm_later,instrument)
-	+@$(PROFOPT) run --label="clean before the instrumented build" --log=$(call pgo_log,preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
+	$(pgo_recurse)@$(PROFOPT) run --label="clean before the instrumented build" --log=$(call pgo_log,preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
 	@$(if $(pgo_is_gcc),,$(if $(pgo_runner_on),$(pgo_check_raw_runner),$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2))
-	+@$(call pgo_run,instrumented build,instrument) sh -c $(call pgo_quote,$(PGO_BUILD_GEN))
+	$(pgo_recurse)@$(call pgo_run,instrumented build,instrument) sh -c $(call pgo_quote,$(PGO_BUILD_GEN))
 
 # With an imported profile no training ran in this tree: the first stage that runs the
 # training's tasks on the optimized program (verify's run, BOLT) writes the task lists, once
@@ -493,8 +495,8 @@ pgo_ir_profdata = $(pgo_abs_dir)/merged-ir.profdata
 PGO_CS_RAW_DIR ?= $(pgo_abs_dir)/raw-cs
 $(call pgo_stamp,cs-instrument): $(call pgo_after,cs-instrument)
 	@$(call pgo_rm_later,cs-instrument)
-	+@$(PROFOPT) run --label="clean before the context-sensitive build" --log=$(call pgo_log,cs-preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
-	+@$(call pgo_run,context-sensitive instrumented build,cs-instrument) sh -c $(call pgo_quote,$(PGO_BUILD_CSGEN))
+	$(pgo_recurse)@$(PROFOPT) run --label="clean before the context-sensitive build" --log=$(call pgo_log,cs-preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
+	$(pgo_recurse)@$(call pgo_run,context-sensitive instrumented build,cs-instrument) sh -c $(call pgo_quote,$(PGO_BUILD_CSGEN))
 
 $(call pgo_stamp,cs-train): $(call pgo_after,cs-train) $(pgo_runner_dep)
 	@$(call pgo_rm_later,cs-train)
@@ -528,7 +530,7 @@ pgo_clean_keeping = sh -c $(call pgo_quote,$(PGO_CLEAN) $(if $(pgo_is_gcc),&& $(
 $(call pgo_stamp,clean): $(call pgo_after,clean)
 	@$(call pgo_rm_later,clean)
 	@$(pgo_stash_save)
-	+@$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping)
+	$(pgo_recurse)@$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping)
 
 # The profile is checked again just before the rebuild reads it (a damaged file stops the
 # build, named).  A profile-use build that did not finish (use.started left behind: killed,
@@ -543,12 +545,12 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 	@# The program as linked comes back (a rewritten one is never rewritten again); make relinks
 	@# it when its objects change.
 	@$(if $(pgo_bolt_on),test ! -f $(pgo_bolt_bin).prebolt || mv -f $(pgo_bolt_bin).prebolt $(pgo_bolt_bin))
-	+@if test -f $(pgo_use_started); then echo "==> the last profile-use build did not finish: cleaning its objects first" >&2 && \
+	$(pgo_recurse)@if test -f $(pgo_use_started); then echo "==> the last profile-use build did not finish: cleaning its objects first" >&2 && \
 		$(pgo_stash_save) && $(PROFOPT) run --label="clean keeping profiles" --log=$(call pgo_log,clean-again) -- $(pgo_clean_keeping); fi
 	@$(pgo_check_profile)
 	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
 	@touch $(pgo_use_started)
-	+@$(call pgo_run,rebuild with profile,use) sh -c $(call pgo_quote,$(PGO_BUILD_USE))
+	$(pgo_recurse)@$(call pgo_run,rebuild with profile,use) sh -c $(call pgo_quote,$(PGO_BUILD_USE))
 	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_use_fp) --root=$(PGO_SOURCE_ROOT) >/dev/null)
 	@rm -f $(pgo_use_started)
 
@@ -626,7 +628,7 @@ pgo-clean:
 clean-retain-profile:
 	$(call pgo_locked,clean-retain-profile)
 pgo-clean-retain-profile-locked:
-	+@if test -f $(call pgo_stamp,merge); then \
+	$(pgo_recurse)@if test -f $(call pgo_stamp,merge); then \
 		$(pgo_stash_save) && \
 		$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping) && \
 		$(call pgo_rm_later,clean); \
