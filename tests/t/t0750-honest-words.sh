@@ -31,6 +31,19 @@ test_summary_of_several_workloads_counts_every_run() {
 	expect_contains make.out '^train +done .* 6 tasks: 2 failed'
 }
 
+test_summary_says_why_training_is_missing() {
+	# A fatal training error leaves no stamp; the status says why, from the training's results.
+	configured_fixture gcc
+	printf 'a\t./toy ppas 1000\ncrash\t./toy crash\n' > crash.txt
+	expect_status 2 make profile-opt TRAIN_TASKS=crash.txt
+	expect_status 0 make pgo-status  # an unfinished pipeline is an answer, not an error
+	expect_contains out '^instrument +done'
+	expect_contains out '^train +MISSING +- +failed: 1 of 2 tasks passed, 0 failed, 1 crashed, 0 timed out \(.*/pgo/train-results\.json\)$'
+	expect_contains out '^total +INCOMPLETE'
+	expect_status 1 "$PROFOPT" summary --json $(stamps)
+	expect_contains out '"why": "failed: 1 of 2 tasks passed, 0 failed, 1 crashed'
+}
+
 test_summary_damaged_stamp() {
 	configured_fixture gcc
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }

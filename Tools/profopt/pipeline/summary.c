@@ -144,6 +144,33 @@ static void print_json(json_t *stages, const struct tasks *all, const char *verd
 	json_decref(doc);
 }
 
+/* Why stage NAME has no stamp, when the pipeline left word of it beside the stamp: a
+ * training's --results file (NAME-results*.json) whose status is not ok.  Empty otherwise
+ * (a log alone proves nothing: a clean drops the stamps of a build whose logs stay). */
+static void missing_reason(const char *path, const char *name, char *why, size_t n)
+{
+	char *copy = xstrdup(path), *dir = xstrdup(dirname(copy));
+	char *pattern = xasprintf("%s/%s-results*.json", dir, name);
+	glob_t g;
+	*why = '\0';
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc && !*why; i++) {
+			json_t *r = json_load_file(g.gl_pathv[i], 0, NULL);
+			const char *status = json_string_value(json_object_get(r, "status"));
+			if (status && strcmp(status, "ok") != 0)
+				snprintf(why, n, "%s: %lld of %lld tasks passed, %lld failed, %lld crashed, %lld timed out (%s)",
+					 status, (long long)json_integer_value(json_object_get(r, "passed")),
+					 (long long)json_integer_value(json_object_get(r, "tasks")),
+					 (long long)json_integer_value(json_object_get(r, "failed")),
+					 (long long)json_integer_value(json_object_get(r, "crashed")),
+					 (long long)json_integer_value(json_object_get(r, "timeout")), g.gl_pathv[i]);
+			json_decref(r);
+		}
+		globfree(&g);
+	}
+	free(copy), free(dir), free(pattern);
+}
+
 static char *stage_name(const char *path)
 {
 	char *copy = xstrdup(path), *name = xstrdup(basename(copy));
@@ -186,16 +213,23 @@ int cmd_summary(int argc, char **argv)
 		worst = (int)state > worst ? (int)state : worst;
 		if (state == DAMAGED)
 			fprintf(stderr, "%s: error: %s\n", progname, why);
+		char reason[900] = "";
+		if (state == MISSING)
+			missing_reason(argv[i], name, reason, sizeof reason);
 		if (!rec) {
 			rec = json_object();
 			json_object_set_new(rec, "status", jstr(state == MISSING ? "missing" : "damaged"));
 			if (state == DAMAGED)
 				json_object_set_new(rec, "error", jstr(why));
+			if (*reason)
+				json_object_set_new(rec, "why", jstr(reason));
 		}
 		if (!json) {
-			char d[32], note[200];
+			char d[32], note[1000];
 			format_duration(d, sizeof d, s);
 			tasks_note(note, sizeof note, &t);
+			if (*reason)
+				snprintf(note, sizeof note, "  %s", printable(reason));
 			printf("%-22s %-8s %s%s\n", printable(name), state_words[state], state == DONE || state == FAILED ? d : "-", note);
 		}
 		json_t *entry = json_object();
