@@ -16,9 +16,9 @@
 # Every stage leaves a stamp in $(PGO_DIR) (a one-line JSON record written atomically by
 # profopt), so an interrupted pipeline resumes at the stage that did not finish, and a second
 # `make profile-opt` with nothing changed does nothing.  One `make profile-opt` at a time runs
-# in a build directory (a lock, $(PGO_DIR)/lock, names the holder to a second one).  When
-# PGO_SOURCE_ROOT is set, sources edited after a finished build are rebuilt with the kept
-# profile by the next `make profile-opt` (the use stage and those after it run again).
+# in a build directory (a lock, $(PGO_DIR)/lock, names the holder to a second one, and to a
+# clean or install started under it).  Sources edited after a finished build are rebuilt with
+# the kept profile by the next `make profile-opt` (the use stage and those after it run again).
 # A stage only looks at its predecessor while its own stamp is missing: `make
 # clean-retain-profile` can therefore drop the build and keep the profile, and the next `make
 # profile-opt` only rebuilds with it.  (The stamps of finished stages stay as the record of
@@ -88,9 +88,14 @@
 #                        tasks of workload NAME are PGO_TRAIN_ARGS_NAME (train arguments, like
 #                        PGO_TRAIN_ARGS, which is the workload "main" of weight PGO_MAIN_WEIGHT)
 #   PGO_SOURCE_ROOT      source tree fingerprinted at training; the profile-use build stops if
-#                        more than PGO_MAX_CHANGED files (N or P%, default 0) changed since;
-#                        fingerprinted again after the profile-use build, so that sources
-#                        edited later are rebuilt by the next profile-opt
+#                        more than PGO_MAX_CHANGED files (N or P%, default 0) changed since.
+#                        After the profile-use build, this tree (or, when unset, the files
+#                        its compiles read: sources and the headers beside them and in their
+#                        -I directories) is fingerprinted, so that sources edited later are
+#                        rebuilt with the kept profile by the next profile-opt
+#   PGO_LOCKED_GOALS     goals that refuse while a pipeline holds the lock (default: clean,
+#                        distclean, mostlyclean, maintainer-clean, pgo-clean, pgo-clean-build,
+#                        install, install-%, uninstall)
 #   PGO_MANIFEST_CMD     command printing KEY=VALUE lines that identify what a profile fits
 #                        (sources, compiler, flags): recorded by profile-export, compared on import
 #   PGO_PROFILE          a bundle written by `make profile-export`: skip the instrumented build,
@@ -206,9 +211,17 @@ pgo_after = $(if $(and $(wildcard $(call pgo_stamp,$(1))),$(if $(filter $(1),$(p
 # The profile-use build records the sources it built (use-sources.fp); if they differ now (or
 # it left no record), it runs again with the kept profile, and so does every later stage.
 pgo_use_fp = $(pgo_abs_dir)/use-sources.fp
-pgo_use_stale := $(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_abs_dir)/use.stamp)),$(shell test -f $(pgo_use_fp) && \
+pgo_use_stale := $(if $(wildcard $(pgo_abs_dir)/use.stamp),$(shell test -f $(pgo_use_fp) && \
 	$(PROFOPT) check --against=$(pgo_use_fp) --max-changed=0 >/dev/null 2>&1 || echo stale))
 pgo_redo = $(if $(pgo_use_stale),use $(call pgo_rest,use,$(pgo_stages)))
+# A rebuild of edited sources compiles only those: its log goes after the earlier one, so
+# verify still finds every object's compile command (the last one of an object counts).
+pgo_use_log = $(call pgo_log,use)
+# What the profile-use build compiled: the PGO_SOURCE_ROOT tree, or else the sources of the
+# compiles in its log and the headers beside them (with the earlier record's files when it
+# compiled only what changed).
+pgo_record_use_sources = $(PROFOPT) check --write-fingerprint=$(pgo_use_fp) $(if $(PGO_SOURCE_ROOT),--source-dir=$(PGO_SOURCE_ROOT), \
+	--build-log=$(pgo_use_log) --build-dir=$(PGO_BUILD_DIR) $(pgo_skip) $$(test ! -f $(pgo_use_fp).before || echo --add-files-of=$(pgo_use_fp).before))
 # Starting a stage invalidates every later one.
 pgo_rm_later = rm -f $(foreach s,$(call pgo_rest,$(1),$(pgo_all_stages)),$(call pgo_stamp,$(s)))
 # $(1): banner label, $(2): stage (log and stamp name), $(3): more options of profopt run
@@ -400,6 +413,14 @@ pgo_recurse = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),,+)
 pgo_lock = $(pgo_abs_dir)/lock
 pgo_locked = $(pgo_recurse)@$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
 	$(PROFOPT) lock --file=$(pgo_lock) --what="make $(1) in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-$(1)-locked
+# Goals that change the build directory refuse to start while a pipeline holds the lock (a
+# clean would delete the program under a running training, whose tasks then fail as if
+# trained).  Checked when make reads this file, before any recipe runs; the pipeline's own
+# makes (its clean, its builds) run under the lock, which tells them by PROFOPT_LOCK_HELD.
+PGO_LOCKED_GOALS ?= clean distclean mostlyclean maintainer-clean pgo-clean pgo-clean-build install install-% uninstall
+pgo_lock_busy := $(if $(and $(filter $(PGO_LOCKED_GOALS),$(MAKECMDGOALS)),$(wildcard $(pgo_lock))),$(shell \
+	$(PROFOPT) lock --file=$(pgo_lock) --free 2>&1 > /dev/null))
+$(if $(pgo_lock_busy),$(error make $(filter $(PGO_LOCKED_GOALS),$(MAKECMDGOALS)): $(pgo_lock_busy)))
 profile-opt:
 	$(if $(pgo_enabled),$(call pgo_locked,profile-opt),@$(call pgo_not_enabled,profile-opt))
 
@@ -541,7 +562,9 @@ pgo_check_profile = $(PROFOPT) merge --check-only --family=$(PGO_CC_FAMILY) \
 	$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR) $(pgo_skip),--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA))
 $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-changed)
 	@$(call pgo_rm_later,use)
-	@rm -f $(call pgo_stamp,use) $(pgo_use_fp) $(pgo_lists_written)
+	@rm -f $(call pgo_stamp,use) $(pgo_lists_written)
+	@test ! -f $(pgo_use_fp) || mv -f $(pgo_use_fp) $(pgo_use_fp).before
+	@$(if $(pgo_use_stale),test ! -f $(pgo_use_log) || mv -f $(pgo_use_log) $(pgo_use_log).before,rm -f $(pgo_use_log).before)
 	@# The program as linked comes back (a rewritten one is never rewritten again); make relinks
 	@# it when its objects change.
 	@$(if $(pgo_bolt_on),test ! -f $(pgo_bolt_bin).prebolt || mv -f $(pgo_bolt_bin).prebolt $(pgo_bolt_bin))
@@ -551,8 +574,10 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
 	@touch $(pgo_use_started)
 	$(pgo_recurse)@$(call pgo_run,rebuild with profile,use) sh -c $(call pgo_quote,$(PGO_BUILD_USE))
-	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_use_fp) --root=$(PGO_SOURCE_ROOT) >/dev/null)
-	@rm -f $(pgo_use_started)
+	@test ! -f $(pgo_use_log).before || { cat $(pgo_use_log).before $(pgo_use_log) > $(pgo_use_log).both && \
+		mv -f $(pgo_use_log).both $(pgo_use_log) && rm -f $(pgo_use_log).before; }
+	@$(pgo_record_use_sources) > /dev/null
+	@rm -f $(pgo_use_started) $(pgo_use_fp).before
 
 $(call pgo_stamp,verify): $(call pgo_after,verify) $(pgo_runner_dep)
 	@echo "==> verify" >&2

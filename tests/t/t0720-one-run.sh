@@ -117,10 +117,39 @@ test_second_profile_opt_is_refused() {
 	# Nor can the profiles be removed under it.
 	expect_status 2 make profile-removal
 	expect_contains out "another run holds the lock $PWD/pgo/lock: pid $holder"
+	# Nor the build cleaned, the pipeline's directory removed or the program installed: each
+	# refuses before any recipe runs, naming the holder.
+	local goal
+	for goal in clean distclean pgo-clean pgo-clean-build install; do
+		expect_status 2 make $goal
+		expect_contains out "make $goal: profopt lock: error: a run holds the lock $PWD/pgo/lock: pid $holder"
+	done
+	test -f Makefile && test -d pgo || fail "a refused goal removed something"
 	wait "$first" || { cat first.out; fail "the first run was disturbed"; }
 	expect_contains first.out 'verify: interp.o: used profile data'
-	# Once it is over, the lock is free.
+	# Once it is over, the lock is free, for a clean too.
 	expect_status 0 make profile-opt
+	expect_status 0 make clean
+	test ! -f toy || fail "make clean left the program"
+}
+
+# The guard itself: --free answers for a lock nobody holds, one another run holds, and one
+# this process runs under (PROFOPT_LOCK_HELD, which the holder sets for its command).
+test_lock_free_answers() {
+	expect_status 0 "$PROFOPT" lock --file=absent --free
+	"$PROFOPT" lock --file=lk --what=holder -- sh -c 'echo "$PROFOPT_LOCK_HELD" > held; sleep 3' &
+	local pid=$!
+	for i in $(seq 1 50); do test -s held && break; sleep 0.1; done
+	expect_eq "$(cat held)" "$PWD/lk" "PROFOPT_LOCK_HELD"
+	expect_status 1 "$PROFOPT" lock --file=lk --free
+	expect_contains out "a run holds the lock lk: pid $pid \(holder, since "
+	expect_status 0 env PROFOPT_LOCK_HELD="$PWD/lk" "$PROFOPT" lock --file=lk --free
+	expect_status 2 "$PROFOPT" lock --file=lk --free -- true
+	wait "$pid"
+	expect_status 0 "$PROFOPT" lock --file=lk --free
+	mkfifo ff
+	expect_status 1 "$PROFOPT" lock --file=ff --free
+	expect_contains out 'not a regular file'
 }
 
 test_killed_lock_holder_stops_the_training() {

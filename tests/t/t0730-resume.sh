@@ -1,7 +1,7 @@
 # Resume after any kill: a profile-use build killed while writing an object is cleaned before
 # the next one (no "file too short" forever after); sources edited after a finished build are
-# rebuilt with the kept profile, their staleness reported under PGO_MAX_CHANGED; impossible
-# training timeouts are refused.
+# rebuilt with the kept profile (with PGO_SOURCE_ROOT or without), their staleness reported
+# under PGO_MAX_CHANGED; impossible training timeouts are refused.
 
 check_kill_during_use() {
 	configured_fixture "$1"
@@ -73,6 +73,64 @@ test_edit_after_finish_gcc() {
 
 test_edit_after_finish_clang() {
 	check_edit_after_finish clang pgo/merged.profdata
+}
+
+# Without PGO_SOURCE_ROOT (the fragment's default) the guarantee holds the same: the use
+# build's own compiles say which files to watch.  A source, then a header, then another source
+# edited one after the other: each rebuilds with the kept profile, none trains.
+check_edit_without_source_root() {
+	configured_fixture "$1"
+	expect_status 0 make profile-opt
+	sha256sum "$2" > good.sum
+	expect_contains pgo/use-sources.fp '^files listed$'
+	expect_contains pgo/use-sources.fp ' interp\.c$'
+	expect_contains pgo/use-sources.fp ' interp\.h$'
+	printf '\nint edited_once(int x) { return x * 3; }\n' >> interp.c
+	expect_status 0 make profile-opt
+	expect_contains out '==> sources changed since the profile-use build'
+	expect_contains out '==> rebuild with profile'
+	expect_not_contains out '==> training'
+	expect_contains out 'verify: interp.o: used profile data'
+	nm interp.o | grep -q edited_once || fail "interp.o was not rebuilt from the edited source"
+	# A header: every object that includes it is rebuilt (the project's own make decides which).
+	printf '\n#define EDITED_HEADER 1\n' >> interp.h
+	expect_status 0 make profile-opt
+	expect_contains out '==> rebuild with profile'
+	# The partial rebuild above compiled only interp.c: main.c is still watched.
+	printf '\nint edited_main(void) { return 7; }\n' >> main.c
+	expect_status 0 make profile-opt
+	expect_contains out '==> sources changed since the profile-use build'
+	nm main.o | grep -q edited_main || fail "main.o was not rebuilt from the edited source"
+	sha256sum -c good.sum > /dev/null || fail "the kept profile was changed"
+	expect_status 0 make profile-opt
+	expect_eq "$(stages_run out)" "" "stages re-run with nothing changed"
+}
+
+test_edit_without_source_root_gcc() {
+	check_edit_without_source_root gcc pgo/profiles.tar
+}
+
+test_edit_without_source_root_clang() {
+	check_edit_without_source_root clang pgo/merged.profdata
+}
+
+# A log that shows no compile command (silent rules): the record falls back to the build
+# directory's sources, and says so.
+test_silent_build_log_falls_back_to_the_tree() {
+	mkdir -p tree/src && printf 'int f(void) { return 1; }\n' > tree/src/f.c
+	printf '  CC       f.o\n' > silent.log
+	expect_status 0 "$PROFOPT" check --write-fingerprint=fp --build-log=silent.log --build-dir=tree
+	expect_contains out 'shows no compile command whose source exists \(silent rules\? make V=1 shows them\)'
+	expect_contains fp ' src/f\.c$'
+	expect_status 0 "$PROFOPT" check --against=fp
+	printf 'int g;\n' >> tree/src/f.c
+	expect_status 1 "$PROFOPT" check --against=fp
+	expect_contains out 'changed +src/f\.c'
+	# Nothing to watch at all: an empty record, said, that compares clean.
+	mkdir empty
+	expect_status 0 "$PROFOPT" check --write-fingerprint=fp2 --build-log=silent.log --build-dir=empty
+	expect_contains out 'edits after this build will not be noticed'
+	expect_status 0 "$PROFOPT" check --against=fp2
 }
 
 test_impossible_timeouts_are_refused() {

@@ -147,16 +147,33 @@ static char *object_name(const char *obj, const char *cwd, const char *objdir)
 	return path;
 }
 
+/* The directory an -I or -iquote at word i names ("-Idir" or "-I dir"), or NULL. */
+static const char *include_dir(char **w, int n, int i)
+{
+	static const char *const opts[] = {"-I", "-iquote", NULL};
+	for (const char *const *o = opts; *o; o++) {
+		size_t len = strlen(*o);
+		if (!strcmp(w[i], *o))
+			return i + 1 < n ? w[i + 1] : NULL;
+		if (strncmp(w[i], *o, len) == 0 && w[i][len])
+			return w[i] + len;
+	}
+	return NULL;
+}
+
 /* Records the compile command on this line, if it is one. */
 static void add_compile(struct build_log *l, const char *line, int lineno, const char *cwd, const char *objdir)
 {
 	if (!strstr(line, " -c"))
 		return;
-	char *copy = xstrdup(line), *w[4096], *obj = NULL, *src = NULL;
-	int n = split_words(copy, w, 4096), compile = 0, flags = 0;
+	char *copy = xstrdup(line), *w[4096], *obj = NULL, *src = NULL, *inc[256];
+	int n = split_words(copy, w, 4096), compile = 0, flags = 0, ninc = 0;
 	for (int i = 0; i < n; i++) {
 		compile |= !strcmp(w[i], "-c");
 		flags = flags_of_word(w[i], flags);
+		const char *dir = include_dir(w, n, i);
+		if (dir && ninc < 256)
+			inc[ninc++] = (char *)dir;
 		if (!strcmp(w[i], "-o") && i + 1 < n)
 			obj = w[i + 1];
 		else if (starts_with(w[i], "-o") && w[i][2])
@@ -172,7 +189,10 @@ static void add_compile(struct build_log *l, const char *line, int lineno, const
 			l->c = grow_array(l->c, l->nc, &l->capc, sizeof *l->c, 64);
 			int k = l->nc++;
 			src += starts_with(src, "./") ? 2 : 0;
-			l->c[k] = (struct log_compile){object_name(o, cwd, objdir), xstrdup(src), lineno, flags, -1};
+			l->c[k] = (struct log_compile){object_name(o, cwd, objdir), xstrdup(src), lineno, flags, -1,
+						       cwd ? xstrdup(cwd) : NULL, xcalloc((size_t)ninc + 1, sizeof(char *)), ninc};
+			for (int i = 0; i < ninc; i++)
+				l->c[k].includes[i] = xstrdup(inc[i]);
 			*strmap_slot(&l->objects, l->c[k].object, 1) = (void *)(intptr_t)(k + 1);
 		}
 		free(o);
@@ -337,6 +357,10 @@ void build_log_free(struct build_log *l)
 	for (int k = 0; k < l->nc; k++) {
 		free(l->c[k].object);
 		free(l->c[k].source);
+		free(l->c[k].dir);
+		for (int i = 0; i < l->c[k].nincludes; i++)
+			free(l->c[k].includes[i]);
+		free(l->c[k].includes);
 	}
 	free(l->m);
 	free(l->c);

@@ -31,6 +31,9 @@ struct log_compile {
 	int line;
 	int flags;    /* PROFILE_FLAG_* */
 	int complaint; /* first stale or missing message about it, or -1 */
+	char *dir;    /* make's directory at the compile ("Entering directory"), or NULL */
+	char **includes; /* the -I and -iquote directories, as written */
+	int nincludes;
 };
 
 struct build_log {

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char *const fingerprint_default_suffixes[] = {".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".inc", ".S", NULL};
 
@@ -35,6 +36,21 @@ static int is_hash(const char *s)
 		if (!strchr("0123456789abcdef", s[i]) || !s[i])
 			return 0;
 	return 1;
+}
+
+/* Sorted by path, each path once (overlapping suffixes, ".h" and ".c.h", or a file named twice). */
+static void sort_unique(struct fingerprint *m)
+{
+	qsort(m->e, (size_t)m->n, sizeof *m->e, cmp_entry);
+	int out = 0;
+	for (int i = 0; i < m->n; i++) {
+		if (out > 0 && strcmp(m->e[out - 1].path, m->e[i].path) == 0) {
+			free(m->e[i].path);
+			continue;
+		}
+		m->e[out++] = m->e[i];
+	}
+	m->n = out;
 }
 
 int fingerprint_scan(struct fingerprint *m, const char *root, const char *const *suffixes, const char *const *skip,
@@ -63,24 +79,67 @@ int fingerprint_scan(struct fingerprint *m, const char *root, const char *const 
 		add_entry(m, xstrdup(rel), hash, l.sizes[i]);
 	}
 	file_list_free(&l);
-	qsort(m->e, (size_t)m->n, sizeof *m->e, cmp_entry);
-	/* overlapping suffixes (".h" and ".c.h") must not list a file twice */
-	int out = 0;
-	for (int i = 0; i < m->n; i++) {
-		if (out > 0 && strcmp(m->e[out - 1].path, m->e[i].path) == 0) {
-			free(m->e[i].path);
-			continue;
-		}
-		m->e[out++] = m->e[i];
-	}
-	m->n = out;
+	sort_unique(m);
 	return 0;
+}
+
+/* Adds root/rel's hash and size when it is a regular file; 0, or -1 when it is not there. */
+static int add_file(struct fingerprint *m, const char *root, const char *rel)
+{
+	char *path = xasprintf("%s/%s", root, rel), hash[SHA256_HEX_LEN + 1] = "";
+	struct stat st;
+	int ok = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (ok && sha256_file(path, hash) < 0)
+		hash[0] = '\0'; /* unreadable: counts as changed */
+	if (ok)
+		add_entry(m, xstrdup(rel), hash, (long long)st.st_size);
+	free(path);
+	return ok ? 0 : -1;
+}
+
+int fingerprint_files(struct fingerprint *m, char *const *paths, int n, char *err, size_t errlen)
+{
+	memset(m, 0, sizeof *m);
+	m->listed = 1;
+	if (n == 0) {
+		snprintf(err, errlen, "no files to fingerprint");
+		return -1;
+	}
+	/* the deepest directory above every path: the longest common prefix cut at a '/' */
+	size_t common = strlen(paths[0]);
+	for (int i = 1; i < n; i++) {
+		size_t k = 0;
+		while (k < common && paths[i][k] == paths[0][k])
+			k++;
+		common = k;
+	}
+	while (common > 0 && paths[0][common] != '/')
+		common--;
+	m->root = common ? xasprintf("%.*s", (int)common, paths[0]) : xstrdup("/");
+	for (int i = 0; i < n; i++)
+		if (paths[i][0] == '/' && !strchr(paths[i], '\n'))
+			add_file(m, common ? m->root : "", paths[i] + common + 1);
+	sort_unique(m);
+	return 0;
+}
+
+void fingerprint_rehash(struct fingerprint *cur, const struct fingerprint *old, const char *root)
+{
+	memset(cur, 0, sizeof *cur);
+	cur->listed = 1;
+	cur->root = xstrdup(root ? root : old->root);
+	for (int i = 0; i < old->n; i++)
+		add_file(cur, strcmp(cur->root, "/") ? cur->root : "", old->e[i].path);
+	qsort(cur->e, (size_t)cur->n, sizeof *cur->e, cmp_entry);
 }
 
 void fingerprint_write(const struct fingerprint *m, const char *path)
 {
 	struct buf b = {0};
-	buf_printf(&b, "# profopt source fingerprints 2 (sha256, size, path)\nroot %s\n", m->root ? m->root : ".");
+	buf_printf(&b, "# profopt source fingerprints %s (sha256, size, path)\nroot %s\n", m->listed ? "3" : "2",
+		   m->root ? m->root : ".");
+	if (m->listed)
+		buf_puts(&b, "files listed\n");
 	for (int i = 0; i < m->n; i++)
 		buf_printf(&b, "%s %lld %s\n", m->e[i].hash[0] ? m->e[i].hash : "-", m->e[i].size, m->e[i].path);
 	output_write(path, b.data, b.len);
@@ -111,10 +170,14 @@ static int read_entry(struct fingerprint *m, char *line)
  * m), or NULL. */
 static const char *read_line(struct fingerprint *m, char *line, int lineno)
 {
-	if (lineno == 1)
-		return starts_with(line, "# profopt source fingerprints 2")
+	if (lineno == 1) {
+		m->listed = starts_with(line, "# profopt source fingerprints 3");
+		return m->listed || starts_with(line, "# profopt source fingerprints 2")
 			       ? NULL
 			       : "not a profopt source fingerprint (made by profopt check --write-fingerprint)";
+	}
+	if (m->listed && !strcmp(line, "files listed"))
+		return NULL;
 	if (starts_with(line, "root ")) {
 		free(m->root);
 		m->root = xstrdup(line + 5);
@@ -135,7 +198,7 @@ int fingerprint_read(struct fingerprint *m, const char *path, char *err, size_t 
 	for (char *line; !why && (line = lines_next(&l)) != NULL;)
 		if ((why = read_line(m, line, l.lineno)) != NULL)
 			snprintf(err, errlen, "%s:%d: %s", printable(path), l.lineno, why);
-	if (!why && (l.lineno == 0 || !l.final_newline || m->n == 0)) {
+	if (!why && (l.lineno == 0 || !l.final_newline || (m->n == 0 && !m->listed))) {
 		why = l.lineno == 0 ? "empty" : !l.final_newline ? "its last line is cut short (no newline)" : "it lists no file";
 		snprintf(err, errlen, "%s: %s: a damaged fingerprint", printable(path), why);
 	}

@@ -24,14 +24,20 @@
 
 const char help_lock[] =
 	"usage: profopt lock --file=FILE [--what=TEXT] -- COMMAND [ARGS...]\n"
+	"       profopt lock --file=FILE --free\n"
 	"\n"
 	"Runs COMMAND while holding an exclusive lock (flock) on FILE, created if needed.  If\n"
 	"another process holds it, exits 1 at once, naming that process (its pid, what it runs and\n"
 	"since when, as it wrote them into FILE).  SIGTERM and SIGHUP are passed on to COMMAND;\n"
-	"on Linux COMMAND also gets SIGTERM if profopt lock itself is killed.\n"
+	"on Linux COMMAND also gets SIGTERM if profopt lock itself is killed.  COMMAND runs with\n"
+	"PROFOPT_LOCK_HELD set to FILE's absolute path, so that what it runs can tell the lock is\n"
+	"its own.\n"
 	"\n"
 	"  --file=FILE   the lock file (pgo.mk: PGO_DIR/lock)\n"
 	"  --what=TEXT   what the holder runs, shown to whoever is refused\n"
+	"  --free        run nothing: exit 0 when nobody holds the lock (or the holder is the run\n"
+	"                this process belongs to, by PROFOPT_LOCK_HELD), else 1 naming the holder\n"
+	"                (pgo.mk: clean, distclean, install, ... refuse while a pipeline runs)\n"
 	"\n"
 	"Exit status: COMMAND's, or 1 when the lock is held, 2 bad usage.\n";
 
@@ -57,6 +63,36 @@ static void describe_holder(int fd, char *out, size_t n)
 		snprintf(out, n, "pid %ld (%s, since %s)", pid, *what ? what : "?", *since ? since : "?");
 	else
 		snprintf(out, n, "a process that has not written its pid yet");
+}
+
+/* --free: nobody holds the lock, or this process runs under its holder. */
+static int lock_free(const char *file)
+{
+	char *real = realpath(file, NULL);
+	const char *held = getenv("PROFOPT_LOCK_HELD");
+	int ours = real && held && !strcmp(real, held);
+	free(real);
+	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0)
+		fatal("cannot open lock file %s: %s", printable(file), strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		fatal("refusing the lock file %s: it is not a regular file", printable(file));
+	if (ours || flock(fd, LOCK_SH | LOCK_NB) == 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != EWOULDBLOCK)
+		fatal("cannot lock %s: %s", printable(file), strerror(errno));
+	char holder[400];
+	describe_holder(fd, holder, sizeof holder);
+	fprintf(stderr, "%s: error: a run holds the lock %s: %s; this would change the build directory under it: "
+			"wait for it to end, or stop it\n",
+		progname, printable(file), holder);
+	close(fd);
+	return 1;
 }
 
 static int run_locked(char **argv)
@@ -101,20 +137,26 @@ int cmd_lock(int argc, char **argv)
 	static const struct option lopts[] = {
 		{"file", required_argument, NULL, 'f'},
 		{"what", required_argument, NULL, 'w'},
+		{"free", no_argument, NULL, 'F'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *file = NULL, *what = NULL;
-	int c;
+	int c, free_only = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': file = optarg; break;
 		case 'w': what = optarg; break;
+		case 'F': free_only = 1; break;
 		default: usage_error("unknown option '%s' (see 'profopt lock --help')", argv[optind - 1]);
 		}
 	}
 	if (!file)
 		usage_error("--file=FILE is required (see 'profopt lock --help')");
+	if (free_only && (optind < argc || what))
+		usage_error("--free runs nothing: no --what, no command");
+	if (free_only)
+		return lock_free(file);
 	if (optind >= argc)
 		usage_error("no command given (see 'profopt lock --help')");
 	/* the lock file holds the holder's record: as any output, never a device or a link's target */
@@ -144,6 +186,9 @@ int cmd_lock(int argc, char **argv)
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, record, strlen(record), 0) < 0)
 		fatal("cannot write %s: %s", file, strerror(errno));
 	free(record);
+	char *real = resolve_path(file);
+	setenv("PROFOPT_LOCK_HELD", real, 1);
+	free(real);
 	int rc = run_locked(argv + optind);
 	if (ftruncate(fd, 0) < 0) {}
 	close(fd);

@@ -4,6 +4,7 @@
  * compiler's own complaints about the profile from a build log (--build-log).  Over the
  * --max-changed limit it fails; under it, it warns: a stale profile is never used silently. */
 #include "pipeline/buildlog.h"
+#include "pipeline/compiled.h"
 #include "commands.h"
 #include "pipeline/fingerprint.h"
 #include "lib/json.h"
@@ -18,6 +19,7 @@
 
 const char help_check[] =
 	"usage: profopt check --write-fingerprint=FILE --source-dir=DIR [--suffix=.c ...] [--skip=NAME ...]\n"
+	"       profopt check --write-fingerprint=FILE --build-log=FILE [--build-dir=DIR] [--add-files-of=FILE]\n"
 	"       profopt check [--against=FILE [--source-dir=DIR]] [--build-log=FILE]\n"
 	"                     [--max-changed=N|PCT%] [--json]\n"
 	"\n"
@@ -28,6 +30,16 @@ const char help_check[] =
 	"                      the old spelling, too)\n"
 	"  --source-dir=DIR    the source tree (fingerprinting: required; checking: default the\n"
 	"                      tree named in FILE; --root=DIR, the old spelling, too)\n"
+	"  --build-log=FILE    (with --write-fingerprint, no --source-dir) fingerprint the files\n"
+	"                      the build in that log compiled: each compile command's source,\n"
+	"                      and every source or header under its directory and its -I\n"
+	"                      directories (not /usr, /lib, /opt); --against then compares\n"
+	"                      exactly those files (without compile commands in the log, the\n"
+	"                      tree under --build-dir)\n"
+	"  --build-dir=DIR     where the build ran, for a log without \"Entering directory\"\n"
+	"                      lines (default: the current directory)\n"
+	"  --add-files-of=FILE with --build-log: also fingerprint the files FILE (an earlier\n"
+	"                      fingerprint) lists, for a build that compiled only what changed\n"
 	"  --suffix=SUF        source files to fingerprint (repeatable; default .c .h .cc .cpp\n"
 	"                      .cxx .hh .hpp .inc .S)\n"
 	"  --skip=NAME         do not descend into directories called NAME (repeatable; .git\n"
@@ -125,6 +137,59 @@ static void print_list(const char *what, const char **v, int n)
 		printf("  %-8s %s\n", what, printable(v[i]));
 }
 
+static int write_fingerprint(const char *file, const char *root, const char *const *suffixes, const char *const *skip);
+
+/* The files a build log's compiles read, fingerprinted one by one. */
+static int write_compiled_fingerprint(const char *file, const char *log_path, const char *objdir, const char *const *skip,
+				      const char *add_from)
+{
+	struct build_log log;
+	struct compiled files;
+	struct fingerprint m;
+	char err[512];
+	if (build_log_read(&log, log_path, NULL) < 0)
+		fatal("cannot read build log %s: %s", printable(log_path), strerror(errno));
+	if (compiled_files(&log, objdir, skip, &files) == 0) {
+		build_log_free(&log);
+		compiled_free(&files);
+		warn("%s shows no compile command whose source exists (silent rules? make V=1 shows them): "
+		     "fingerprinting the tree under %s", printable(log_path), printable(objdir));
+		if (fingerprint_scan(&m, objdir, fingerprint_default_suffixes, skip, err, sizeof err) < 0)
+			fatal("%s", err);
+		if (m.n == 0) {
+			/* a record that lists nothing: the next run has nothing to compare, and says so */
+			warn("no source file under %s either: edits after this build will not be noticed", printable(objdir));
+			m.listed = 1;
+		}
+		fingerprint_write(&m, file);
+		fingerprint_free(&m);
+		return 0;
+	}
+	if (files.capped)
+		warn("%d more files than %d not fingerprinted: edits to them go unnoticed", files.capped, COMPILED_MAX_FILES);
+	int listed = files.n;
+	if (add_from) {
+		/* a build that compiled only what changed: the files of the earlier record stay */
+		struct fingerprint old;
+		if (fingerprint_read(&old, add_from, err, sizeof err) < 0)
+			fatal("%s", err);
+		files.paths = xrealloc(files.paths, ((size_t)files.n + (size_t)old.n) * sizeof *files.paths);
+		for (int i = 0; i < old.n; i++)
+			files.paths[files.n++] = xasprintf("%s/%s", strcmp(old.root, "/") ? old.root : "", old.e[i].path);
+		fingerprint_free(&old);
+	}
+	if (fingerprint_files(&m, files.paths, files.n, err, sizeof err) < 0)
+		fatal("%s", err);
+	fingerprint_write(&m, file);
+	fprintf(stderr, "check: fingerprint of %d files (the sources of %d compile%s in %s and the headers beside them%s) "
+			"written to %s\n", m.n, files.sources, files.sources == 1 ? "" : "s", printable(log_path),
+		listed < files.n ? ", and those of the earlier record" : "", printable(file));
+	fingerprint_free(&m);
+	compiled_free(&files);
+	build_log_free(&log);
+	return 0;
+}
+
 static int write_fingerprint(const char *file, const char *root, const char *const *suffixes, const char *const *skip)
 {
 	struct fingerprint m;
@@ -140,7 +205,7 @@ static int write_fingerprint(const char *file, const char *root, const char *con
 }
 
 struct check_opts {
-	const char *write_fp, *root, *against, *log, *limit_arg;
+	const char *write_fp, *root, *against, *log, *limit_arg, *objdir, *add_from;
 	const char *suffixes[32], *skip[32];
 	int nsuffix, nskip, json;
 	double limit; /* --max-changed: files, or a percentage of them */
@@ -170,6 +235,8 @@ static void parse_check_opts(struct check_opts *o, int argc, char **argv)
 		{"skip", required_argument, NULL, 's'},
 		{"against", required_argument, NULL, 'a'},
 		{"build-log", required_argument, NULL, 'l'},
+		{"build-dir", required_argument, NULL, 'o'},
+		{"add-files-of", required_argument, NULL, 'A'},
 		{"max-changed", required_argument, NULL, 'm'},
 		{"json", no_argument, NULL, 'j'},
 		{NULL, 0, NULL, 0},
@@ -192,6 +259,8 @@ static void parse_check_opts(struct check_opts *o, int argc, char **argv)
 			break;
 		case 'a': o->against = optarg; break;
 		case 'l': o->log = optarg; break;
+		case 'o': o->objdir = optarg; break;
+		case 'A': o->add_from = optarg; break;
 		case 'm': o->limit_arg = optarg; break;
 		case 'j': o->json = 1; break;
 		default: usage_error("unknown option '%s' (see 'profopt check --help')", argv[optind - 1]);
@@ -199,10 +268,12 @@ static void parse_check_opts(struct check_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (see 'profopt check --help')", argv[optind]);
-	if (o->write_fp && (o->against || o->log))
-		usage_error("--write-fingerprint is done at training time; --against and --build-log come later");
-	if (o->write_fp && !o->root)
-		usage_error("--write-fingerprint needs --source-dir=DIR, the source tree to fingerprint");
+	if (o->write_fp && (o->against || (o->log && o->root)))
+		usage_error("--write-fingerprint takes --source-dir=DIR (a tree) or --build-log=FILE (what a build compiled), not both; --against comes later");
+	if (o->write_fp && !o->root && !o->log)
+		usage_error("--write-fingerprint needs --source-dir=DIR, the source tree to fingerprint, or --build-log=FILE");
+	if ((o->objdir || o->add_from) && !(o->write_fp && o->log))
+		usage_error("--build-dir and --add-files-of go with --write-fingerprint=FILE --build-log=FILE");
 	if (!o->write_fp && !o->against && !o->log)
 		usage_error("nothing to check: --write-fingerprint=FILE, --against=FILE or --build-log=FILE (see --help)");
 	if (!o->write_fp)
@@ -227,7 +298,9 @@ static void check_run(const struct check_opts *o, const char *const *suf, struct
 		const char *root = o->root ? o->root : r->old.root;
 		if (!root)
 			fatal("%s names no source tree; give --source-dir=DIR", o->against);
-		if (fingerprint_scan(&r->cur, root, suf, o->skip, err, sizeof err) < 0)
+		if (r->old.listed)
+			fingerprint_rehash(&r->cur, &r->old, o->root);
+		else if (fingerprint_scan(&r->cur, root, suf, o->skip, err, sizeof err) < 0)
 			fatal("%s", err);
 		compare(&r->old, &r->cur, &r->d);
 	}
@@ -316,6 +389,8 @@ int cmd_check(int argc, char **argv)
 	struct check_opts o = {.limit_arg = "0", .skip = {".git"}, .nskip = 1};
 	parse_check_opts(&o, argc, argv);
 	const char *const *suf = o.nsuffix ? o.suffixes : fingerprint_default_suffixes;
+	if (o.write_fp && o.log)
+		return write_compiled_fingerprint(o.write_fp, o.log, o.objdir ? o.objdir : ".", o.skip, o.add_from);
 	if (o.write_fp)
 		return write_fingerprint(o.write_fp, o.root, suf, o.skip);
 	struct check_result r = {0};
