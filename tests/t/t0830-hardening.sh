@@ -318,3 +318,22 @@ TASKS
 	expect_contains out '2 of 2 training tasks timed out: exits, stays; they were stopped with SIGTERM: their processes that exited on it wrote the counts they had, those killed by it wrote none'
 	expect_contains out 'processes of 1 task \(stays\) still ran 5 s after SIGTERM and were killed \(SIGKILL\): their counts are lost'
 }
+
+# A directory the walk cannot read is an error naming it, never a quietly shorter list: a
+# stash that missed it would lose its profiles.  (Root reads everything: the commands run as
+# nobody, on a tree nobody owns with one directory closed.)
+test_unreadable_directory_is_named_not_skipped() {
+	require setpriv
+	mkdir -p tree/a tree/b store
+	printf 'x' > tree/a/one.gcda && printf 'y' > tree/b/two.gcda
+	chown -R nobody tree store && chmod 755 . && chmod 000 tree/b
+	as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+	expect_status 1 as_nobody "$PROFOPT" stash save --build-dir=tree --archive=store/s.tar
+	expect_contains out 'cannot read tree/b: Permission denied \(a stash without it would lose its profiles\)'
+	test ! -e store/s.tar || fail "a stash without tree/b was written"
+	expect_status 1 as_nobody "$PROFOPT" merge --family=gcc --profile-dir=tree --check-only
+	expect_contains out 'tree/b'
+	chmod 755 tree/b
+	expect_status 0 as_nobody "$PROFOPT" stash save --build-dir=tree --archive=store/s.tar
+	expect_eq "$(tar -tf store/s.tar | sort | tr '\n' ' ')" "a/one.gcda b/two.gcda " "stashed files"
+}

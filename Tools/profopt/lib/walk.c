@@ -3,6 +3,7 @@
 #include "lib/util.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +33,14 @@ static int skipped(const char *name, const char *const *skip)
 static int walk(struct file_list *out, const char *dir, const char *suffix, const char *const *skip, mode_t type)
 {
 	DIR *d = opendir(dir);
-	if (!d)
+	if (!d) {
+		if (!out->unreadable) {
+			out->unreadable = xstrdup(dir);
+			out->unreadable_errno = errno;
+		}
 		return -1;
+	}
+	int status = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -45,8 +52,8 @@ static int walk(struct file_list *out, const char *dir, const char *suffix, cons
 			continue;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			if (!skipped(e->d_name, skip))
-				walk(out, path, suffix, skip, type);
+			if (!skipped(e->d_name, skip) && walk(out, path, suffix, skip, type) < 0)
+				status = -1;
 			free(path);
 		} else if ((st.st_mode & S_IFMT) == type && ends_with(e->d_name, suffix)) {
 			file_list_add(out, path, (long long)st.st_size);
@@ -55,7 +62,9 @@ static int walk(struct file_list *out, const char *dir, const char *suffix, cons
 		}
 	}
 	closedir(d);
-	return 0;
+	if (status < 0)
+		errno = out->unreadable_errno;
+	return status;
 }
 
 int find_files(struct file_list *out, const char *dir, const char *suffix, const char *const *skip)
@@ -66,6 +75,23 @@ int find_files(struct file_list *out, const char *dir, const char *suffix, const
 int find_links(struct file_list *out, const char *dir, const char *suffix, const char *const *skip)
 {
 	return walk(out, dir, suffix, skip, S_IFLNK);
+}
+
+static void walk_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip, mode_t type)
+{
+	if (walk(out, dir, suffix, skip, type) < 0)
+		fatal("cannot read %s: %s (looking for *%s under %s: nothing may be missed)", printable(out->unreadable),
+		      strerror(out->unreadable_errno), suffix, printable(dir));
+}
+
+void find_files_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip)
+{
+	walk_all(out, dir, suffix, skip, S_IFREG);
+}
+
+void find_links_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip)
+{
+	walk_all(out, dir, suffix, skip, S_IFLNK);
 }
 
 static int cmp_index(const void *a, const void *b, void *arg)
@@ -99,6 +125,7 @@ void file_list_free(struct file_list *l)
 		free(l->paths[i]);
 	free(l->paths);
 	free(l->sizes);
+	free(l->unreadable);
 	memset(l, 0, sizeof *l);
 }
 

@@ -9,13 +9,21 @@ struct file_list {
 	long long *sizes;
 	int n, cap;
 	long long total_bytes;
+	char *unreadable; /* the first directory that could not be read, or NULL */
+	int unreadable_errno;
 };
 
 /* Appends every regular file under dir whose name ends with suffix. Directories named in
- * skip (NULL-terminated, may be NULL) are not entered. Returns 0, or -1 if dir is unreadable. */
+ * skip (NULL-terminated, may be NULL) are not entered. Returns 0, or -1 (errno set) if dir
+ * or a directory under it is unreadable: out->unreadable names the first, and the files of
+ * every readable directory are in out all the same. */
 int find_files(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
+/* find_files, or a fatal error naming the unreadable directory: for callers whose result
+ * would be incomplete without a word (a stash missing a directory of profiles). */
+void find_files_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
 /* The same for symbolic links (never followed) whose names end with suffix. */
 int find_links(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
+void find_links_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
 /* Appends path (malloc'd; the list takes it). */
 void file_list_add(struct file_list *l, char *path, long long size);
 void file_list_sort(struct file_list *l);

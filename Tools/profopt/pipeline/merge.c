@@ -270,7 +270,7 @@ static void install_run(const char *run, const char *dir, const char *const *ski
 		free(d);
 		free(full);
 	}
-	find_files(&old, dir, ".gcda", skip);
+	find_files_all(&old, dir, ".gcda", skip);
 	for (int i = 0; i < old.n; i++)
 		if (unlink(old.paths[i]) < 0 && errno != ENOENT)
 			fatal("cannot remove %s: %s", old.paths[i], strerror(errno));
@@ -403,8 +403,7 @@ static int check_only(const struct merge_opts *o)
 		return 0;
 	}
 	struct file_list files = {0};
-	if (find_files(&files, o->dir, ".gcda", o->skip) < 0)
-		fatal("cannot read profile directory %s: %s", o->dir, strerror(errno));
+	find_files_all(&files, o->dir, ".gcda", o->skip);
 	if (files.n == 0)
 		fatal("no profile data: no .gcda files under %s", o->dir);
 	merge_gcc(&files, o->dir,
@@ -420,7 +419,7 @@ static void merge_workloads(struct merge_opts *o, const char *output)
 	/* Each workload's raw profiles, weighted; the merged result is then checked as usual. */
 	for (int k = 0; k < o->nwork; k++) {
 		struct workload *w = &o->work[k];
-		find_files(&w->files, w->dir, o->gcc ? ".gcda" : ".profraw", o->skip);
+		find_files_all(&w->files, w->dir, o->gcc ? ".gcda" : ".profraw", o->skip);
 		file_list_sort(&w->files);
 		fprintf(stderr, "merge: workload %s: %d raw files, weight %ld\n", printable(w->dir), w->files.n, w->weight);
 		if (w->files.n == 0)
@@ -472,8 +471,7 @@ int cmd_merge(int argc, char **argv)
 	if (o.from)
 		install_run(o.from, o.dir, o.skip);
 	struct file_list files = {0};
-	if (find_files(&files, o.dir, o.gcc ? ".gcda" : ".profraw", o.skip) < 0)
-		fatal("cannot read profile directory %s: %s", o.dir, strerror(errno));
+	find_files_all(&files, o.dir, o.gcc ? ".gcda" : ".profraw", o.skip);
 	file_list_sort(&files);
 	if (files.n == 0 && o.nwork == 0)
 		fatal("no profile data: no %s files under %s. Training produced nothing: was the program built "

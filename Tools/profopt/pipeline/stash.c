@@ -33,7 +33,7 @@ const char help_stash[] =
 static void remove_stray_links(const char *dir, const char *suffix, const char *const *skip)
 {
 	struct file_list links = {0};
-	find_links(&links, dir, suffix, skip);
+	find_links_all(&links, dir, suffix, skip);
 	for (int i = 0; i < links.n; i++) {
 		if (unlink(links.paths[i]) < 0)
 			fatal("cannot remove the link %s: %s", links.paths[i], strerror(errno));
@@ -60,7 +60,9 @@ static int save(const char *dir, const char *archive, const char *suffix, const 
 	char *cwd = getcwd(NULL, 0);
 	if (!cwd || chdir(dir) < 0)
 		fatal("cannot enter %s: %s", dir, strerror(errno));
-	find_files(&files, ".", suffix, skip);
+	if (find_files(&files, ".", suffix, skip) < 0)
+		fatal("cannot read %s/%s: %s (a stash without it would lose its profiles)", printable(dir),
+		      printable(files.unreadable), strerror(files.unreadable_errno));
 	file_list_sort(&files);
 	if (files.n == 0)
 		fatal("no *%s files under %s to stash: there is no profile to keep", suffix, dir);

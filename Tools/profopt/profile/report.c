@@ -733,7 +733,7 @@ static void print_text(const struct report *r, const struct totals *all, struct 
 static int has_files(const char *dir, const char *suffix, const char *const *skip)
 {
 	struct file_list l = {0};
-	find_files(&l, dir, suffix, skip);
+	find_files_all(&l, dir, suffix, skip);
 	int n = l.n;
 	file_list_free(&l);
 	return n > 0;
