@@ -41,8 +41,9 @@
 #     LLVM_PROFDATA, GCOV_TOOL  the same, by tool (empty for the other family)
 #     PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS   instrumented build
 #     PGO_USE_CFLAGS, PGO_USE_LDFLAGS   profile-use build; for clang they
-#                               refer to $(PGO_PROFDATA), the merged profile,
-#                               which the Makefile defines
+#                               refer to $(PGO_USE_PROFDATA), the merged
+#                               profile named by its content, which pgo.mk
+#                               defines
 #     PGO_MERGE                 merge command (clang: writes $(PGO_PROFDATA))
 #     PGO_TARGET                the machine the compiler builds for ($CC -dumpmachine)
 #     PGO_RUNNER                the command that runs the target's programs for
@@ -95,10 +96,10 @@
 #   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
 #   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters, where
 #   clang takes it twice on one command line: LLVM 15 and later),
-#   -fprofile-use=$(PGO_PROFDATA).  --with-pgo-profile-update=single|atomic|
+#   -fprofile-use=$(PGO_USE_PROFDATA).  --with-pgo-profile-update=single|atomic|
 #   prefer-atomic overrides the update mode.  --with-pgo-instrumentation=frontend
 #   makes clang count in its front end instead (-fprofile-instr-generate,
-#   -fprofile-instr-use=$(PGO_PROFDATA)), as stock CPython does, with single
+#   -fprofile-instr-use=$(PGO_USE_PROFDATA)), as stock CPython does, with single
 #   counter updates (its counters are not kept in registers: atomic ones cost much).
 #   A configure script may set ax_pgo_instr_default (ir or frontend) before
 #   AX_PGO to choose the default for its program.
