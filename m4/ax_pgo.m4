@@ -41,14 +41,18 @@
 #     LLVM_PROFDATA, GCOV_TOOL  the same, by tool (empty for the other family)
 #     PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS   instrumented build
 #     PGO_USE_CFLAGS, PGO_USE_LDFLAGS   profile-use build; for clang they
-#                               refer to $(PGO_PROFDATA), the merged profile,
-#                               which the Makefile defines
+#                               refer to $(PGO_USE_PROFDATA), the merged
+#                               profile named by its content, which pgo.mk
+#                               defines
 #     PGO_MERGE                 merge command (clang: writes $(PGO_PROFDATA))
 #     PGO_TARGET                the machine the compiler builds for ($CC -dumpmachine)
 #     PGO_RUNNER                the command that runs the target's programs for
 #                               training (empty: directly; see Cross builds)
 #     PGO_TRAIN_TIMEOUT_SCALE   factor of the training's timeouts (10 emulated, else 1)
 #     PGO_NM, PGO_READELF       a cross GCC's nm and readelf, for verify (else empty)
+#     PGO_LAUNCHER              distcc or icecc (--with-distcc, --with-icecc), else empty
+#     PGO_DISTCC_HOSTS          the HOSTS of --with-distcc=HOSTS (pgo.mk exports it as
+#                               DISTCC_HOSTS; empty: distcc's own setting)
 #
 #   Cross builds: ./configure --host=TRIPLE --enable-optimizations, the
 #   compiler autoconf's TRIPLE-gcc, or CC="clang --target=TRIPLE" (clang finds
@@ -92,10 +96,10 @@
 #   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
 #   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters, where
 #   clang takes it twice on one command line: LLVM 15 and later),
-#   -fprofile-use=$(PGO_PROFDATA).  --with-pgo-profile-update=single|atomic|
+#   -fprofile-use=$(PGO_USE_PROFDATA).  --with-pgo-profile-update=single|atomic|
 #   prefer-atomic overrides the update mode.  --with-pgo-instrumentation=frontend
 #   makes clang count in its front end instead (-fprofile-instr-generate,
-#   -fprofile-instr-use=$(PGO_PROFDATA)), as stock CPython does, with single
+#   -fprofile-instr-use=$(PGO_USE_PROFDATA)), as stock CPython does, with single
 #   counter updates (its counters are not kept in registers: atomic ones cost much).
 #   A configure script may set ax_pgo_instr_default (ir or frontend) before
 #   AX_PGO to choose the default for its program.
@@ -126,6 +130,16 @@
 #         says why not otherwise (--enable-bolt makes a missing tool an error);
 #         m4_define([AX_PGO_BOLT_DEFAULT_HELP], [TEXT]) puts that default in --help.
 #
+#   Distributed compiles: --with-distcc[=HOSTS] or --with-icecc puts distcc
+#   or icecc before $CC (a configure script that composes the command itself,
+#   e.g. after a compiler cache, sets ax_pgo_compose_cc=no and uses
+#   PGO_LAUNCHER).  --with-distcc needs a worker besides this machine (HOSTS,
+#   DISTCC_HOSTS or distcc's hosts file).  distcc keeps every compile with
+#   -fprofile-generate or -fprofile-use here (gcc; clang's IR instrumentation),
+#   which configure says; clang's front-end instrumentation compiles both
+#   stages on the workers, the profile shipped by pgo.mk under a name made of
+#   its content (Misc/DISTRIBUTED.md).
+#
 #   With --enable-optimizations, a build or source directory whose path
 #   holds white space, ':', '&', '$' or another character that GNU make or
 #   the shell running its recipes would read as syntax or a pattern is
@@ -152,7 +166,7 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 9
+#serial 10
 
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
@@ -205,6 +219,14 @@ AC_ARG_WITH([pgo-runner],
   [ax_pgo_runner=$withval], [ax_pgo_runner=auto])
 AC_ARG_VAR([PGO_RUNNER], [command that runs the target's programs for training (as --with-pgo-runner)])
 AC_ARG_VAR([PGO_TRAIN_TIMEOUT_SCALE], [factor of the training's timeouts (default: 10 where the target's programs are emulated, else 1)])
+AC_ARG_WITH([distcc],
+  [AS_HELP_STRING([--with-distcc@<:@=HOSTS@:>@],
+    [compile through distcc, the profile compiles of both PGO stages on its workers where the compiler allows it (HOSTS: a DISTCC_HOSTS list; default: distcc's own, DISTCC_HOSTS or its hosts file)])],
+  [ax_pgo_distcc=$withval], [ax_pgo_distcc=no])
+AC_ARG_WITH([icecc],
+  [AS_HELP_STRING([--with-icecc@<:@=PATH@:>@],
+    [compile through icecream (icecc), its scheduler choosing the workers as its users set it up])],
+  [ax_pgo_icecc=$withval], [ax_pgo_icecc=no])
 
 _AX_PGO_COMPILER_ID
 dnl The machine the compiler builds for (clang --target=T says T): the emulator to look for.
@@ -215,6 +237,7 @@ AS_CASE([$ax_cv_pgo_cc_family],
   [gcc], [_AX_PGO_FIND_TOOL([gcov-tool], [GCOV_TOOL], [--version])],
   [clang|apple-clang], [_AX_PGO_FIND_TOOL([llvm-profdata], [LLVM_PROFDATA], [merge --version])])
 _AX_PGO_FLAGS
+_AX_PGO_LAUNCHER
 
 PGO_ENABLED=no PGO_BOLT=no PGO_BOLT_LDFLAGS= PGO_BOLT_CFLAGS= PGO_BOLT_ICF=
 PGO_NM= PGO_READELF= ax_pgo_foreign=no
@@ -249,6 +272,39 @@ AC_SUBST([MERGE_FDATA])
 AC_SUBST([PGO_BOLT_LDFLAGS])
 AC_SUBST([PGO_BOLT_CFLAGS])
 AC_SUBST([PGO_BOLT_ICF])
+])
+
+# _AX_PGO_LAUNCHER: --with-distcc[=HOSTS] and --with-icecc, the distributed compiler put before
+# $CC (substituted as PGO_LAUNCHER; PGO_DISTCC_HOSTS the hosts given), unless the configure
+# script composes the command itself (ax_pgo_compose_cc=no, e.g. after a compiler cache, as
+# CPython's does with ccache).  What stays local, and why, is said here and after each build.
+AC_DEFUN([_AX_PGO_LAUNCHER], [
+PGO_LAUNCHER= PGO_DISTCC_HOSTS=
+AS_IF([test "x$ax_pgo_distcc" != xno && test "x$ax_pgo_icecc" != xno],
+  [AC_MSG_ERROR([--with-distcc and --with-icecc: choose one distributed compiler])])
+AS_IF([test "x$ax_pgo_distcc" != xno], [
+  AC_PATH_PROG([ax_pgo_distcc_path], [distcc])
+  AS_IF([test -z "$ax_pgo_distcc_path"], [AC_MSG_ERROR([--with-distcc: no distcc in PATH (Debian: apt-get install distcc)])])
+  AS_IF([test "x$ax_pgo_distcc" != xyes], [PGO_DISTCC_HOSTS=$ax_pgo_distcc])
+  AC_MSG_CHECKING([for distcc's workers])
+  ax_pgo_hosts=`DISTCC_HOSTS=${PGO_DISTCC_HOSTS:-$DISTCC_HOSTS} && export DISTCC_HOSTS && test -n "$DISTCC_HOSTS" || unset DISTCC_HOSTS; "$ax_pgo_distcc_path" --show-hosts 2>/dev/null | grep -v '^localhost' | tr '\n' ' '`
+  AC_MSG_RESULT([${ax_pgo_hosts:-none}])
+  AS_IF([test -z "$ax_pgo_hosts"],
+    [AC_MSG_ERROR([--with-distcc: distcc has no worker but this machine, so every compile would run here: pass --with-distcc=HOSTS, or set DISTCC_HOSTS or distcc's hosts file])])
+  PGO_LAUNCHER=$ax_pgo_distcc_path
+  AS_CASE([$ax_cv_pgo_cc_family/$ax_pgo_instr],
+    [gcc/*], [AC_MSG_NOTICE([distcc keeps gcc's -fprofile-generate and -fprofile-use compiles on this machine (the object names where its counts go): both PGO stages compile here])],
+    [*/ir], [AC_MSG_NOTICE([distcc keeps clang's IR -fprofile-generate and -fprofile-use compiles on this machine: both PGO stages compile here (--with-pgo-instrumentation=frontend sends them to the workers)])])])
+AS_IF([test "x$ax_pgo_icecc" != xno], [
+  AS_IF([test "x$ax_pgo_icecc" = xyes], [AC_PATH_PROG([ax_pgo_icecc_path], [icecc])], [ax_pgo_icecc_path=$ax_pgo_icecc])
+  AS_IF([test -n "$ax_pgo_icecc_path" && test -x "$ax_pgo_icecc_path"], [],
+    [AC_MSG_ERROR([--with-icecc: no icecc${ax_pgo_icecc_path:+ at $ax_pgo_icecc_path} (Debian: apt-get install icecc)])])
+  PGO_LAUNCHER=$ax_pgo_icecc_path])
+AS_IF([test -n "$PGO_LAUNCHER"], [
+  _AX_PGO_CHECK_PATH([distributed compiler], [$PGO_LAUNCHER])
+  AS_IF([test "x$ax_pgo_compose_cc" != xno], [CC="$PGO_LAUNCHER $CC"])])
+AC_SUBST([PGO_LAUNCHER])
+AC_SUBST([PGO_DISTCC_HOSTS])
 ])
 
 # _AX_PGO_FIND_PROFOPT: the profopt driver pgo.mk's recipes run (PROFOPT=, or profopt in PATH),
@@ -611,7 +667,9 @@ AS_CASE([$ax_cv_pgo_cc_family],
     dnl The -mllvm option is for the compiler only: given twice (CFLAGS and LDFLAGS on one
     dnl link line) clang refuses it.
     PGO_GEN_LDFLAGS="$ax_pgo_gen $ax_pgo_update_flag"
-    PGO_USE_CFLAGS="$ax_pgo_use="'$(PGO_PROFDATA)'
+    dnl The use flags name the profile by its content (pgo.mk's PGO_USE_PROFDATA), so that no
+    dnl older file under one fixed name can be compiled with, here or on a distributed worker.
+    PGO_USE_CFLAGS="$ax_pgo_use="'$(PGO_USE_PROFDATA)'
     PGO_MERGE='$(LLVM_PROFDATA) merge -output=$(PGO_PROFDATA)'],
   [PGO_GEN_CFLAGS= PGO_GEN_LDFLAGS= PGO_USE_CFLAGS= PGO_MERGE=])
 dnl Partial training: GCC only (clang already compiles functions without counts normally).
@@ -632,8 +690,10 @@ AS_IF([test "x$ax_pgo_cs" != xno], [
         [AC_MSG_ERROR([--enable-pgo-cs builds on IR instrumentation, not --with-pgo-instrumentation=$ax_pgo_instr])])
       _AX_PGO_CHECK_FLAG([-fcs-profile-generate], [PGO_CS=yes],
         [AC_MSG_ERROR([--enable-pgo-cs: $CC does not accept -fcs-profile-generate (clang 11 or newer does)])])
-      PGO_CSGEN_CFLAGS="$PGO_USE_CFLAGS -fcs-profile-generate $ax_pgo_update_flag $ax_pgo_vp"
-      PGO_CSGEN_LDFLAGS="$PGO_USE_CFLAGS -fcs-profile-generate $ax_pgo_update_flag"],
+      dnl (The first profile as merged: these compiles stay local, as every IR profile compile.)
+      ax_pgo_cs_use="$ax_pgo_use="'$(PGO_PROFDATA)'
+      PGO_CSGEN_CFLAGS="$ax_pgo_cs_use -fcs-profile-generate $ax_pgo_update_flag $ax_pgo_vp"
+      PGO_CSGEN_LDFLAGS="$ax_pgo_cs_use -fcs-profile-generate $ax_pgo_update_flag"],
     [AC_MSG_WARN([--enable-pgo-cs is a Clang option; ignored for $ax_cv_pgo_cc_family])])
 ])
 AC_SUBST([PGO_CS])

@@ -84,6 +84,17 @@
 #   PGO_HEARTBEAT        seconds between progress lines off a terminal (default 30)
 #   PGO_SUMMARY_NOTES    files (those that exist) printed after profile-opt's summary, e.g.
 #                        a compiler cache's hit rate per stage
+#   PGO_LAUNCHER, PGO_DISTCC_HOSTS  from AX_PGO (--with-distcc[=HOSTS], --with-icecc): the
+#                        distributed compiler, and distcc's workers (exported as DISTCC_HOSTS
+#                        when given); see "Distributed compiles" below
+#   PGO_PROFILE_STORE    clang: the directory that holds the merged profile under its content's
+#                        name for the use stage, at the same path on every distcc worker
+#                        (default: $(PGO_DIR); a directory every worker shares, or one that
+#                        PGO_DISTRIBUTE_CMD fills)
+#   PGO_DISTRIBUTE_CMD   clang: command run before the use stage that copies $$PGO_PROFILE_FILE
+#                        to the same path on each worker, e.g. for h in w1 w2; do ssh $$h mkdir
+#                        -p $$PGO_PROFILE_STORE && scp $$PGO_PROFILE_FILE $$h:$$PGO_PROFILE_FILE;
+#                        done (default: none, the store is shared)
 #   PGO_WORKLOADS        more training workloads, merged with weights: "NAME:WEIGHT ..."; the
 #                        tasks of workload NAME are PGO_TRAIN_ARGS_NAME (train arguments, like
 #                        PGO_TRAIN_ARGS, which is the workload "main" of weight PGO_MAIN_WEIGHT)
@@ -401,6 +412,51 @@ pgo_train_cmds = $(pgo_runner_said) $(if $(pgo_runner_on),rm -rf $(pgo_abs_dir)/
 	rm -rf $(2) && mv $$run $(2) && mv $$run.stamp $(call pgo_stamp,$(1))
 
 
+# Distributed compiles: AX_PGO's --with-distcc[=HOSTS] or --with-icecc (PGO_LAUNCHER, the
+# command before $(CC)), or a CC that starts with distcc.  distcc's trace of each compile stage
+# goes to $(PGO_DIR)/distcc-STAGE.log (DISTCC_LOG, no longer to the stage's log), and when the
+# stage succeeds one line says how many compiles ran on the workers and how many here, and why
+# (distcc's own words: it keeps every -fprofile-generate and -fprofile-use compile here, falls
+# back here when no worker answers or a compile failed on one), in distcc-STAGE.txt, printed
+# after profile-opt's summary.  Clang's use stage names the merged profile by its content
+# (PGO_USE_PROFDATA: merged-SHA256.profdata in PGO_PROFILE_STORE), because a worker's compiler
+# reads it at that absolute path on the worker: a stale file can never sit under the name a
+# compile asks for, and a worker without it fails the compile (clang stops on a missing profile).
+PGO_LAUNCHER ?=
+PGO_DISTCC_HOSTS ?=
+PGO_PROFILE_STORE ?= $(pgo_abs_dir)
+PGO_DISTRIBUTE_CMD ?=
+ifneq ($(strip $(PGO_DISTCC_HOSTS)),)
+export DISTCC_HOSTS := $(PGO_DISTCC_HOSTS)
+endif
+pgo_is_distcc = $(filter distcc %/distcc,$(firstword $(1)))
+pgo_distcc_on = $(or $(call pgo_is_distcc,$(PGO_LAUNCHER)),$(call pgo_is_distcc,$(CC)))
+pgo_profile_sha = $(firstword $(shell sha256sum $(call pgo_quote,$(PGO_PROFDATA)) 2>/dev/null))
+PGO_USE_PROFDATA ?= $(PGO_PROFILE_STORE)/merged-$(pgo_profile_sha).profdata
+# The merged profile under its content's name in the store (copied once, replaced if damaged),
+# then PGO_DISTRIBUTE_CMD, which gets the file's path as $$PGO_PROFILE_FILE (the same path on
+# every worker) and copies it to each worker that does not share the store.
+pgo_distribute = $(if $(pgo_is_gcc),true,f=$(call pgo_quote,$(PGO_USE_PROFDATA)) && \
+	mkdir -p $(call pgo_quote,$(PGO_PROFILE_STORE)) && \
+	{ cmp -s $(PGO_PROFDATA) "$$f" || { cp $(PGO_PROFDATA) "$$f.tmp" && mv -f "$$f.tmp" "$$f"; }; } && \
+	$(if $(strip $(PGO_DISTRIBUTE_CMD)),echo "==> the profile to the workers: $$f" >&2 && \
+	PGO_PROFILE_FILE="$$f" PGO_PROFILE_STORE=$(call pgo_quote,$(PGO_PROFILE_STORE)) sh -c $(call pgo_quote,$(PGO_DISTRIBUTE_CMD)),true))
+pgo_dist_file = $(pgo_abs_dir)/distcc-$(1)
+pgo_dist_notes = $(if $(pgo_distcc_on),$(call pgo_dist_file,instrument).txt $(call pgo_dist_file,use).txt)
+pgo_dist_log = $(if $(pgo_distcc_on),rm -f $(call pgo_dist_file,$(1)).log $(call pgo_dist_file,$(1)).txt && DISTCC_LOG=$(call pgo_dist_file,$(1)).log)
+# Per distcc process: a compile (-c) and the host its "completed ok" names; why one ran here.
+pgo_dist_awk = { if (!match($$0, /^distcc\[[0-9]+\] /)) next; p = substr($$0, 1, RLENGTH); m = substr($$0, RLENGTH + 1) } \
+	m ~ /^exec on [^ ]*: / && m ~ / -c( |$$)/ { c[p] = 1 } \
+	m ~ /must be local$$/ { sub(/^\([a-z_]*\) /, "", m); why[p] = m } \
+	m ~ /failed to distribute.*running locally instead/ && !(p in why) { why[p] = "no worker took it (failed to distribute)" } \
+	m ~ /retrying locally/ { why[p] = "it failed on the worker and ran again here" } \
+	m ~ /^compile .* on [^ ]* completed ok$$/ { n = split(m, w, " "); host[p] = w[n - 2] } \
+	END { for (p in host) if (c[p]) { if (host[p] == "localhost") { here++; r[(p in why) ? why[p] : "distcc chose this machine"]++ } else remote++ } \
+		printf "distcc (%s): %d of %d compiles on the workers, %d here", stage, remote, remote + here, here; \
+		for (x in r) printf "; %d here: %s", r[x], x; print "" }
+pgo_dist_said = $(if $(pgo_distcc_on),&& { test ! -f $(call pgo_dist_file,$(1)).log || awk -v stage=$(1) $(call pgo_quote,$(pgo_dist_awk)) \
+	$(call pgo_dist_file,$(1)).log | tee $(call pgo_dist_file,$(1)).txt >&2; })
+
 .PHONY: profile-opt profile-removal clean-retain-profile pgo-clean-build pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
 	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-sources-changed
 
@@ -426,7 +482,7 @@ profile-opt:
 
 pgo-profile-opt-locked: $(call pgo_stamp,$(lastword $(pgo_stages)))
 	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) >&2
-	@$(if $(wildcard $(PGO_SUMMARY_NOTES)),cat $(wildcard $(PGO_SUMMARY_NOTES)) >&2)
+	@$(if $(wildcard $(PGO_SUMMARY_NOTES) $(pgo_dist_notes)),cat $(wildcard $(PGO_SUMMARY_NOTES) $(pgo_dist_notes)) >&2)
 
 pgo-sources-changed:
 	@echo "==> sources changed since the profile-use build: rebuilding them with the kept profile" >&2
@@ -449,7 +505,7 @@ $(call pgo_stamp,instrument): $(call pgo_after,instrument)
 	@$(call pgo_rm_later,instrument)
 	$(pgo_recurse)@$(PROFOPT) run --label="clean before the instrumented build" --log=$(call pgo_log,preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
 	@$(if $(pgo_is_gcc),,$(if $(pgo_runner_on),$(pgo_check_raw_runner),$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2))
-	$(pgo_recurse)@$(call pgo_run,instrumented build,instrument) sh -c $(call pgo_quote,$(PGO_BUILD_GEN))
+	$(pgo_recurse)@$(call pgo_dist_log,instrument) $(call pgo_run,instrumented build,instrument) sh -c $(call pgo_quote,$(PGO_BUILD_GEN)) $(call pgo_dist_said,instrument)
 
 # With an imported profile no training ran in this tree: the first stage that runs the
 # training's tasks on the optimized program (verify's run, BOLT) writes the task lists, once
@@ -571,9 +627,10 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 	$(pgo_recurse)@if test -f $(pgo_use_started); then echo "==> the last profile-use build did not finish: cleaning its objects first" >&2 && \
 		$(pgo_stash_save) && $(PROFOPT) run --label="clean keeping profiles" --log=$(call pgo_log,clean-again) -- $(pgo_clean_keeping); fi
 	@$(pgo_check_profile)
+	@$(pgo_distribute)
 	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
 	@touch $(pgo_use_started)
-	$(pgo_recurse)@$(call pgo_run,rebuild with profile,use) sh -c $(call pgo_quote,$(PGO_BUILD_USE))
+	$(pgo_recurse)@$(call pgo_dist_log,use) $(call pgo_run,rebuild with profile,use) sh -c $(call pgo_quote,$(PGO_BUILD_USE)) $(call pgo_dist_said,use)
 	@test ! -f $(pgo_use_log).before || { cat $(pgo_use_log).before $(pgo_use_log) > $(pgo_use_log).both && \
 		mv -f $(pgo_use_log).both $(pgo_use_log) && rm -f $(pgo_use_log).before; }
 	@$(pgo_record_use_sources) > /dev/null

@@ -17,7 +17,7 @@ test_macro_clang() {
 	configure_fixture --enable-optimizations CC=clang || { cat configure.out; fail "configure failed"; }
 	expect_contains Makefile '^PGO_CC_FAMILY = clang$'
 	expect_contains Makefile "^LLVM_PROFDATA = $(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata$"
-	expect_contains Makefile '^PGO_USE_CFLAGS = -fprofile-use=\$\(PGO_PROFDATA\)'
+	expect_contains Makefile '^PGO_USE_CFLAGS = -fprofile-use=\$\(PGO_USE_PROFDATA\)'
 }
 
 test_macro_sees_gcc_wrapper_as_clang() {

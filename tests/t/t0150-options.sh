@@ -25,10 +25,12 @@ test_frontend_instrumentation_clang() {
 	configured_fixture clang --with-pgo-instrumentation=frontend
 	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-instr-generate '
 	expect_not_contains Makefile '^PGO_GEN_CFLAGS = .*profile-update=atomic'  # single counters
-	expect_contains Makefile '^PGO_USE_CFLAGS = -fprofile-instr-use=\$\(PGO_PROFDATA\)'
+	expect_contains Makefile '^PGO_USE_CFLAGS = -fprofile-instr-use=\$\(PGO_USE_PROFDATA\)'
 	run_pipeline
 	expect_contains pgo/logs/instrument.log 'fprofile-instr-generate'
-	expect_contains pgo/logs/use.log 'fprofile-instr-use='
+	# the use stage names the profile by its content (issue 40)
+	expect_contains pgo/logs/use.log "fprofile-instr-use=$PWD/pgo/merged-$(sha256sum pgo/merged.profdata | cut -d' ' -f1)[.]profdata"
+	cmp pgo/merged.profdata pgo/merged-*.profdata || fail "the content-named profile is not the merged one"
 	# the profile is a front-end one
 	local tool; tool=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
 	"$tool" show pgo/merged.profdata | grep -q 'Instrumentation level: Front-end' ||

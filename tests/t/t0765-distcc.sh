@@ -1,56 +1,134 @@
-# t0765: a distributed compiler under the pipeline (issue 16, Misc/DISTRIBUTED.md): with
-# clang's front-end instrumentation both compile stages go to a distcc worker on loopback
-# and the profile is still used; gcc's profile compiles stay local, as distcc decides.
+# t0765: distributed compiles under the pipeline (issue 40, Misc/DISTRIBUTED.md): the fixture
+# configured --with-distcc builds on two distccd workers on loopback, each in its own mount
+# namespace where the build's parent directory is an empty tmpfs, so that a worker sees no file
+# of the build.  Clang's front-end instrumentation compiles both stages there (the profile
+# reaches the workers under its content's name); gcc's profile compiles stay here, and say so.
 
-# start_worker: a distccd on a free loopback port, stopped when the test ends; sets PORT.
-start_worker() {
-	require distcc distccd
-	for PORT in $(seq 36320 36399); do
-		distccd --no-detach --daemon --allow 127.0.0.1 --listen 127.0.0.1 --port "$PORT" \
-			--jobs 2 --enable-tcp-insecure --log-stderr > worker.log 2>&1 &
-		WORKER=$!
-		sleep 0.5
-		if kill -0 "$WORKER" 2>/dev/null; then
-			trap 'kill $WORKER 2>/dev/null' EXIT
-			export DISTCC_HOSTS=127.0.0.1:$PORT DISTCC_VERBOSE=1
-			return
-		fi
+# start_workers [STALE]: two distccd workers on free loopback ports (WORKERS: their pids,
+# HOSTS: their DISTCC_HOSTS), stopped when the test ends.  Each one sees the build's parent
+# directory empty; with STALE, it holds that file as the build's pgo/merged.profdata.  Sets
+# STORE, a profile store outside the hidden directory (a shared one, as NFS would be).
+start_workers() {
+	require distcc distccd unshare clang
+	unshare --mount --propagation private true 2>/dev/null || skip "no mount namespace here (unshare --mount needs CAP_SYS_ADMIN)"
+	hide=$(dirname "$PWD") build=$PWD/new
+	# (distccd compiles as the user distcc: the store must be readable by it.)
+	STORE=$(mktemp -d "$hide-store.XXXXXX") && chmod 755 "$STORE"
+	export DISTCC_DIR=$STORE/distcc-state
+	mkdir -p "$DISTCC_DIR"
+	stale=
+	if [ -n "${1:-}" ]; then stale=$STORE/stale.profdata && cp "$1" "$stale"; fi
+	WORKERS= HOSTS=
+	trap 'kill $WORKERS 2>/dev/null || true; rm -rf "$STORE"' EXIT
+	port=36320
+	for w in 1 2; do
+		while [ $port -lt 36400 ]; do
+			port=$((port + 1))
+			unshare --mount --propagation private sh -c 'mount -t tmpfs tmpfs "$1" &&
+				{ test -z "$3" || { mkdir -p "$2/pgo" && cp "$3" "$2/pgo/merged.profdata"; }; } &&
+				exec distccd --no-detach --daemon --allow 127.0.0.1 --listen 127.0.0.1 --port "$4" \
+					--jobs 2 --enable-tcp-insecure --log-stderr' sh "$hide" "$build" "$stale" "$port" > "worker$w.log" 2>&1 &
+			pid=$!
+			sleep 0.5
+			if kill -0 $pid 2>/dev/null; then
+				WORKERS="$WORKERS $pid" HOSTS="$HOSTS 127.0.0.1:$port"
+				break
+			fi
+		done
 	done
-	skip "no loopback port for distccd in 36320-36399"
+	[ "$(echo $WORKERS | wc -w)" = 2 ] || skip "no two loopback ports for distccd in 36321-36399"
 }
 
-# distcc_fixture CC ARGS...: the fixture configured with "distcc CC".
+# distcc_fixture CC ARGS...: the fixture in ./new, configured --with-distcc=$HOSTS.
 distcc_fixture() {
 	cc=$1; shift
-	require "$cc" autoconf
-	setup_fixture
-	./configure --enable-optimizations CC="distcc $cc" PROFOPT="$PROFOPT" "$@" > configure.out 2>&1 ||
-		{ cat configure.out; fail "configure"; }
+	mkdir -p new && cd new
+	configured_fixture "$cc" --with-distcc="$HOSTS" CFLAGS=-O2 "$@"
 }
 
-# where STAGE: "remote" or "local" for each compile of a stage's log (links, "(null)", run here).
-where() {
-	grep -E 'compile .* on .* completed ok' "pgo/logs/$1.log" | grep -v 'compile (null) on' |
-		sed -n 's/.* on localhost completed ok/local/p; s/.* on 127\.0\.0\.1:[0-9]* completed ok/remote/p'
+# local_copy OBJ SRC: compiles SRC here with the command the use stage ran through distcc.
+local_copy() {
+	cmd=$(grep -- "-c -o $1 $2\$" pgo/logs/use.log | sed "s/^[^ ]*distcc //; s/-o $1/-o local-$1/")
+	[ -n "$cmd" ] || fail "no compile of $1 in the use log"
+	$cmd || fail "local compile: $cmd"
 }
 
-test_distcc_clang_frontend_both_stages_remote() {
-	start_worker
+test_distcc_clang_both_stages_on_hidden_workers() {
+	start_workers
 	distcc_fixture clang --with-pgo-instrumentation=frontend
+	expect_contains configure.out "checking for distcc's workers\.\.\. 127\.0\.0\.1:[0-9]+ 127\.0\.0\.1:[0-9]+"
 	# A compile that cannot be distributed fails instead of quietly running here.
-	DISTCC_FALLBACK=0 make profile-opt > make.out 2>&1 || { cat make.out worker.log; fail "make profile-opt"; }
+	DISTCC_FALLBACK=0 make profile-opt PGO_PROFILE_STORE="$STORE" > make.out 2>&1 || { cat make.out ../worker*.log; fail "make profile-opt"; }
+	expect_contains make.out '^distcc \(instrument\): 2 of 2 compiles on the workers, 0 here$'
+	expect_contains make.out '^distcc \(use\): 2 of 2 compiles on the workers, 0 here$'
 	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
-	expect_eq "$(where instrument | sort -u)" remote "where the instrumented compiles ran"
-	expect_eq "$(where use | sort -u)" remote "where the profile-use compiles ran"
-	expect_eq "$(where use | wc -l)" 2 "profile-use compiles on the worker"
+	sha=$(sha256sum pgo/merged.profdata | cut -d' ' -f1)
+	expect_eq "$(grep -c -- "-fprofile-instr-use=$STORE/merged-$sha.profdata .*-c" pgo/logs/use.log)" 2 \
+		"use compiles naming the profile by its content"
+	# A remote object is the object this machine compiles from the same command.
+	local_copy interp.o interp.c
+	cmp interp.o local-interp.o || fail "interp.o from the worker differs from a local compile"
+	# The workers cannot see the build: the profile under the build's path is missing there.
+	expect_status 1 env DISTCC_FALLBACK=0 DISTCC_HOSTS="$HOSTS" distcc clang -O2 -fprofile-instr-use="$PWD/pgo/merged.profdata" -c -o x.o ../new/main.c
+	expect_contains out 'Could not read profile'
 }
 
-test_distcc_gcc_profile_compiles_stay_local() {
-	start_worker
-	distcc_fixture gcc
-	make profile-opt > make.out 2>&1 || { cat make.out worker.log; fail "make profile-opt"; }
+test_distcc_stale_profile_on_worker_changes_nothing() {
+	require clang autoconf
+	# The stale profile: the fixture trained on one task only.
+	mkdir old && (cd old && configured_fixture clang --with-pgo-instrumentation=frontend CFLAGS=-O2 &&
+		printf 'mix\t./toy ppmdxs 1000\n' > train.txt && make profile-opt > make.out 2>&1) || { cat old/make.out; fail "old build"; }
+	start_workers "$PWD/old/pgo/merged.profdata"
+	distcc_fixture clang --with-pgo-instrumentation=frontend
+	DISTCC_FALLBACK=0 make profile-opt PGO_PROFILE_STORE="$STORE" > make.out 2>&1 || { cat make.out ../worker*.log; fail "make profile-opt"; }
+	expect_contains make.out '^distcc \(use\): 2 of 2 compiles on the workers, 0 here$'
 	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
-	expect_eq "$(grep -c 'compiler will emit/use profile info; must be local' pgo/logs/use.log)" 3 \
-		"gcc profile-use commands distcc kept local (two compiles, one link)"
-	expect_not_contains pgo/logs/use.log 'on 127[.]0[.]0[.]1:[0-9]* completed'
+	local_copy interp.o interp.c
+	cmp interp.o local-interp.o || fail "a worker's stale pgo/merged.profdata changed interp.o"
+	# The control: a compile that named the old path would have used the stale file there.
+	cmd=$(grep -- '-c -o interp.o interp.c$' pgo/logs/use.log | sed "s|-fprofile-instr-use=[^ ]*|-fprofile-instr-use=$PWD/pgo/merged.profdata|; s/-o interp.o/-o stale-interp.o/")
+	DISTCC_FALLBACK=0 DISTCC_HOSTS="$HOSTS" $cmd || fail "the control compile on the worker: $cmd"
+	! cmp -s stale-interp.o local-interp.o || fail "the stale profile makes the same object: the test proves nothing"
+}
+
+test_distcc_gcc_profile_compiles_stay_here_and_say_why() {
+	start_workers
+	distcc_fixture gcc
+	expect_contains configure.out "distcc keeps gcc's -fprofile-generate and -fprofile-use compiles on this machine"
+	DISTCC_FALLBACK=0 make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
+	for stage in instrument use; do
+		expect_contains make.out "^distcc \($stage\): 0 of 2 compiles on the workers, 2 here; 2 here: compiler will emit/use profile info; must be local\$"
+	done
+	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
+	expect_not_contains pgo/distcc-use.log 'on 127[.]0[.]0[.]1:[0-9]* completed'
+}
+
+test_distcc_workers_killed_mid_build_finish_here() {
+	start_workers
+	distcc_fixture clang --with-pgo-instrumentation=frontend
+	make "$PWD/pgo/merge.stamp" PGO_PROFILE_STORE="$STORE" > make1.out 2>&1 || { cat make1.out; fail "make up to merge"; }
+	expect_contains make1.out '^distcc \(instrument\): 2 of 2 compiles on the workers, 0 here$'
+	kill $WORKERS
+	wait $WORKERS 2>/dev/null || true
+	make profile-opt PGO_PROFILE_STORE="$STORE" > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
+	expect_contains make.out '^distcc \(use\): 0 of 2 compiles on the workers, 2 here; 2 here: no worker took it \(failed to distribute\)$'
+	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
+}
+
+test_distcc_configure_refuses_no_workers() {
+	require distcc autoconf gcc
+	setup_fixture
+	expect_status 1 ./configure --enable-optimizations CC=gcc PROFOPT="$PROFOPT" --with-distcc=localhost
+	expect_contains out 'distcc has no worker but this machine, so every compile would run here'
+	expect_status 1 ./configure --enable-optimizations CC=gcc PROFOPT="$PROFOPT" --with-distcc=127.0.0.1 --with-icecc
+	expect_contains out 'choose one distributed compiler'
+}
+
+test_icecc_goes_before_the_compiler() {
+	require icecc autoconf gcc
+	configured_fixture gcc --with-icecc
+	expect_contains Makefile '^CC = /[^ ]*/icecc gcc$'
+	expect_contains Makefile '^PGO_LAUNCHER = /[^ ]*/icecc$'
+	expect_status 1 ./configure --enable-optimizations CC=gcc PROFOPT="$PROFOPT" --with-icecc=/nonexistent/icecc
+	expect_contains out 'with-icecc: no icecc at /nonexistent/icecc'
 }
