@@ -433,11 +433,13 @@ pgo_is_distcc = $(filter distcc %/distcc,$(firstword $(1)))
 pgo_distcc_on = $(or $(call pgo_is_distcc,$(PGO_LAUNCHER)),$(call pgo_is_distcc,$(CC)))
 pgo_profile_sha = $(firstword $(shell sha256sum $(call pgo_quote,$(PGO_PROFDATA)) 2>/dev/null))
 PGO_USE_PROFDATA ?= $(PGO_PROFILE_STORE)/merged-$(pgo_profile_sha).profdata
-# The merged profile under its content's name in the store (copied once, replaced if damaged),
-# then PGO_DISTRIBUTE_CMD, which gets the file's path as $$PGO_PROFILE_FILE (the same path on
+# The merged profile under its content's name in the store (copied once, replaced if damaged;
+# in the pipeline's own directory, earlier profiles so named are removed), then PGO_DISTRIBUTE_CMD, which gets the file's path as $$PGO_PROFILE_FILE (the same path on
 # every worker) and copies it to each worker that does not share the store.
+pgo_sha_named = $(pgo_abs_dir)/merged-$(subst x,?,xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx).profdata
 pgo_distribute = $(if $(pgo_is_gcc),true,f=$(call pgo_quote,$(PGO_USE_PROFDATA)) && \
 	mkdir -p $(call pgo_quote,$(PGO_PROFILE_STORE)) && \
+	for o in $(pgo_sha_named); do test "$$o" = "$$f" || rm -f "$$o"; done && \
 	{ cmp -s $(PGO_PROFDATA) "$$f" || { cp $(PGO_PROFDATA) "$$f.tmp" && mv -f "$$f.tmp" "$$f"; }; } && \
 	$(if $(strip $(PGO_DISTRIBUTE_CMD)),echo "==> the profile to the workers: $$f" >&2 && \
 	PGO_PROFILE_FILE="$$f" PGO_PROFILE_STORE=$(call pgo_quote,$(PGO_PROFILE_STORE)) sh -c $(call pgo_quote,$(PGO_DISTRIBUTE_CMD)),true))
@@ -723,7 +725,7 @@ pgo-clean-retain-profile-locked:
 profile-removal:
 	$(call pgo_locked,profile-removal)
 pgo-profile-removal-locked:
-	rm -rf $(PGO_RAW_DIR) $(PGO_CS_RAW_DIR) $(pgo_abs_dir)/run.* $(PGO_PROFDATA) $(pgo_seal) $(pgo_ir_profdata) $(pgo_use_fp) $(pgo_abs_dir)/merged-cs.profdata $(pgo_bolt_dir) $(pgo_stash) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/logs/train-* \
+	rm -rf $(PGO_RAW_DIR) $(PGO_CS_RAW_DIR) $(pgo_abs_dir)/run.* $(PGO_PROFDATA) $(pgo_sha_named) $(pgo_seal) $(pgo_ir_profdata) $(pgo_use_fp) $(pgo_abs_dir)/merged-cs.profdata $(pgo_bolt_dir) $(pgo_stash) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/logs/train-* \
 		$(pgo_abs_dir)/logs/cs-train* $(pgo_abs_dir)/logs/bolt-train-* $(pgo_abs_dir)/*train-results*.json \
 		$(pgo_abs_dir)/train-*.stamp $(pgo_abs_dir)/cs-train-*.stamp $(pgo_fingerprint) $(pgo_abs_dir)/report.*
 	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} + 2>/dev/null || true)
