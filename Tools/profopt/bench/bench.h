@@ -125,9 +125,9 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 /* The last line of text that says something (in place): valgrind ends its report with a
  * line that is only its "==PID==" prefix. */
 char *bench_last_line(char *text);
-/* Exits saying why and what to do when valgrind's output `out` says it could not read the
- * debug information of `program`. */
-void bench_callgrind_unreadable(const char *out, const char *program);
+/* When valgrind's output `out` says it could not read the debug information of `program`:
+ * why, and what to do (malloc'd); else NULL. */
+char *bench_callgrind_unreadable(const char *out, const char *program);
 /* The interpreter's version, or NULL (and *why) when it does not run; *executable gets
  * its sys.executable when that is a usable path (else NULL). */
 char *bench_python_version(const char *python, char **why, char **executable);

@@ -142,12 +142,13 @@ int bench_parse_callgrind(const char *text, char **names, double *values, int ma
 	return n;
 }
 
-void bench_callgrind_unreadable(const char *out, const char *program)
+char *bench_callgrind_unreadable(const char *out, const char *program)
 {
-	if (strstr(out, "debuginfo reader"))
-		fatal("valgrind cannot read the debug information of %s: valgrind 3.19 does not read the DWARF 5 "
-		      "that clang 14 and later write; count a copy without it (objcopy --strip-debug leaves code "
-		      "and symbols as they are) or build with -gdwarf-4", printable(program));
+	if (!strstr(out, "debuginfo reader"))
+		return NULL;
+	return xasprintf("valgrind cannot read the debug information of %s: valgrind 3.19 does not read the DWARF 5 "
+			 "that clang 14 and later write; count a copy without it (objcopy --strip-debug leaves code "
+			 "and symbols as they are) or build with -gdwarf-4", printable(program));
 }
 
 int bench_count_once(const struct bench_runner *br, const struct bench_interp *in, const char *work, long loops,
@@ -173,7 +174,9 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 	unlink(outfile);
 	int st = spawn(argv, br->timeout, &out);
 	if (!proc_exit_ok(st)) {
-		bench_callgrind_unreadable(out, in->executable);
+		char *why = bench_callgrind_unreadable(out, in->executable);
+		if (why)
+			fatal("%s", why);
 		run_failed(in, work, st, out, br->timeout);
 	}
 	char *text = read_file(outfile, NULL);

@@ -224,7 +224,10 @@ static void read_counts(struct cmp_build *b, const char *dir)
 		fatal("callgrind wrote no output for %s in %s", b->name, dir);
 }
 
-static void run_counted(const struct cmp_opts *o, const char *valgrind, const char *tmp, struct cmp_build *b)
+/* One run under callgrind; a program whose debug information valgrind cannot read is not
+ * counted (the reason in *no_count), the timing stands. */
+static void run_counted(const struct cmp_opts *o, const char *valgrind, const char *tmp, struct cmp_build *b,
+			char **no_count)
 {
 	char *dir = xasprintf("%s/%s", tmp, b->name);
 	if (make_dirs(dir, 0700) < 0)
@@ -235,10 +238,12 @@ static void run_counted(const struct cmp_opts *o, const char *valgrind, const ch
 	struct run_opts ro = {.cwd = b->dir, .timeout = 10 * o->timeout, .stop = &bench_got_signal};
 	char *out = NULL;
 	int st = run_child(argv, &ro, &out, NULL);
-	if (!proc_exit_ok(st) && st >= 0)
-		bench_callgrind_unreadable(out, b->dir);
-	check_run(b, o->command, st, out, 10 * o->timeout, " under callgrind");
-	read_counts(b, dir);
+	char *programs = xasprintf("the programs of %s", b->name);
+	if (proc_exit_ok(st) || st < 0 || !(*no_count = bench_callgrind_unreadable(out, programs))) {
+		check_run(b, o->command, st, out, 10 * o->timeout, " under callgrind");
+		read_counts(b, dir);
+	}
+	free(programs);
 	free(out);
 	free(outopt);
 	free(dir);
@@ -278,9 +283,9 @@ static void measure(struct cmp_result *r, const struct cmp_opts *o, const char *
 	}
 	if (valgrind) {
 		char *tmp = make_temp_dir("compare");
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < 2 && !r->no_count; i++) {
 			step(&p, "callgrind", &r->b[i]);
-			run_counted(o, valgrind, tmp, &r->b[i]);
+			run_counted(o, valgrind, tmp, &r->b[i], &r->no_count);
 		}
 		remove_dir_tree(tmp);
 		free(tmp);
