@@ -765,7 +765,7 @@ pgo-bench:
 			-- sh -c $(call pgo_quote,$(pgo_bench_plain_cmds)) && \
 		printf '{"stage": "bench-plain", "status": "ok"}\n' > $(pgo_bench_stamp); fi
 	@$(PROFOPT) compare --command=$(call pgo_quote,$(PGO_BENCH_COMMAND)) --rounds=$(PGO_BENCH_ROUNDS) \
-		--json=$(pgo_abs_dir)/bench.json --table=$(pgo_abs_dir)/bench.txt $(PGO_BENCH_ARGS) plain=$(pgo_bench_tree) pgo=$(CURDIR)
+		--json=$(pgo_abs_dir)/bench.json --table=$(pgo_abs_dir)/bench.txt $(PGO_BENCH_ARGS) plain=$(pgo_bench_tree) pgo=$(call pgo_quote,$(CURDIR))
 # Run by the plain build's own make, in its directory.
 pgo-bench-plain:
 	@sh -c $(call pgo_quote,$(PGO_CLEAN)) && sh -c $(call pgo_quote,$(PGO_BENCH_BUILD))
