@@ -22,6 +22,7 @@ const struct command commands[] = {
 	{"import", cmd_import, "check a profile bundle against this build and install its profile", help_import},
 	{"diff", cmd_diff, "how alike two profiles are (edge-count overlap) and whether identical", help_diff},
 	{"bench", cmd_bench, "compare interpreters on a benchmark suite: medians, speedups, intervals", help_bench},
+	{"compare", cmd_compare, "one command on two builds (plain and PGO): time, instructions, slower functions", help_compare},
 	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", help_report},
 	{"check", cmd_check, "check the sources are still those the profile was trained on", help_check},
 	{"coverage", cmd_coverage, "what the training reached per group of units (core, compiler, modules)", help_coverage},

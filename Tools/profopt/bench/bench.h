@@ -7,6 +7,7 @@
 #include "bench/stats.h"
 #include "bench/sysinfo.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -121,11 +122,18 @@ double bench_time_once(const struct bench_runner *br, const struct bench_interp 
 /* One callgrind run: fills names/values with the event totals; returns the number of events. */
 int bench_count_once(const struct bench_runner *br, const struct bench_interp *in, const char *work, long loops,
 		     char **names, double *values, int max);
+/* The last line of text that says something (in place): valgrind ends its report with a
+ * line that is only its "==PID==" prefix. */
+char *bench_last_line(char *text);
+/* When valgrind's output `out` says it could not read the debug information of `program`:
+ * why, and what to do (malloc'd); else NULL. */
+char *bench_callgrind_unreadable(const char *out, const char *program);
 /* The interpreter's version, or NULL (and *why) when it does not run; *executable gets
  * its sys.executable when that is a usable path (else NULL). */
 char *bench_python_version(const char *python, char **why, char **executable);
-/* Set by SIGINT/SIGTERM while measuring: the run stops, the child is killed. */
+/* SIGINT/SIGTERM while measuring set bench_got_signal: the run stops, the child is killed. */
 void bench_catch_signals(void);
+extern volatile sig_atomic_t bench_got_signal;
 
 /* ---- bench_pages.c: a new page-cache draw for every round */
 
@@ -146,6 +154,8 @@ void bench_analyze(struct bench_result *r);
 char *bench_parse_group(const char *source);
 /* "12.3 ms", "1.23 G" (instructions): value with a unit chosen by its size. */
 void bench_format_value(char *out, size_t n, double v, enum bench_mode mode);
+/* "1.22x [1.20,1.24] faster", or "1.220x faster" for an interval of zero width. */
+void bench_format_speedup(char *out, size_t n, struct interval iv, enum verdict v);
 /* The terminal table: a row per workload, the geometric means, and what they mean. */
 void bench_print_table(const struct bench_result *r, FILE *out);
 /* The whole run as JSON. */

@@ -11,11 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t got_signal;
+volatile sig_atomic_t bench_got_signal;
 
 static void on_signal(int sig)
 {
-	got_signal = sig;
+	bench_got_signal = sig;
 }
 
 void bench_catch_signals(void)
@@ -59,18 +59,16 @@ long bench_next_loops(long loops, double elapsed, double target)
  * status, -1 if it could not be started (*out: the reason), -2 on timeout. */
 static int spawn(char *const argv[], double timeout, char **out)
 {
-	struct run_opts o = {.timeout = timeout, .stop = &got_signal};
+	struct run_opts o = {.timeout = timeout, .stop = &bench_got_signal};
 	int status = run_child(argv, &o, out, NULL);
 	if (status == RUN_STOPPED) {
-		fprintf(stderr, "\n%s: interrupted by signal %d; nothing was reported\n", progname, (int)got_signal);
-		exit(128 + got_signal);
+		fprintf(stderr, "\n%s: interrupted by signal %d; nothing was reported\n", progname, (int)bench_got_signal);
+		exit(128 + bench_got_signal);
 	}
 	return status == RUN_TIMED_OUT ? -2 : status;
 }
 
-/* The last line of text that says something (in place): valgrind ends its report with a
- * line that is only its "==PID==" prefix. */
-static char *last_line(char *text)
+char *bench_last_line(char *text)
 {
 	for (;;) {
 		size_t n = strlen(text);
@@ -93,7 +91,7 @@ static _Noreturn void run_failed(const struct bench_interp *in, const char *work
 		snprintf(what, sizeof what, "could not start");
 	else
 		describe_status(status, what, sizeof what);
-	fatal("workload '%s' failed on %s (%s, %s): %s", work, in->name, in->python, what, *out ? printable(last_line(out)) : "(no output)");
+	fatal("workload '%s' failed on %s (%s, %s): %s", work, in->name, in->python, what, *out ? printable(bench_last_line(out)) : "(no output)");
 }
 
 double bench_time_once(const struct bench_runner *br, const struct bench_interp *in, const char *work, long loops)
@@ -105,7 +103,7 @@ double bench_time_once(const struct bench_runner *br, const struct bench_interp 
 	int st = spawn(argv, br->timeout, &out);
 	if (!proc_exit_ok(st))
 		run_failed(in, work, st, out, br->timeout);
-	char *line = last_line(out), *end;
+	char *line = bench_last_line(out), *end;
 	double v = strtod(line, &end);
 	if (end == line || !(v >= 0))
 		fatal("workload '%s' on %s printed '%s', not elapsed seconds", work, in->name, printable(line));
@@ -144,6 +142,15 @@ int bench_parse_callgrind(const char *text, char **names, double *values, int ma
 	return n;
 }
 
+char *bench_callgrind_unreadable(const char *out, const char *program)
+{
+	if (!strstr(out, "debuginfo reader"))
+		return NULL;
+	return xasprintf("valgrind cannot read the debug information of %s: valgrind 3.19 does not read the DWARF 5 "
+			 "that clang 14 and later write; count a copy without it (objcopy --strip-debug leaves code "
+			 "and symbols as they are) or build with -gdwarf-4", printable(program));
+}
+
 int bench_count_once(const struct bench_runner *br, const struct bench_interp *in, const char *work, long loops,
 		     char **names, double *values, int max)
 {
@@ -167,16 +174,14 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 	unlink(outfile);
 	int st = spawn(argv, br->timeout, &out);
 	if (!proc_exit_ok(st)) {
-		if (strstr(out, "debuginfo reader"))
-			fatal("valgrind cannot read the debug information of %s (workload '%s' on %s): valgrind 3.19 "
-			      "does not read the DWARF 5 that clang 14 and later write; count a copy without it "
-			      "(objcopy --strip-debug leaves code and symbols as they are) or build with -gdwarf-4",
-			      in->executable, work, in->name);
+		char *why = bench_callgrind_unreadable(out, in->executable);
+		if (why)
+			fatal("%s", why);
 		run_failed(in, work, st, out, br->timeout);
 	}
 	char *text = read_file(outfile, NULL);
 	if (!text)
-		fatal("callgrind wrote no %s for workload '%s' on %s: %s", outfile, work, in->name, printable(last_line(out)));
+		fatal("callgrind wrote no %s for workload '%s' on %s: %s", outfile, work, in->name, printable(bench_last_line(out)));
 	int n = bench_parse_callgrind(text, names, values, max);
 	if (n == 0)
 		fatal("no event totals in %s (workload '%s' on %s)", outfile, work, in->name);
@@ -197,18 +202,18 @@ char *bench_python_version(const char *python, char **why, char **executable)
 		char what[96];
 		if (st >= 0)
 			describe_status(st, what, sizeof what);
-		*why = xasprintf("%s", st == -2 ? "did not answer within 30 s" : st == -1 ? out : *out ? printable(last_line(out)) : what);
+		*why = xasprintf("%s", st == -2 ? "did not answer within 30 s" : st == -1 ? out : *out ? printable(bench_last_line(out)) : what);
 		free(out);
 		return NULL;
 	}
-	char *v = xstrdup(last_line(out));
+	char *v = xstrdup(bench_last_line(out));
 	/* The line before: the real executable (a wrapper such as a pyenv shim execs it, and
 	 * callgrind does not follow exec). */
 	char *end = strrchr(out, '\n');
 	*executable = NULL;
 	if (end) {
 		*end = '\0';
-		char *prev = last_line(out);
+		char *prev = bench_last_line(out);
 		if (*prev == '/' && access(prev, X_OK) == 0)
 			*executable = xstrdup(prev);
 	}

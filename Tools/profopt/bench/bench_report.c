@@ -216,8 +216,7 @@ void bench_format_value(char *out, size_t n, double v, enum bench_mode mode)
 		snprintf(out, n, "%.0f%s%s", v, sep, unit);
 }
 
-/* "1.22x [1.20,1.24] faster" */
-static void format_speedup(char *out, size_t n, struct interval iv, enum verdict v)
+void bench_format_speedup(char *out, size_t n, struct interval iv, enum verdict v)
 {
 	if (iv.lo == iv.hi)
 		snprintf(out, n, "%.3fx %s", iv.point, verdict_name(v));
@@ -271,8 +270,8 @@ static void print_groups(const struct bench_result *r, FILE *out)
 				continue;
 			int p = i * ni + base;
 			char m[96], w[96];
-			format_speedup(m, sizeof m, gr->geomean[p], gr->geomean_verdict[p]);
-			format_speedup(w, sizeof w, gr->worst_speedup[p], gr->worst_verdict[p]);
+			bench_format_speedup(m, sizeof m, gr->geomean[p], gr->geomean_verdict[p]);
+			bench_format_speedup(w, sizeof w, gr->worst_speedup[p], gr->worst_verdict[p]);
 			fprintf(out, "%-*s %9d  %-*s  %-*s  %-*s %s\n", gw, first ? gr->name : "", gr->nwork, iw, r->interps[i].name,
 				SPEEDUP_W, m, SPEEDUP_W, w, r->works[gr->worst[p]].name);
 			first = 0;
@@ -316,7 +315,7 @@ void bench_print_table(const struct bench_result *r, FILE *out)
 			int extra = format_median(m, sizeof m, c, r->mode);
 			fprintf(out, "  %-*s", MEDIAN_W + extra, m);
 			if (i) {
-				format_speedup(s, sizeof s, c->speedup, c->verdict);
+				bench_format_speedup(s, sizeof s, c->speedup, c->verdict);
 				fprintf(out, " %-*s", SPEEDUP_W, s);
 			}
 		}
@@ -325,7 +324,7 @@ void bench_print_table(const struct bench_result *r, FILE *out)
 	fprintf(out, "%-*s  %-*s", namew, "geometric mean", MEDIAN_W, "");
 	for (int i = 1; i < ni; i++) {
 		char s[96];
-		format_speedup(s, sizeof s, r->pair[i * ni], r->pair_verdict[i * ni]);
+		bench_format_speedup(s, sizeof s, r->pair[i * ni], r->pair_verdict[i * ni]);
 		fprintf(out, "  %-*s %-*s", MEDIAN_W, "", SPEEDUP_W, s);
 	}
 	fputc('\n', out);

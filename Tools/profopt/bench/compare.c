@@ -1,0 +1,509 @@
+/* compare.c - `profopt compare`: one command run on two builds of a program (make pgo-bench:
+ * the plain and the PGO build), interleaved; the time ratio with its interval (stats.c), and
+ * with callgrind the instruction ratio and the functions that got more instructions
+ * (cgfuncs.c). */
+#include "bench/bench.h"
+#include "bench/cgfuncs.h"
+#include "commands.h"
+#include "lib/json.h"
+#include "lib/output.h"
+#include "lib/proc.h"
+#include "lib/progress.h"
+#include "lib/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+const char help_compare[] =
+	"usage: profopt compare [OPTIONS] --command=CMD NAME=DIR NAME=DIR\n"
+	"\n"
+	"Runs CMD (by /bin/sh -c) in each build's directory DIR and compares the second build with\n"
+	"the first, e.g.  profopt compare --command='./toy ppas 2000' plain=pgo/bench-plain/tree pgo=.\n"
+	"(`make pgo-bench` runs it on a project's plain and PGO builds).\n"
+	"\n"
+	"Time: one untimed run of each build (--warmup), then --rounds rounds with the builds\n"
+	"interleaved (A B, B A, ...), each run timed from its start to its exit.  The speedup is\n"
+	"median(first)/median(second), above 1 when the second is faster, with a bootstrap interval\n"
+	"of the rounds resampled in pairs, as in profopt bench; an interval holding 1 is 'noise'.\n"
+	"\n"
+	"Instructions: where valgrind is installed, one run of each build under callgrind, with\n"
+	"every process the command starts (--trace-children=yes): the ratio of the instruction\n"
+	"counts, which the machine's load does not move, and the functions whose own count (not\n"
+	"their callees') grew by more than --threshold and by at least --min-share of the first\n"
+	"build's total.  A function one build inlines and the other does not moves its count into\n"
+	"its caller: read the list with the functions that vanished in mind (the JSON has them all).\n"
+	"\n"
+	"  --command=CMD        the command, run in each build's directory (required)\n"
+	"  --rounds=N           timed rounds (default 10)\n"
+	"  --warmup=N           untimed runs of each build first (default 1)\n"
+	"  --timeout=SECONDS    limit per run (default 600; ten times that under callgrind)\n"
+	"  --callgrind=WHEN     auto (default: when valgrind is installed), yes or no\n"
+	"  --threshold=PERCENT  growth of a function's count that makes it slower (default 2)\n"
+	"  --min-share=PERCENT  and its growth as a share of the first build's total (default 0.1)\n"
+	"  --confidence=C       interval confidence (default 0.95)\n"
+	"  --bootstrap=N        bootstrap resamples (default 2000)\n"
+	"  --seed=N             bootstrap seed (default 1)\n"
+	"  --json=FILE          everything as JSON: samples, medians, ratios, slower functions\n"
+	"  --table=FILE         the table into FILE too (it always goes to standard output)\n"
+	"\n"
+	"Exit status: 0 when it measured, 1 when the command failed on a build (named, with its\n"
+	"last line of output), 2 bad usage.\n";
+
+#define CMP_MAX_SHOWN 20
+
+struct cmp_build {
+	char *name, *dir;
+	double *samples;
+	int n;
+	double median, mad;
+	struct cg_profile prof;
+};
+
+struct cmp_opts {
+	const char *command, *json, *table;
+	int rounds, warmup, nboot, callgrind; /* callgrind: -1 auto, 0 no, 1 yes */
+	double timeout, conf, threshold, min_share;
+	unsigned long long seed;
+};
+
+struct cmp_result {
+	struct cmp_build b[2];
+	struct interval speedup, count_speedup;
+	enum verdict verdict, count_verdict;
+	char *no_count; /* why instructions were not counted, or NULL */
+	struct cg_growth *slower;
+	int nslower;
+	char *started;
+};
+
+static double percent_option(const char *opt, const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || *end || !(v >= 0 && v <= 1000))
+		usage_error("%s wants a percentage from 0 to 1000, not '%s'", opt, printable(s));
+	return v / 100;
+}
+
+static long count_option(const char *opt, const char *s, long min, long max)
+{
+	long long v;
+	if (parse_whole(s, min, max, &v) < 0)
+		usage_error("%s wants a whole number from %ld to %ld, not '%s'", opt, min, max, printable(s));
+	return (long)v;
+}
+
+static void parse_value(struct cmp_opts *o, int c, const char *arg)
+{
+	char *end;
+	switch (c) {
+	case 'c': o->command = arg; break;
+	case 'r': o->rounds = (int)count_option("--rounds", arg, 1, 100000); break;
+	case 'w': o->warmup = (int)count_option("--warmup", arg, 0, 100000); break;
+	case 'b': o->nboot = (int)count_option("--bootstrap", arg, 100, 10000000); break;
+	case 's': o->seed = (unsigned long long)count_option("--seed", arg, 0, LONG_MAX); break;
+	case 'h': o->threshold = percent_option("--threshold", arg); break;
+	case 'm': o->min_share = percent_option("--min-share", arg); break;
+	case 'j': o->json = arg; break;
+	case 'T': o->table = arg; break;
+	case 't':
+		if ((o->timeout = parse_seconds(arg, MAX_SECONDS)) < 0)
+			usage_error("--timeout wants seconds > 0 and at most %.0f, not '%s'", MAX_SECONDS, printable(arg));
+		break;
+	case 'g':
+		o->callgrind = !strcmp(arg, "auto") ? -1 : !strcmp(arg, "yes") ? 1 : !strcmp(arg, "no") ? 0 : -2;
+		if (o->callgrind == -2)
+			usage_error("--callgrind wants auto, yes or no, not '%s'", printable(arg));
+		break;
+	case 'C':
+		o->conf = strtod(arg, &end);
+		if (end == arg || *end || !(o->conf > 0.5 && o->conf < 1))
+			usage_error("--confidence wants a number between 0.5 and 1 (e.g. 0.95), not '%s'", printable(arg));
+		break;
+	default: usage_error("unknown option '%s' (see 'profopt compare --help')", printable(arg));
+	}
+}
+
+static void parse_opts(struct cmp_opts *o, int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{"command", required_argument, NULL, 'c'}, {"rounds", required_argument, NULL, 'r'},
+		{"warmup", required_argument, NULL, 'w'}, {"timeout", required_argument, NULL, 't'},
+		{"callgrind", required_argument, NULL, 'g'}, {"threshold", required_argument, NULL, 'h'},
+		{"min-share", required_argument, NULL, 'm'}, {"confidence", required_argument, NULL, 'C'},
+		{"bootstrap", required_argument, NULL, 'b'}, {"seed", required_argument, NULL, 's'},
+		{"json", required_argument, NULL, 'j'}, {"table", required_argument, NULL, 'T'}, {NULL, 0, NULL, 0},
+	};
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1)
+		parse_value(o, c, c == '?' ? argv[optind - 1] : optarg);
+	if (!o->command || !*o->command)
+		usage_error("no command: --command=CMD names what to run on both builds (see --help)");
+	if (argc - optind != 2)
+		usage_error("give two builds, NAME=DIR NAME=DIR (the first is the baseline), not %d", argc - optind);
+}
+
+static void parse_build(struct cmp_build *b, const char *arg, const char *other)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		usage_error("'%s' is not NAME=DIR (e.g. plain=pgo/bench-plain/tree)", printable(arg));
+	b->name = xasprintf("%.*s", (int)(eq - arg), arg);
+	for (const char *p = b->name; *p; p++)
+		if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') || strchr("_.+-", *p)))
+			usage_error("build name '%s': use letters, digits and _.+- only", printable(b->name));
+	if (other && !strcmp(other, b->name))
+		usage_error("build name '%s' given twice", printable(b->name));
+	struct stat st;
+	if (stat(eq + 1, &st) < 0 || !S_ISDIR(st.st_mode))
+		fatal("%s: no directory '%s'", b->name, printable(eq + 1));
+	b->dir = resolve_path(eq + 1);
+}
+
+/* Stops with what went wrong when a run of the command did not exit 0. */
+static void check_run(const struct cmp_build *b, const char *cmd, int st, char *out, double timeout, const char *how)
+{
+	if (st == RUN_STOPPED) {
+		fprintf(stderr, "\n%s: interrupted by signal %d; nothing was reported\n", progname, (int)bench_got_signal);
+		exit(128 + bench_got_signal);
+	}
+	if (proc_exit_ok(st))
+		return;
+	char what[96];
+	if (st == RUN_TIMED_OUT)
+		snprintf(what, sizeof what, "timed out after %.0f s (--timeout)", timeout);
+	else if (st == RUN_NOT_STARTED)
+		snprintf(what, sizeof what, "could not start");
+	else
+		describe_status(st, what, sizeof what);
+	fatal("the command failed on %s%s (in %s, %s): %s: %s", b->name, how, printable(b->dir), what, printable(cmd),
+	      out && *out ? printable(bench_last_line(out)) : "(no output)");
+}
+
+static double run_timed(const struct cmp_opts *o, const struct cmp_build *b)
+{
+	char *argv[] = {"/bin/sh", "-c", (char *)o->command, NULL};
+	struct run_opts ro = {.cwd = b->dir, .timeout = o->timeout, .stop = &bench_got_signal};
+	char *out = NULL;
+	double t0 = now();
+	int st = run_child(argv, &ro, &out, NULL);
+	double t = now() - t0;
+	check_run(b, o->command, st, out, o->timeout, "");
+	free(out);
+	return t;
+}
+
+/* Every file callgrind wrote into dir (one per process) added to the build's counts. */
+static void read_counts(struct cmp_build *b, const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		fatal("cannot read %s: %s", dir, strerror(errno));
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!starts_with(e->d_name, "callgrind."))
+			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name), err[256];
+		char *text = read_file(path, NULL);
+		if (!text)
+			fatal("cannot read %s: %s", path, strerror(errno));
+		if (cg_profile_add(&b->prof, text, err, sizeof err) < 0)
+			fatal("%s (%s under callgrind): %s", path, b->name, err);
+		free(text);
+		free(path);
+	}
+	closedir(d);
+	if (b->prof.files == 0)
+		fatal("callgrind wrote no output for %s in %s", b->name, dir);
+}
+
+/* One run under callgrind; a program whose debug information valgrind cannot read is not
+ * counted (the reason in *no_count), the timing stands. */
+static void run_counted(const struct cmp_opts *o, const char *valgrind, const char *tmp, struct cmp_build *b,
+			char **no_count)
+{
+	char *dir = xasprintf("%s/%s", tmp, b->name);
+	if (make_dirs(dir, 0700) < 0)
+		fatal("cannot create %s: %s", dir, strerror(errno));
+	char *outopt = xasprintf("--callgrind-out-file=%s/callgrind.%%p", dir);
+	char *argv[] = {(char *)valgrind, "--tool=callgrind", "--trace-children=yes", outopt, "/bin/sh", "-c",
+			(char *)o->command, NULL};
+	struct run_opts ro = {.cwd = b->dir, .timeout = 10 * o->timeout, .stop = &bench_got_signal};
+	char *out = NULL;
+	int st = run_child(argv, &ro, &out, NULL);
+	char *programs = xasprintf("the programs of %s", b->name);
+	if (proc_exit_ok(st) || st < 0 || !(*no_count = bench_callgrind_unreadable(out, programs))) {
+		check_run(b, o->command, st, out, 10 * o->timeout, " under callgrind");
+		read_counts(b, dir);
+	}
+	free(programs);
+	free(out);
+	free(outopt);
+	free(dir);
+}
+
+struct cmp_progress {
+	struct progress prog;
+	int done, total;
+};
+
+static void step(struct cmp_progress *p, const char *phase, const struct cmp_build *b)
+{
+	char *text = xasprintf("    compare: %s: %s (%d/%d runs)", phase, b->name, p->done, p->total);
+	progress_show(&p->prog, text, 0);
+	free(text);
+	p->done++;
+}
+
+/* The warm-up and timed rounds, interleaved; then the callgrind runs. */
+static void measure(struct cmp_result *r, const struct cmp_opts *o, const char *valgrind)
+{
+	struct cmp_progress p = {.total = 2 * (o->warmup + o->rounds) + (valgrind ? 2 : 0)};
+	progress_init(&p.prog, 30);
+	int order[2];
+	for (int round = -o->warmup; round < o->rounds; round++) {
+		bench_order(round < 0 ? -round : round, 2, order);
+		for (int k = 0; k < 2; k++) {
+			struct cmp_build *b = &r->b[order[k]];
+			char phase[48] = "warm-up";
+			if (round >= 0)
+				snprintf(phase, sizeof phase, "round %d/%d", round + 1, o->rounds);
+			step(&p, phase, b);
+			double t = run_timed(o, b);
+			if (round >= 0)
+				b->samples[b->n++] = t;
+		}
+	}
+	if (valgrind) {
+		char *tmp = make_temp_dir("compare");
+		for (int i = 0; i < 2 && !r->no_count; i++) {
+			step(&p, "callgrind", &r->b[i]);
+			run_counted(o, valgrind, tmp, &r->b[i], &r->no_count);
+		}
+		remove_dir_tree(tmp);
+		free(tmp);
+	}
+	progress_clear(&p.prog);
+}
+
+static void analyze(struct cmp_result *r, const struct cmp_opts *o)
+{
+	for (int i = 0; i < 2; i++) {
+		r->b[i].median = stats_median(r->b[i].samples, r->b[i].n);
+		r->b[i].mad = stats_mad(r->b[i].samples, r->b[i].n);
+	}
+	r->speedup = stats_speedup(r->b[0].samples, r->b[1].samples, o->rounds, o->conf, o->nboot, o->seed);
+	/* One round has no spread: its ratio is no evidence either way. */
+	r->verdict = o->rounds < 2 ? VERDICT_NOISE : stats_verdict(r->speedup, 0);
+	if (r->no_count)
+		return;
+	double ratio = r->b[1].prof.total > 0 ? r->b[0].prof.total / r->b[1].prof.total : 0;
+	r->count_speedup = (struct interval){ratio, ratio, ratio};
+	r->count_verdict = stats_verdict(r->count_speedup, 0.001);
+	r->nslower = cg_slower(&r->b[0].prof, &r->b[1].prof, o->threshold, o->min_share, &r->slower);
+}
+
+static void print_slower(const struct cmp_result *r, const struct cmp_opts *o, FILE *out)
+{
+	const char *base = r->b[0].name, *other = r->b[1].name;
+	fprintf(out, "\nfunctions with more instructions in %s than in %s (own counts, grown by more than %g%% and by at "
+		"least %g%% of %s's total):%s\n", other, base, o->threshold * 100, o->min_share * 100, base,
+		r->nslower ? "" : " none");
+	for (int i = 0; i < r->nslower && i < CMP_MAX_SHOWN; i++) {
+		const struct cg_growth *g = &r->slower[i];
+		char before[32], after[32], change[32];
+		bench_format_value(before, sizeof before, g->before, BENCH_INSTRUCTIONS);
+		bench_format_value(after, sizeof after, g->after, BENCH_INSTRUCTIONS);
+		if (g->before > 0)
+			snprintf(change, sizeof change, "%+.1f%%", 100 * (g->after - g->before) / g->before);
+		else
+			snprintf(change, sizeof change, "new");
+		char *fn = xasprintf("%s (%s)", g->name, g->object);
+		fprintf(out, "  %-40s %9s -> %9s  %s\n", printable(fn), before, after, change);
+		free(fn);
+	}
+	if (r->nslower > CMP_MAX_SHOWN)
+		fprintf(out, "  ... and %d more (in the JSON)\n", r->nslower - CMP_MAX_SHOWN);
+}
+
+static void print_table(const struct cmp_result *r, const struct cmp_opts *o, FILE *out)
+{
+	const struct cmp_build *a = &r->b[0], *b = &r->b[1];
+	char va[48], vb[48], s[64];
+	fprintf(out, "compare: %s\n", printable(o->command));
+	fprintf(out, "%-14s %-20s %-20s %s against %s\n", "", a->name, b->name, b->name, a->name);
+	bench_format_value(va, sizeof va, a->median, BENCH_TIME);
+	bench_format_value(vb, sizeof vb, b->median, BENCH_TIME);
+	snprintf(va + strlen(va), sizeof va - strlen(va), " ±%.1f%%", a->median > 0 ? 100 * a->mad / a->median : 0);
+	snprintf(vb + strlen(vb), sizeof vb - strlen(vb), " ±%.1f%%", b->median > 0 ? 100 * b->mad / b->median : 0);
+	bench_format_speedup(s, sizeof s, r->speedup, r->verdict);
+	fprintf(out, "%-14s %-21s %-21s %s  (median of %d rounds, interleaved; %.0f%% interval)\n", "time", va, vb, s,
+		o->rounds, o->conf * 100);
+	if (r->no_count) {
+		fprintf(out, "%-14s not counted: %s; time only\n", "instructions", r->no_count);
+		return;
+	}
+	bench_format_value(va, sizeof va, a->prof.total, BENCH_INSTRUCTIONS);
+	bench_format_value(vb, sizeof vb, b->prof.total, BENCH_INSTRUCTIONS);
+	bench_format_speedup(s, sizeof s, r->count_speedup, r->count_verdict);
+	fprintf(out, "%-14s %-20s %-20s %s  (callgrind %s, %d and %d processes)\n", "instructions", va, vb, s,
+		a->prof.event, a->prof.files, b->prof.files);
+	print_slower(r, o, out);
+}
+
+static void json_build(struct json *j, const struct cmp_build *b, int counted)
+{
+	jw_begin_object(j);
+	jw_kv_string(j, "name", b->name);
+	jw_kv_string(j, "dir", b->dir);
+	jw_key(j, "samples");
+	jw_begin_array(j);
+	for (int k = 0; k < b->n; k++)
+		jw_number(j, b->samples[k]);
+	jw_end_array(j);
+	jw_kv_number(j, "median", b->median);
+	jw_kv_number(j, "mad", b->mad);
+	if (counted) {
+		jw_kv_int(j, "instructions", (long long)b->prof.total);
+		jw_kv_int(j, "processes", b->prof.files);
+	}
+	jw_end_object(j);
+}
+
+static void json_ratio(struct json *j, const char *key, struct interval iv, enum verdict v)
+{
+	jw_key(j, key);
+	jw_begin_object(j);
+	jw_kv_number(j, "speedup", iv.point);
+	jw_key(j, "interval");
+	jw_begin_array(j);
+	jw_number(j, iv.lo);
+	jw_number(j, iv.hi);
+	jw_end_array(j);
+	jw_kv_string(j, "verdict", verdict_name(v));
+	jw_end_object(j);
+}
+
+static void json_slower(struct json *j, const struct cmp_result *r)
+{
+	jw_key(j, "slower_functions");
+	jw_begin_array(j);
+	for (int i = 0; i < r->nslower; i++) {
+		jw_begin_object(j);
+		jw_kv_string(j, "function", r->slower[i].name);
+		jw_kv_string(j, "object", r->slower[i].object);
+		jw_kv_int(j, "before", (long long)r->slower[i].before);
+		jw_kv_int(j, "after", (long long)r->slower[i].after);
+		jw_end_object(j);
+	}
+	jw_end_array(j);
+}
+
+static void write_json(const struct cmp_result *r, const struct cmp_opts *o, FILE *f)
+{
+	struct json j;
+	jw_init(&j, f);
+	jw_begin_object(&j);
+	jw_kv_string(&j, "command", o->command);
+	jw_kv_string(&j, "started", r->started);
+	jw_kv_int(&j, "rounds", o->rounds);
+	jw_kv_int(&j, "warmup", o->warmup);
+	jw_kv_number(&j, "confidence", o->conf);
+	jw_kv_number(&j, "threshold", o->threshold);
+	jw_kv_number(&j, "min_share", o->min_share);
+	jw_key(&j, "builds");
+	jw_begin_array(&j);
+	for (int i = 0; i < 2; i++)
+		json_build(&j, &r->b[i], !r->no_count);
+	jw_end_array(&j);
+	json_ratio(&j, "time", r->speedup, r->verdict);
+	if (r->no_count) {
+		jw_kv_string(&j, "instructions_not_counted", r->no_count);
+	} else {
+		json_ratio(&j, "instructions", r->count_speedup, r->count_verdict);
+		jw_kv_string(&j, "event", r->b[0].prof.event);
+		json_slower(&j, r);
+	}
+	jw_end_object(&j);
+	jw_finish(&j);
+}
+
+/* The report as text, for standard output and --table, or as JSON. */
+static void write_report(const char *path, const struct cmp_result *r, const struct cmp_opts *o, int json)
+{
+	char *data = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&data, &len);
+	if (!f)
+		fatal("open_memstream: %s", strerror(errno));
+	if (json)
+		write_json(r, o, f);
+	else
+		print_table(r, o, f);
+	fclose(f);
+	if (path)
+		output_write(path, data, len);
+	else
+		fwrite(data, 1, len, stdout);
+	free(data);
+}
+
+/* valgrind when it is to count (NULL otherwise, the reason in r->no_count). */
+static char *find_valgrind(struct cmp_result *r, const struct cmp_opts *o)
+{
+	if (o->callgrind == 0) {
+		r->no_count = xstrdup("--callgrind=no");
+		return NULL;
+	}
+	const char *env = getenv("VALGRIND");
+	char *vg = find_program(env && *env ? env : "valgrind");
+	if (!vg && o->callgrind == 1)
+		fatal("--callgrind=yes needs valgrind, which is not installed (Debian/Ubuntu: apt-get install valgrind)");
+	if (!vg)
+		r->no_count = xstrdup("valgrind is not installed (Debian/Ubuntu: apt-get install valgrind)");
+	return vg;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct cmp_opts o = {.rounds = 10, .warmup = 1, .nboot = 2000, .callgrind = -1, .timeout = 600, .conf = 0.95,
+			     .threshold = 0.02, .min_share = 0.001, .seed = 1};
+	parse_opts(&o, argc, argv);
+	struct cmp_result r = {0};
+	parse_build(&r.b[0], argv[optind], NULL);
+	parse_build(&r.b[1], argv[optind + 1], r.b[0].name);
+	for (int i = 0; i < 2; i++)
+		r.b[i].samples = xcalloc((size_t)o.rounds, sizeof(double));
+	if (o.json)
+		output_check(o.json);
+	if (o.table)
+		output_check(o.table);
+	char *vg = find_valgrind(&r, &o);
+	time_t t0 = time(NULL);
+	char when[32];
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t0));
+	r.started = xstrdup(when);
+	bench_catch_signals();
+	fprintf(stderr, "compare: %s and %s, %d rounds%s\n", r.b[0].name, r.b[1].name, o.rounds,
+		vg ? ", then one callgrind run of each" : "");
+	measure(&r, &o, vg);
+	analyze(&r, &o);
+	write_report(NULL, &r, &o, 0);
+	fflush(stdout);
+	if (o.table)
+		write_report(o.table, &r, &o, 0);
+	if (o.json)
+		write_report(o.json, &r, &o, 1);
+	free(vg);
+	free(r.slower);
+	for (int i = 0; i < 2; i++)
+		cg_profile_free(&r.b[i].prof);
+	return 0;
+}
