@@ -82,13 +82,18 @@
 #                        crashed in training, or $(PGO_FAILED_IN_TRAINING) (with --all-pass)
 #                        to require every task that passed in training to pass again
 #   PGO_HEARTBEAT        seconds between progress lines off a terminal (default 30)
+#   PGO_BUILD_VERBOSE    make variables the logged builds (instrumented, profile-use) get, so
+#                        that they print their commands for verify (default V=1: automake's
+#                        silent rules); their make also prints its directories (-w)
 #   PGO_SUMMARY_NOTES    files (those that exist) printed after profile-opt's summary, e.g.
 #                        a compiler cache's hit rate per stage
 #   PGO_WORKLOADS        more training workloads, merged with weights: "NAME:WEIGHT ..."; the
 #                        tasks of workload NAME are PGO_TRAIN_ARGS_NAME (train arguments, like
 #                        PGO_TRAIN_ARGS, which is the workload "main" of weight PGO_MAIN_WEIGHT)
-#   PGO_SOURCE_ROOT      source tree fingerprinted at training; the profile-use build stops if
-#                        more than PGO_MAX_CHANGED files (N or P%, default 0) changed since.
+#   PGO_SOURCE_ROOT      source tree fingerprinted at training (unset: the files the instrumented
+#                        build compiled, for verify's word on clang's hash mismatches); the
+#                        profile-use build stops if more than PGO_MAX_CHANGED files (N or P%,
+#                        default 0) changed since.
 #                        After the profile-use build, this tree (or, when unset, the files
 #                        its compiles read: sources and the headers beside them and in their
 #                        -I directories) is fingerprinted, so that sources edited later are
