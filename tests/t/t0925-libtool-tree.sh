@@ -162,3 +162,13 @@ test_recorded_switches_are_each_objects_own() {
 	expect_contains out 'verify: 4 of 5 compiled units used profile data'
 	expect_contains out 'no profile: plain\.o: compiled without the profile-use flag'
 }
+
+# libtool sends the output of a library's second compile (the static copy) to /dev/null: when
+# that compile fails, the pipeline runs it again and shows what the compiler said.
+test_hidden_compile_failure_is_shown() {
+	lt_tree gcc
+	printf '#ifndef PIC\n#error the static copy cannot be built\n#endif\n' >> ../src/lib/mix.c
+	expect_status 2 make -j2
+	expect_contains out 'libtool hid the output of a failed compile; run again in .*/lib: .* -o mix\.o'
+	expect_contains out 'mix\.c:[0-9]+:[0-9]+: error: #error the static copy cannot be built'
+}
