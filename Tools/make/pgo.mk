@@ -419,7 +419,7 @@ pgo_recurse = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),,+)
 # rules print commands with V=1 (PGO_BUILD_VERBOSE: make variables those builds get).
 PGO_BUILD_VERBOSE ?= V=1
 pgo_logged_build = sh -c $(call pgo_quote,MAKEFLAGS="$$(printf %s "$$MAKEFLAGS" | sed -e 's/ --no-print-directory//' \
-	-e 's/^ *\([A-Za-z]*\)/\1w/') $(PGO_BUILD_VERBOSE)" && export MAKEFLAGS && $(1))
+	-e 's/^ *\([A-Za-z]*\)/\1w /') $(PGO_BUILD_VERBOSE)" && export MAKEFLAGS && $(1))
 # (clean-retain-profile and profile-removal take the same lock.)
 pgo_lock = $(pgo_abs_dir)/lock
 pgo_locked = $(pgo_recurse)@$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
