@@ -480,7 +480,8 @@ $(call pgo_stamp,train): $(call pgo_after,train) $(pgo_runner_dep)
 	@rm -f $(pgo_ir_profdata)
 	@$(PROFOPT) run --label="list training tasks (the instrumented program must start)" --log=$(call pgo_log,train-list) -- sh -c $(call pgo_quote,$(PGO_TRAIN_LIST))
 	@rm -f $(pgo_fingerprint)
-	@$(PROFOPT) check --record=$(pgo_fingerprint) $(if $(PGO_SOURCE_ROOT),--root=$(PGO_SOURCE_ROOT),$(pgo_instrumented_files))
+	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_fingerprint) --root=$(PGO_SOURCE_ROOT),\
+		test ! -f $(call pgo_log,instrument) || $(PROFOPT) check --record=$(pgo_fingerprint) $(pgo_instrumented_files))
 	@$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} +)
 	@$(call pgo_train_cmds,train,$(PGO_RAW_DIR),training)
 
