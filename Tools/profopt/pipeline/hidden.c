@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #define SUPPRESSED " >/dev/null 2>&1"
+#define COMPILE_PREFIX "libtool: compile: "
 #define SHOWN_MAX 8000
 
 struct hidden {
@@ -51,10 +52,10 @@ static int on_line(const char *line, size_t len, void *ctx)
 		free(h->dirs[--h->depth]);
 		return 0;
 	}
-	size_t k = strlen(SUPPRESSED);
-	if (!starts_with(line, "libtool: compile: ") || len <= k || strcmp(line + len - k, SUPPRESSED) != 0)
+	size_t k = strlen(SUPPRESSED), p = strlen(COMPILE_PREFIX);
+	if (!starts_with(line, COMPILE_PREFIX) || len <= k + p || strcmp(line + len - k, SUPPRESSED) != 0)
 		return 0;
-	char *cmd = xasprintf("%.*s", (int)(len - k - 18), line + 18);
+	char *cmd = xasprintf("%.*s", (int)(len - k - p), line + p);
 	const char *where = h->depth ? h->dirs[h->depth - 1] : NULL;
 	if (object_exists(cmd, where)) {
 		free(cmd);
