@@ -92,7 +92,9 @@
 #   --param=profile-func-internal-id=1 (static functions found by number, not by an id
 #   made from their file's path, so that a profile fits objects built elsewhere) and
 #   -fno-semantic-interposition (libtool's PIC and non-PIC copies of an object then
-#   have one control flow and share one profile).  Clang:
+#   have one control flow and share one profile); the instrumented build also writes
+#   notes (-ftest-coverage), by which the merge gives the untrained copy only the
+#   counts of functions compiled alike in both (not those #ifdef PIC changes).  Clang:
 #   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
 #   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters, where
 #   clang takes it twice on one command line: LLVM 15 and later),
@@ -643,7 +645,9 @@ AS_CASE([$ax_cv_pgo_cc_family],
     dnl have one control flow, so the merge stage can give the other copy the same counts.
     ax_pgo_nosi=
     _AX_PGO_CHECK_FLAG([-fno-semantic-interposition], [ax_pgo_nosi=-fno-semantic-interposition])
-    PGO_GEN_CFLAGS="-fprofile-generate $ax_pgo_update_flag $ax_pgo_ids $ax_pgo_nosi"
+    dnl Where a source differs under #ifdef PIC the two copies differ anyway: the instrumented
+    dnl build writes each object's notes (.gcno), so the merge copies only the functions alike.
+    PGO_GEN_CFLAGS="-fprofile-generate -ftest-coverage $ax_pgo_update_flag $ax_pgo_ids $ax_pgo_nosi"
     PGO_GEN_LDFLAGS=$PGO_GEN_CFLAGS
     PGO_USE_CFLAGS="-fprofile-use -fprofile-correction $ax_pgo_ids $ax_pgo_nosi"
     PGO_MERGE='$(GCOV_TOOL) merge'],

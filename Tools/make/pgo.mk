@@ -82,6 +82,9 @@
 #                        crashed in training, or $(PGO_FAILED_IN_TRAINING) (with --all-pass)
 #                        to require every task that passed in training to pass again
 #   PGO_HEARTBEAT        seconds between progress lines off a terminal (default 30)
+#   PGO_BUILD_VERBOSE    make variables the logged builds (instrumented, profile-use) get, so
+#                        that they print their commands for verify (default V=1: automake's
+#                        silent rules); their make also prints its directories (-w)
 #   PGO_SUMMARY_NOTES    files (those that exist) printed after profile-opt's summary, e.g.
 #                        a compiler cache's hit rate per stage
 #   PGO_LAUNCHER, PGO_DISTCC_HOSTS  from AX_PGO (--with-distcc[=HOSTS], --with-icecc): the
@@ -98,8 +101,10 @@
 #   PGO_WORKLOADS        more training workloads, merged with weights: "NAME:WEIGHT ..."; the
 #                        tasks of workload NAME are PGO_TRAIN_ARGS_NAME (train arguments, like
 #                        PGO_TRAIN_ARGS, which is the workload "main" of weight PGO_MAIN_WEIGHT)
-#   PGO_SOURCE_ROOT      source tree fingerprinted at training; the profile-use build stops if
-#                        more than PGO_MAX_CHANGED files (N or P%, default 0) changed since.
+#   PGO_SOURCE_ROOT      source tree fingerprinted at training (unset: the files the instrumented
+#                        build compiled, for verify's word on clang's hash mismatches); the
+#                        profile-use build stops if more than PGO_MAX_CHANGED files (N or P%,
+#                        default 0) changed since.
 #                        After the profile-use build, this tree (or, when unset, the files
 #                        its compiles read: sources and the headers beside them and in their
 #                        -I directories) is fingerprinted, so that sources edited later are
@@ -469,6 +474,12 @@ pgo_dist_said = $(if $(pgo_distcc_on),&& { test ! -f $(call pgo_dist_file,$(1)).
 # '+': make then hands them its jobserver, so `make -jN profile-opt` builds N at a time; but
 # not under `make -n`, which runs a '+' line: a dry run prints the stages, it never runs one.
 pgo_recurse = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),,+)
+# The builds the pipeline logs print their directories and commands, which verify reads: the
+# lock's --no-print-directory is for the pipeline's own make, not theirs, and automake's silent
+# rules print commands with V=1 (PGO_BUILD_VERBOSE: make variables those builds get).
+PGO_BUILD_VERBOSE ?= V=1
+pgo_logged_build = sh -c $(call pgo_quote,MAKEFLAGS="$$(printf %s "$$MAKEFLAGS" | sed -e 's/ --no-print-directory//' \
+	-e 's/^ *\([A-Za-z]*\)/\1w /') $(PGO_BUILD_VERBOSE)" && export MAKEFLAGS && $(1))
 # (clean-retain-profile and profile-removal take the same lock.)
 pgo_lock = $(pgo_abs_dir)/lock
 pgo_locked = $(pgo_recurse)@$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
@@ -509,7 +520,7 @@ $(call pgo_stamp,instrument): $(call pgo_after,instrument)
 	@$(call pgo_rm_later,instrument)
 	$(pgo_recurse)@$(PROFOPT) run --label="clean before the instrumented build" --log=$(call pgo_log,preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
 	@$(if $(pgo_is_gcc),,$(if $(pgo_runner_on),$(pgo_check_raw_runner),$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2))
-	$(pgo_recurse)@$(call pgo_dist_log,instrument) $(call pgo_run,instrumented build,instrument) sh -c $(call pgo_quote,$(PGO_BUILD_GEN)) $(call pgo_dist_said,instrument)
+	$(pgo_recurse)@$(call pgo_dist_log,instrument) $(call pgo_run,instrumented build,instrument) $(call pgo_logged_build,$(PGO_BUILD_GEN)) $(call pgo_dist_said,instrument)
 
 # With an imported profile no training ran in this tree: the first stage that runs the
 # training's tasks on the optimized program (verify's run, BOLT) writes the task lists, once
@@ -519,6 +530,9 @@ pgo_list_if_imported = $(if $(strip $(PGO_PROFILE)),{ test -f $(pgo_lists_writte
 	--label="list training tasks (the optimized program must start)" --log=$(call pgo_log,train-list) \
 	-- sh -c $(call pgo_quote,$(PGO_TRAIN_LIST)) && touch $(pgo_lists_written); }; },true)
 
+# Without PGO_SOURCE_ROOT, the files the instrumented build compiled are fingerprinted: verify
+# then tells clang's hash mismatch of a same-named function (main) from an edited source.
+pgo_instrumented_files = --build-log=$(call pgo_log,instrument) --build-dir=$(PGO_BUILD_DIR) $(pgo_skip)
 # Training starts from zero counts: each run writes into a fresh directory (pgo_train_cmds).
 # The previous merged profile (clang) or archive (gcc) stays until a new one replaces it.
 $(call pgo_stamp,train): $(call pgo_after,train) $(pgo_runner_dep)
@@ -526,7 +540,8 @@ $(call pgo_stamp,train): $(call pgo_after,train) $(pgo_runner_dep)
 	@rm -f $(pgo_ir_profdata)
 	@$(PROFOPT) run --label="list training tasks (the instrumented program must start)" --log=$(call pgo_log,train-list) -- sh -c $(call pgo_quote,$(PGO_TRAIN_LIST))
 	@rm -f $(pgo_fingerprint)
-	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_fingerprint) --root=$(PGO_SOURCE_ROOT))
+	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_fingerprint) --root=$(PGO_SOURCE_ROOT),\
+		test ! -f $(call pgo_log,instrument) || $(PROFOPT) check --record=$(pgo_fingerprint) $(pgo_instrumented_files))
 	@$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} +)
 	@$(call pgo_train_cmds,train,$(PGO_RAW_DIR),training)
 
@@ -540,19 +555,13 @@ $(call pgo_stamp,train): $(call pgo_after,train) $(pgo_runner_dep)
 # What training covered goes to report.txt (people) and report.json (machines): information only.
 PGO_PROFILE_SHA256 ?=
 # GCC: libtool compiles each library source twice (PIC under .libs/, and beside it for the
-# static library) and training runs one copy: the other gets the same counts (the twin's
-# .gcda), so that both libraries are built with the profile.
-pgo_libtool_twins = find $(PGO_BUILD_DIR) -name $(notdir $(pgo_abs_dir)) -prune -o -name '*.gcda' -exec sh -c 'n=0; \
-	for f; do d=$$(dirname "$$f") b=$$(basename "$$f" .gcda); \
-		case $$d in */.libs|.libs) t=$$(dirname "$$d") ;; *) t=$$d/.libs ;; esac; \
-		test -f "$$t/$$b.o" && test ! -f "$$t/$$b.gcda" && cp -p -- "$$f" "$$t/$$b.gcda" && n=$$((n + 1)); \
-	done; test $$n = 0 || echo "merge: $$n libtool object copies got the counts of their twin (PIC or not)" >&2' sh {} +
+# static library) and training runs one copy: profopt merge gives the other the counts of the
+# functions compiled alike in both (not of those a #ifdef PIC changes, which GCC would refuse).
 pgo_merge_recipe = echo "==> merge profiles" >&2 && $(call pgo_rm_later,merge) && \
 	rm -f $(pgo_ir_profdata) $(call pgo_stamp,merge).tmp && \
 	$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge).tmp $(pgo_skip) \
 		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR) --from=$(PGO_RAW_DIR),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA)) \
 		$(call pgo_weighted_inputs,$(PGO_RAW_DIR)) && \
-	$(if $(pgo_is_gcc),$(pgo_libtool_twins) &&) \
 	rm -f $(pgo_stash) && mv $(call pgo_stamp,merge).tmp $(call pgo_stamp,merge) && \
 	{ $(PROFOPT) report $(pgo_report_input) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true; } && \
 	{ $(PROFOPT) report $(pgo_report_input) > $(pgo_abs_dir)/report.txt 2>&1 && sed -n '2,3p' $(pgo_abs_dir)/report.txt >&2 || \
@@ -577,7 +586,7 @@ PGO_CS_RAW_DIR ?= $(pgo_abs_dir)/raw-cs
 $(call pgo_stamp,cs-instrument): $(call pgo_after,cs-instrument)
 	@$(call pgo_rm_later,cs-instrument)
 	$(pgo_recurse)@$(PROFOPT) run --label="clean before the context-sensitive build" --log=$(call pgo_log,cs-preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
-	$(pgo_recurse)@$(call pgo_run,context-sensitive instrumented build,cs-instrument) sh -c $(call pgo_quote,$(PGO_BUILD_CSGEN))
+	$(pgo_recurse)@$(call pgo_run,context-sensitive instrumented build,cs-instrument) $(call pgo_logged_build,$(PGO_BUILD_CSGEN))
 
 $(call pgo_stamp,cs-train): $(call pgo_after,cs-train) $(pgo_runner_dep)
 	@$(call pgo_rm_later,cs-train)
@@ -634,10 +643,12 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 	@$(pgo_distribute)
 	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
 	@touch $(pgo_use_started)
-	$(pgo_recurse)@$(call pgo_dist_log,use) $(call pgo_run,rebuild with profile,use) sh -c $(call pgo_quote,$(PGO_BUILD_USE)) $(call pgo_dist_said,use)
+	$(pgo_recurse)@$(call pgo_dist_log,use) $(call pgo_run,rebuild with profile,use) $(call pgo_logged_build,$(PGO_BUILD_USE)) $(call pgo_dist_said,use)
 	@test ! -f $(pgo_use_log).before || { cat $(pgo_use_log).before $(pgo_use_log) > $(pgo_use_log).both && \
 		mv -f $(pgo_use_log).both $(pgo_use_log) && rm -f $(pgo_use_log).before; }
 	@$(pgo_record_use_sources) > /dev/null
+	@# libtool's link of a -module library removes the .gcda its compile read (.libs/NAME.*)
+	@$(if $(pgo_is_gcc),{ said=$$($(PROFOPT) stash restore $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash) 2>&1) || { echo "$$said" >&2; exit 1; }; })
 	@rm -f $(pgo_use_started) $(pgo_use_fp).before
 
 $(call pgo_stamp,verify): $(call pgo_after,verify) $(pgo_runner_dep)
@@ -652,7 +663,7 @@ $(call pgo_stamp,verify): $(call pgo_after,verify) $(pgo_runner_dep)
 		-- sh -c $(call pgo_quote,$(PGO_VERIFY_RUN)))
 	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --build-log=$(call pgo_log,use) \
 		--stamp=$(call pgo_stamp,verify) --since=$(pgo_abs_dir)/verify.started $(pgo_skip) \
-		$(if $(PGO_SOURCE_ROOT),$(if $(wildcard $(pgo_fingerprint)),--fingerprint=$(pgo_fingerprint))) \
+		$(if $(wildcard $(pgo_fingerprint)),--fingerprint=$(pgo_fingerprint)) \
 		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
 		$(if $(PGO_NM),--nm=$(PGO_NM)) $(if $(PGO_READELF),--readelf=$(PGO_READELF)) $(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
 
@@ -708,7 +719,7 @@ pgo-clean-build:
 	@rm -f $(foreach s,clean use verify bolt,$(call pgo_stamp,$(s))) $(pgo_abs_dir)/use.started
 pgo-clean:
 	rm -rf $(pgo_abs_dir)
-	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} + 2>/dev/null || true)
+	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) \( -name '*.gcda' -o -name '*.gcno' \) -exec rm -f {} + 2>/dev/null || true)
 
 # Drops the build but keeps the profile: the next profile-opt only rebuilds with it.
 clean-retain-profile:
@@ -730,7 +741,7 @@ pgo-profile-removal-locked:
 	rm -rf $(PGO_RAW_DIR) $(PGO_CS_RAW_DIR) $(pgo_abs_dir)/run.* $(PGO_PROFDATA) $(pgo_sha_named) $(pgo_seal) $(pgo_ir_profdata) $(pgo_use_fp) $(pgo_abs_dir)/merged-cs.profdata $(pgo_bolt_dir) $(pgo_stash) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/logs/train-* \
 		$(pgo_abs_dir)/logs/cs-train* $(pgo_abs_dir)/logs/bolt-train-* $(pgo_abs_dir)/*train-results*.json \
 		$(pgo_abs_dir)/train-*.stamp $(pgo_abs_dir)/cs-train-*.stamp $(pgo_fingerprint) $(pgo_abs_dir)/report.*
-	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} + 2>/dev/null || true)
+	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) \( -name '*.gcda' -o -name '*.gcno' \) -exec rm -f {} + 2>/dev/null || true)
 	$(call pgo_rm_later,configure)
 
 # What training will run: each workload, its weight and its `profopt train` arguments.

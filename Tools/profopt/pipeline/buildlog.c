@@ -200,8 +200,7 @@ static void add_compile(struct build_log *l, const char *line, int lineno, const
 	free(copy);
 }
 
-/* make's "Entering directory '/x'" (any quotes) -> "/x"; NULL otherwise. */
-static char *entered_directory(const char *line, int *leaving)
+char *entered_directory(const char *line, int *leaving)
 {
 	const char *p = strstr(line, "Entering directory ");
 	*leaving = !p && (p = strstr(line, "Leaving directory ")) != NULL;

@@ -47,6 +47,9 @@ struct build_log {
 	struct strmap objects; /* object -> index + 1 in c (the last compile of it) */
 };
 
+/* make's "Entering directory '/x'" (any quotes) -> "/x" (malloc'd), *leaving = 0; "Leaving
+ * directory" -> the same, *leaving = 1; NULL otherwise. */
+char *entered_directory(const char *line, int *leaving);
 /* Reads the log at path; objdir (absolute, or NULL) is where objects are named from.
  * Returns 0, or -1 with errno set when it cannot be read. */
 int build_log_read(struct build_log *l, const char *path, const char *objdir);

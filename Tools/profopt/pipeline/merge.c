@@ -10,6 +10,7 @@
 #include "profile/gcov_io.h"
 #include "profile/profraw.h"
 #include "pipeline/stamp.h"
+#include "pipeline/twins.h"
 #include "lib/proc.h"
 #include "lib/output.h"
 #include "lib/util.h"
@@ -45,7 +46,9 @@ const char help_merge[] =
 	"  --from=RUN          gcc: the .gcda tree a training run wrote under GCOV_PREFIX=RUN;\n"
 	"                      every file is checked, then the .gcda files under DIR are replaced\n"
 	"                      by RUN's (each goes where the program would have written it, which\n"
-	"                      must be under DIR)\n"
+	"                      must be under DIR); then each libtool object copy (X.o and\n"
+	"                      .libs/X.o) that training did not run gets its twin's counts, for\n"
+	"                      the functions its notes (.gcno) show compiled alike\n"
 	"  --check-only        check, merge nothing: gcc, every .gcda under DIR; clang, the merged\n"
 	"                      profile --profdata=FILE (llvm-profdata reads it, and it still has\n"
 	"                      the SHA-256 sealed in FILE.sha256 by the merge, if there is one)\n"
@@ -468,8 +471,10 @@ int cmd_merge(int argc, char **argv)
 	char *default_out = xasprintf("%s/merged.profdata", o.dir);
 	const char *output = o.output ? o.output : default_out;
 	double start = now();
-	if (o.from)
+	if (o.from) {
 		install_run(o.from, o.dir, o.skip);
+		libtool_twins(o.dir, o.skip);
+	}
 	struct file_list files = {0};
 	find_files_all(&files, o.dir, o.gcc ? ".gcda" : ".profraw", o.skip);
 	file_list_sort(&files);

@@ -7,6 +7,7 @@
 #include "lib/lines.h"
 #include "lib/pool.h"
 #include "lib/progress.h"
+#include "pipeline/hidden.h"
 #include "pipeline/stamp.h"
 #include "pipeline/unitcount.h"
 #include "lib/util.h"
@@ -23,7 +24,8 @@ const char help_run[] =
 	"usage: profopt run --label=TEXT --log=FILE [OPTIONS] -- COMMAND [ARGS...]\n"
 	"\n"
 	"Runs COMMAND with its output in FILE, printing a banner, progress and the duration.\n"
-	"On failure it prints the last lines of the log and exits with COMMAND's status.\n"
+	"On failure it prints the last lines of the log and exits with COMMAND's status; a compile\n"
+	"whose output libtool discarded (its object missing) runs again, its words shown.\n"
 	"\n"
 	"  --label=TEXT          stage name shown in banners\n"
 	"  --log=FILE            where the command's output goes (required)\n"
@@ -189,6 +191,8 @@ static int report_run(const struct run_options *o, const struct job *job, double
 	}
 	if (!o->verbose)
 		print_tail(o->log, (int)o->tail);
+	if (job->result != RESULT_NOT_STARTED)
+		show_hidden_compile(o->log, o->cwd);
 	if (job->result == RESULT_NOT_STARTED)
 		fprintf(stderr, "==> %s: FAILED: cannot execute '%s': %s\n", printable(o->label), printable(o->command[0]),
 			strerror(job->proc.exec_errno));
