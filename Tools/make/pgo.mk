@@ -433,9 +433,8 @@ PGO_LAUNCHER ?=
 PGO_DISTCC_HOSTS ?=
 PGO_PROFILE_STORE ?= $(pgo_abs_dir)
 PGO_DISTRIBUTE_CMD ?=
-ifneq ($(strip $(PGO_DISTCC_HOSTS)),)
-export DISTCC_HOSTS := $(PGO_DISTCC_HOSTS)
-endif
+# (no ifneq: automake reads this file too, and takes if/endif for its own conditionals)
+$(if $(strip $(PGO_DISTCC_HOSTS)),$(eval export DISTCC_HOSTS := $(PGO_DISTCC_HOSTS)))
 pgo_is_distcc = $(filter distcc %/distcc,$(firstword $(1)))
 pgo_distcc_on = $(or $(call pgo_is_distcc,$(PGO_LAUNCHER)),$(call pgo_is_distcc,$(CC)))
 pgo_profile_sha = $(firstword $(shell sha256sum $(call pgo_quote,$(PGO_PROFDATA)) 2>/dev/null))
