@@ -65,6 +65,21 @@ static void describe_holder(int fd, char *out, size_t n)
 		snprintf(out, n, "a process that has not written its pid yet");
 }
 
+/* The lock file opened with flags (never through a link, never blocking on a FIFO) and
+ * checked to be a regular file; -1 when it does not exist and flags do not create it. */
+static int open_lock_file(const char *file, int flags)
+{
+	int fd = open(file, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == ENOENT && !(flags & O_CREAT))
+		return -1;
+	if (fd < 0)
+		fatal("cannot open lock file %s: %s", printable(file), strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		fatal("refusing the lock file %s: it is not a regular file", printable(file));
+	return fd;
+}
+
 /* --free: nobody holds the lock, or this process runs under its holder. */
 static int lock_free(const char *file)
 {
@@ -72,14 +87,9 @@ static int lock_free(const char *file)
 	const char *held = getenv("PROFOPT_LOCK_HELD");
 	int ours = real && held && !strcmp(real, held);
 	free(real);
-	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		return 0;
+	int fd = open_lock_file(file, O_RDONLY);
 	if (fd < 0)
-		fatal("cannot open lock file %s: %s", printable(file), strerror(errno));
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		fatal("refusing the lock file %s: it is not a regular file", printable(file));
+		return 0; /* no lock file: nobody holds it */
 	if (ours || flock(fd, LOCK_SH | LOCK_NB) == 0) {
 		close(fd);
 		return 0;
@@ -161,14 +171,9 @@ int cmd_lock(int argc, char **argv)
 		usage_error("no command given (see 'profopt lock --help')");
 	/* the lock file holds the holder's record: as any output, never a device or a link's target */
 	char err[600];
-	struct stat st;
 	if (output_in_place(file, err, sizeof err) < 0)
 		fatal("the lock file: %s", err);
-	int fd = open(file, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-	if (fd < 0)
-		fatal("cannot open lock file %s: %s", printable(file), strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		fatal("refusing the lock file %s: it is not a regular file", printable(file));
+	int fd = open_lock_file(file, O_RDWR | O_CREAT);
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno != EWOULDBLOCK)
 			fatal("cannot lock %s: %s", file, strerror(errno));
