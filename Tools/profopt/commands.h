@@ -18,7 +18,6 @@ int wants_help(int argc, char **argv);
 	int cmd_##name(int argc, char **argv); \
 	extern const char help_##name[]
 
-DECLARE_COMMAND(probe);
 DECLARE_COMMAND(train);
 DECLARE_COMMAND(run);
 DECLARE_COMMAND(merge);

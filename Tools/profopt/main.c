@@ -11,7 +11,6 @@
 #endif
 
 const struct command commands[] = {
-	{"probe", cmd_probe, "identify the compiler and its matching profile tool", help_probe},
 	{"train", cmd_train, "run training commands in parallel with timeouts and a progress line", help_train},
 	{"run", cmd_run, "run one build stage quietly: log, heartbeat, duration, tail on failure", help_run},
 	{"merge", cmd_merge, "merge raw profiles into one (llvm-profdata) or check .gcda files", help_merge},

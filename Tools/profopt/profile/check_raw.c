@@ -21,7 +21,7 @@ const char help_check_raw[] =
 	"to read it - so that a raw profile version the tool does not know is an error before\n"
 	"training, not after.  With FILEs: checks those raw profiles the same way.\n"
 	"\n"
-	"  --cc=CC        clang command (default: $CC, else clang), split as by probe\n"
+	"  --cc=CC        clang command (default: $CC, else clang), split at blanks\n"
 	"  --tool=PATH    llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)\n"
 	"  --json         machine-readable result per file: file, version, variant,\n"
 	"                 layout_checked, functions, executed, counters, names_bytes,\n"
