@@ -5,12 +5,12 @@
  * --build-log, verify) and the ELF section reader (verify).  Each refuses the others' inputs;
  * the seed corpus has all kinds.  Built with -fsanitize=fuzzer,address,undefined by
  * `make check-fuzz`. */
-#include "pipeline/buildlog.h"
+#include "format/buildlog.h"
 #include "lib/elf.h"
-#include "profile/gcov_io.h"
-#include "profile/profraw.h"
+#include "format/gcov_io.h"
+#include "format/profraw.h"
 #include "lib/tarfile.h"
-#include "profile/tooltext.h"
+#include "format/tooltext.h"
 
 #include <stddef.h>
 #include <stdint.h>

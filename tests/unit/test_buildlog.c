@@ -1,8 +1,8 @@
 /* test_buildlog.c - unit tests of build-log reading (compile commands, diagnostics tied to
  * objects, NUL bytes), the profile flags of a command line, ELF section names, strmap. */
-#include "pipeline/buildlog.h"
+#include "format/buildlog.h"
 #include "lib/elf.h"
-#include "pipeline/stamp.h"
+#include "format/stamp.h"
 #include "lib/strmap.h"
 #include "unit.h"
 #include "lib/util.h"

@@ -1,5 +1,5 @@
 /* test_check.c - unit tests of source fingerprints: hashing a tree, the fingerprint file. */
-#include "pipeline/fingerprint.h"
+#include "format/fingerprint.h"
 #include "unit.h"
 #include "lib/output.h"
 #include "lib/util.h"

@@ -1,6 +1,6 @@
 /* test_gcov_io.c - unit tests of the GCC 12 .gcda/.gcno reader on real files (seed.c built
  * with gcc 12 -fprofile-generate -ftest-coverage) and on damaged copies of them. */
-#include "profile/gcov_io.h"
+#include "format/gcov_io.h"
 #include "test_corpus.h"
 #include "unit.h"
 

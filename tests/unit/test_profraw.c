@@ -1,6 +1,6 @@
 /* test_profraw.c - unit tests of the LLVM raw profile reader on real files (seed.c built with
  * clang 14 -fprofile-generate and -fprofile-instr-generate) and on damaged copies. */
-#include "profile/profraw.h"
+#include "format/profraw.h"
 #include "test_corpus.h"
 #include "unit.h"
 

@@ -1,5 +1,5 @@
 /* test_sha256.c - unit tests of the SHA-256 helpers and the manifest facts (JSON). */
-#include "profile/facts.h"
+#include "format/facts.h"
 #include "lib/sha256.h"
 #include "unit.h"
 #include "lib/output.h"

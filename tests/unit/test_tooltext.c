@@ -1,8 +1,8 @@
 /* test_tooltext.c - unit tests of the readers of llvm-profdata show and nm output, and of
  * stashes read in memory: hostile bytes, many records, linear time. */
-#include "profile/gcov_io.h"
+#include "format/gcov_io.h"
 #include "lib/tarfile.h"
-#include "profile/tooltext.h"
+#include "format/tooltext.h"
 #include "unit.h"
 #include "lib/util.h"
 

@@ -1,5 +1,5 @@
 /* test_unitcount.c - unit tests of counting compiles and links in a build log as it grows. */
-#include "pipeline/unitcount.h"
+#include "format/unitcount.h"
 #include "unit.h"
 #include "lib/util.h"
 

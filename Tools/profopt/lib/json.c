@@ -11,10 +11,19 @@ void jw_init(struct json *j, FILE *out)
 	j->depth = 0;
 	j->first[0] = 1;
 	j->pending_key = 0;
+	j->one_line = 0;
+}
+
+void jw_init_line(struct json *j, FILE *out)
+{
+	jw_init(j, out);
+	j->one_line = 1;
 }
 
 static void indent(struct json *j)
 {
+	if (j->one_line)
+		return;
 	fputc('\n', j->out);
 	for (int i = 0; i < j->depth; i++)
 		fputs("  ", j->out);
@@ -29,7 +38,7 @@ static void before_item(struct json *j)
 	}
 	if (j->depth > 0) {
 		if (!j->first[j->depth])
-			fputc(',', j->out);
+			fputs(j->one_line ? ", " : ",", j->out);
 		indent(j);
 	}
 	j->first[j->depth] = 0;

@@ -9,9 +9,12 @@ struct json {
 	int depth;
 	int first[32]; /* per nesting level: no member written yet */
 	int pending_key; /* a key was written; the value follows without a comma */
+	int one_line;    /* jw_init_line: {"a": 1, "b": [2, 3]} on one line */
 };
 
 void jw_init(struct json *j, FILE *out);
+/* A document on one line, as a record in a file read line by line (a stage stamp). */
+void jw_init_line(struct json *j, FILE *out);
 void jw_begin_object(struct json *j);
 void jw_end_object(struct json *j);
 void jw_begin_array(struct json *j);

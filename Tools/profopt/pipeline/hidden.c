@@ -4,7 +4,7 @@
  * unless silenced: pgo.mk's logged builds get V=1); a compile whose object is missing is run
  * again as it was, in make's directory at the time, with its output shown. */
 #include "pipeline/hidden.h"
-#include "pipeline/buildlog.h"
+#include "format/buildlog.h"
 #include "lib/lines.h"
 #include "lib/proc.h"
 #include "lib/util.h"

@@ -6,10 +6,10 @@
  * runtime already merged counts into each .gcda; the training run's tree (--from) is checked
  * by the .gcda reader and only then installed beside the objects.  Any damaged file stops it. */
 #include "commands.h"
-#include "pipeline/fingerprint.h"
-#include "profile/gcov_io.h"
-#include "profile/profraw.h"
-#include "pipeline/stamp.h"
+#include "format/fingerprint.h"
+#include "format/gcov_io.h"
+#include "format/profraw.h"
+#include "format/stamp.h"
 #include "pipeline/twins.h"
 #include "lib/proc.h"
 #include "lib/output.h"
@@ -450,10 +450,11 @@ static void report_merge(const struct merge_opts *o, const struct file_list *fil
 		fprintf(stderr, "merge: %d .gcda files (%s) under %s, all well-formed\n", files->n, bytes, printable(o->dir));
 	}
 	if (o->stamp) {
-		char *out_json = xasprintf("\"raw_files\": %d, \"raw_bytes\": %lld, \"output_bytes\": %lld", files->n,
-					   files->total_bytes, outsize);
-		stamp_write(o->stamp, "merge", now() - start, out_json);
-		free(out_json);
+		struct stamp s;
+		struct json *j = stamp_begin(&s, "merge", now() - start);
+		jw_kv_int(j, "raw_files", files->n), jw_kv_int(j, "raw_bytes", files->total_bytes);
+		jw_kv_int(j, "output_bytes", outsize);
+		stamp_end(&s, o->stamp);
 	}
 }
 

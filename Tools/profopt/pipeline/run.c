@@ -8,8 +8,8 @@
 #include "lib/pool.h"
 #include "lib/progress.h"
 #include "pipeline/hidden.h"
-#include "pipeline/stamp.h"
-#include "pipeline/unitcount.h"
+#include "format/stamp.h"
+#include "format/unitcount.h"
 #include "lib/util.h"
 
 #include <fcntl.h>
@@ -228,6 +228,6 @@ int cmd_run(int argc, char **argv)
 	if (rc == 0 && o.units)
 		unit_count_save(o.units, rp.units.compiled);
 	if (rc == 0 && o.stamp)
-		stamp_write(o.stamp, o.label, seconds_since(o.since, seconds), NULL);
+		stamp_write(o.stamp, o.label, seconds_since(o.since, seconds));
 	return rc;
 }

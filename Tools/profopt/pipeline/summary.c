@@ -2,7 +2,7 @@
  * Stamps are read with a real JSON parser: a damaged or foreign file is reported as such, never
  * passed on as a record, and the report says what training lost. */
 #include "commands.h"
-#include "pipeline/stamp.h"
+#include "format/stamp.h"
 #include "lib/util.h"
 
 #include <errno.h>
@@ -40,33 +40,6 @@ struct tasks {
 	double seconds; /* the runs' durations added up (a stage of several workloads has none of its own) */
 };
 
-/* A stage record parsed: an object with a string "stage" and "status"; NULL with why otherwise. */
-static json_t *parse_record(const char *data, size_t len, const char *name, char *why, size_t n)
-{
-	json_error_t err;
-	json_t *rec = json_loadb(data, len, 0, &err);
-	if (!rec) {
-		snprintf(why, n, "%s is not JSON (line %d, column %d: %s): a damaged stamp", name, err.line, err.column,
-			 err.text);
-		return NULL;
-	}
-	if (!json_is_object(rec) || !json_is_string(json_object_get(rec, "stage")) ||
-	    !json_is_string(json_object_get(rec, "status"))) {
-		snprintf(why, n, "%s is not a profopt stage record (no \"stage\" and \"status\"): a foreign file", name);
-		json_decref(rec);
-		return NULL;
-	}
-	return rec;
-}
-
-int stamp_record_check(const char *data, size_t len, char *err, size_t errlen)
-{
-	json_t *rec = parse_record(data, len, "the record", err, errlen);
-	int ok = rec != NULL;
-	json_decref(rec);
-	return ok ? 0 : -1;
-}
-
 static json_t *load_stamp(const char *path, enum state *state, char *why, size_t n)
 {
 	size_t len;
@@ -76,7 +49,7 @@ static json_t *load_stamp(const char *path, enum state *state, char *why, size_t
 		snprintf(why, n, "cannot read %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	json_t *rec = parse_record(data, len, path, why, n);
+	json_t *rec = stamp_parse(data, len, path, why, n);
 	free(data);
 	*state = !rec ? DAMAGED : strcmp(json_string_value(json_object_get(rec, "status")), "ok") ? FAILED : DONE;
 	return rec;

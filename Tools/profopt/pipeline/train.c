@@ -6,7 +6,7 @@
 #include "lib/lines.h"
 #include "lib/pool.h"
 #include "lib/progress.h"
-#include "pipeline/stamp.h"
+#include "format/stamp.h"
 #include "lib/output.h"
 #include "lib/util.h"
 
@@ -612,10 +612,11 @@ int cmd_train(int argc, char **argv)
 		return 1;
 	}
 	if (o.stamp) {
-		char *extra = xasprintf("\"tasks\": %d, \"ran\": %d, \"failed\": %d, \"lost\": %d, \"jobs\": %d", pool.njobs,
-					ran, failed, lost, pool.parallel);
-		stamp_write(o.stamp, o.stage, seconds, extra);
-		free(extra);
+		struct stamp s;
+		struct json *j = stamp_begin(&s, o.stage, seconds);
+		jw_kv_int(j, "tasks", pool.njobs), jw_kv_int(j, "ran", ran), jw_kv_int(j, "failed", failed);
+		jw_kv_int(j, "lost", lost), jw_kv_int(j, "jobs", pool.parallel);
+		stamp_end(&s, o.stamp);
 	}
 	return 0;
 }

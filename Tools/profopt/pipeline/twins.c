@@ -6,7 +6,7 @@
  * writes: AX_PGO's -ftest-coverage) show the same ident and checksums.  Without notes the whole
  * file is copied, as before. */
 #include "pipeline/twins.h"
-#include "profile/gcov_io.h"
+#include "format/gcov_io.h"
 #include "lib/output.h"
 #include "lib/util.h"
 #include "lib/walk.h"

@@ -10,15 +10,15 @@
  *   - clang: what the object contains.  Clang lays out functions the profile calls hot or never
  *     run in .text.hot. and .text.unlikely. sections; an object with such functions and no such
  *     section was compiled as without profile (a hash mismatch does exactly that). */
-#include "pipeline/buildlog.h"
+#include "format/buildlog.h"
 #include "commands.h"
 #include "lib/elf.h"
-#include "profile/gcov_io.h"
-#include "profile/tooltext.h"
+#include "format/gcov_io.h"
+#include "format/tooltext.h"
 #include "lib/json.h"
 #include "lib/sha256.h"
-#include "pipeline/fingerprint.h"
-#include "pipeline/stamp.h"
+#include "format/fingerprint.h"
+#include "format/stamp.h"
 #include "lib/strmap.h"
 #include "lib/proc.h"
 #include "lib/output.h"
@@ -420,23 +420,22 @@ static void report(const struct verify *v, const int *count, int list, const cha
 }
 
 /* The stamp's facts: the counts, the reasons, the required objects (names escaped). */
-static char *stamp_facts(const struct verify *v, const int *count, const char **require, const int *ok, int nrequire,
-			 const char *log)
+static void stamp_facts(struct json *j, const struct verify *v, const int *count, const char **require, const int *ok,
+			int nrequire, const char *log)
 {
-	struct buf b = {0};
-	buf_printf(&b, "\"units\": %d, \"units_with_profile\": %d, \"without_profile\": {", v->n, count[USED]);
+	jw_kv_int(j, "units", v->n);
+	jw_kv_int(j, "units_with_profile", count[USED]);
+	jw_key(j, "without_profile");
+	jw_begin_object(j);
 	for (int r = 1; r < NREASONS; r++)
-		buf_printf(&b, "%s\"%s\": %d", r > 1 ? ", " : "", reason_keys[r], count[r]);
-	char *q = jw_escape(log ? log : "");
-	buf_printf(&b, "}, \"build_log\": %s, \"required\": {", log ? q : "null");
-	free(q);
-	for (int r = 0; r < nrequire; r++) {
-		q = jw_escape(require[r]);
-		buf_printf(&b, "%s%s: %s", r ? ", " : "", q, ok[r] ? "true" : "false");
-		free(q);
-	}
-	buf_puts(&b, "}");
-	return b.data;
+		jw_kv_int(j, reason_keys[r], count[r]);
+	jw_end_object(j);
+	jw_kv_string(j, "build_log", log);
+	jw_key(j, "required");
+	jw_begin_object(j);
+	for (int r = 0; r < nrequire; r++)
+		jw_kv_bool(j, require[r], ok[r]);
+	jw_end_object(j);
 }
 
 /* Each required object: used, or why not; returns how many did not. */
@@ -515,9 +514,10 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 	if (count[USED] == 0)
 		fatal("no unit used profile data%s", list ? "" : " (--list says why for each)");
 	if (stamp) {
-		char *facts = stamp_facts(v, count, require, ok, nrequire, logpath);
-		stamp_write(stamp, "verify", seconds_since(v->since, now() - start), facts);
-		free(facts);
+		struct stamp s;
+		stamp_facts(stamp_begin(&s, "verify", seconds_since(v->since, now() - start)), v, count, require, ok, nrequire,
+			    logpath);
+		stamp_end(&s, stamp);
 	}
 	for (int i = 0; i < v->n; i++)
 		free(v->u[i].how);

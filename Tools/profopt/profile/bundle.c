@@ -18,11 +18,11 @@
  * importer, given this build's own (--relocate-root), renames the archive's members from the
  * old directory to the new one: a plain string match, whatever bytes the directories hold. */
 #include "commands.h"
-#include "profile/facts.h"
+#include "format/facts.h"
 #include "lib/json.h"
 #include "lib/output.h"
 #include "lib/sha256.h"
-#include "pipeline/stamp.h"
+#include "format/stamp.h"
 #include "lib/tarfile.h"
 #include "lib/util.h"
 #include "lib/walk.h"
@@ -340,10 +340,11 @@ static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct f
 
 static void write_import_stamp(const char *stamp, double seconds, const char *bundle, int forced)
 {
-	char *name = jw_escape(bundle);
-	char *extra = xasprintf("\"imported_from\": %s, \"forced\": %s", name, forced ? "true" : "false");
-	stamp_write(stamp, "import", seconds, extra);
-	free(extra), free(name);
+	struct stamp s;
+	struct json *j = stamp_begin(&s, "import", seconds);
+	jw_kv_string(j, "imported_from", bundle);
+	jw_kv_bool(j, "forced", forced);
+	stamp_end(&s, stamp);
 }
 
 struct import_opts {

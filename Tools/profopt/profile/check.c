@@ -3,10 +3,10 @@
  * after the profile-use build it lists what changed since (--against), and reads the
  * compiler's own complaints about the profile from a build log (--build-log).  Over the
  * --max-changed limit it fails; under it, it warns: a stale profile is never used silently. */
-#include "pipeline/buildlog.h"
-#include "pipeline/compiled.h"
+#include "format/buildlog.h"
+#include "format/compiled.h"
 #include "commands.h"
-#include "pipeline/fingerprint.h"
+#include "format/fingerprint.h"
 #include "lib/json.h"
 #include "lib/strmap.h"
 #include "lib/util.h"

@@ -4,7 +4,7 @@
  * llvm-profdata.  Given FILEs, it checks those raw profiles instead. */
 #include "commands.h"
 #include "lib/json.h"
-#include "profile/profraw.h"
+#include "format/profraw.h"
 #include "lib/util.h"
 
 #include <getopt.h>

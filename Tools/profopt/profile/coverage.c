@@ -11,10 +11,9 @@
 #include "lib/lines.h"
 #include "lib/util.h"
 #include "lib/walk.h"
-#include "profile/tooltext.h"
+#include "format/tooltext.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +73,6 @@ static const char builtin_groups[] =
 	"          Modules/hashlib*\n"
 	"compression Modules/zlibmodule* Modules/_bz2module* Modules/_lzmamodule* Modules/_zstd/*\n";
 
-#define NO_FILE "(external)" /* report's file for functions clang's profile names no file for */
 #define GROUPS_LINE_MAX 65536 /* bytes of a line of a --groups file */
 
 struct group {
@@ -156,19 +154,11 @@ static void parse_groups(struct groups *gs, const char *text, const char *origin
 		fatal("%s: no groups (lines are 'GROUP PATTERN...')", origin);
 }
 
-int cov_path_matches(const char *pattern, const char *path)
-{
-	for (const char *p = path; p; p = strchr(p, '/'), p = p ? p + 1 : NULL)
-		if (fnmatch(pattern, p, 0) == 0)
-			return 1;
-	return 0;
-}
-
 /* The group of a unit; an object X.o (gcc without notes, or placed by --objects) is also
  * matched as its source X.c, so that one groups file serves every kind of report. */
 static int group_of(const struct groups *gs, const char *path)
 {
-	if (!strcmp(path, NO_FILE))
+	if (!strcmp(path, COV_NO_FILE))
 		return gs->n + 1;
 	char *source = ends_with(path, ".o") ? xasprintf("%.*s.c", (int)strlen(path) - 2, path) : NULL;
 	int found = gs->n;
@@ -275,49 +265,11 @@ static const char *object_of(const struct symbols *syms, const char *name)
 
 /* ---- units ---- */
 
-/* The path without its extension and any leading "./" or "../": a source and its object match. */
-static size_t stem(const char *path, const char **start)
-{
-	while (starts_with(path, "./") || starts_with(path, "../"))
-		path += path[1] == '/' ? 2 : 3;
-	*start = path;
-	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-	return dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
-}
-
-int cov_same_unit(const char *a, const char *b)
-{
-	const char *sa, *sb;
-	size_t la = stem(a, &sa), lb = stem(b, &sb);
-	if (la < lb) {
-		const char *t = sa;
-		size_t tl = la;
-		sa = sb, la = lb, sb = t, lb = tl;
-	}
-	return lb > 0 && !strncmp(sa + la - lb, sb, lb) && (la == lb || sa[la - lb - 1] == '/');
-}
-
-const char *cov_object_for_file(char *const *objects, int n, const char *file)
-{
-	const char *found = NULL;
-	if (strchr(file, '/') || !strcmp(file, NO_FILE))
-		return NULL;
-	for (int i = 0; i < n; i++) {
-		const char *slash = strrchr(objects[i], '/'), *base = slash ? slash + 1 : objects[i];
-		if (cov_same_unit(base, file)) {
-			if (found)
-				return NULL;
-			found = objects[i];
-		}
-	}
-	return found;
-}
-
 /* The index of the unit for path (made if new); match_stems: a source and its object are one. */
 static int unit_for(struct units *us, const char *path, int match_stems)
 {
 	for (int i = 0; i < us->n; i++)
-		if (!strcmp(us->u[i].path, path) || (match_stems && strcmp(us->u[i].path, NO_FILE) && cov_same_unit(us->u[i].path, path)))
+		if (!strcmp(us->u[i].path, path) || (match_stems && strcmp(us->u[i].path, COV_NO_FILE) && cov_same_unit(us->u[i].path, path)))
 			return i;
 	us->u = grow_array(us->u, us->n, &us->cap, sizeof *us->u, 256);
 	us->u[us->n] = (struct unit){xstrdup(path), 0, 0, 0};
@@ -339,10 +291,10 @@ static long build_units(struct units *us, const struct cov_input *in, const stru
 	long moved = 0;
 	for (int i = 0; syms && i < in->nfns; i++) {
 		const struct cov_fn *f = &in->fns[i];
-		const char *object = strcmp(f->file, NO_FILE) ? NULL : object_of(syms, f->name);
+		const char *object = strcmp(f->file, COV_NO_FILE) ? NULL : object_of(syms, f->name);
 		if (!object)
 			continue;
-		int t = unit_for(us, object, 1), fr = unit_for(us, NO_FILE, 0);
+		int t = unit_for(us, object, 1), fr = unit_for(us, COV_NO_FILE, 0);
 		struct unit *from = &us->u[fr], *to = &us->u[t];
 		from->functions--;
 		from->executed -= f->executed;
@@ -637,7 +589,7 @@ static void list_groups(const struct groups *gs)
 static void check_listing(const struct cov_input *in)
 {
 	for (int i = 0; i < in->nfiles; i++)
-		if (!strcmp(in->files[i].file, NO_FILE) && in->executed > in->listed_executed) {
+		if (!strcmp(in->files[i].file, COV_NO_FILE) && in->executed > in->listed_executed) {
 			warn("%s lists %ld of %ld executed functions (hottest[]): those not listed stay '(no file)'; "
 			     "run profopt report with --top=1000000",
 			     in->path, in->listed_executed, in->executed);

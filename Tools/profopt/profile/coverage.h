@@ -39,7 +39,10 @@ struct cov_input {
 int cov_read_report(const char *path, struct cov_input *in, char *err, size_t errlen);
 void cov_input_free(struct cov_input *in);
 
-/* coverage.c: does the fnmatch pattern match path, or a part of it that starts after a '/'? */
+/* report's file for functions clang's profile names no file for */
+#define COV_NO_FILE "(external)"
+
+/* coverage_match.c: does the fnmatch pattern match path, or a part of it that starts after a '/'? */
 int cov_path_matches(const char *pattern, const char *path);
 /* One unit: equal paths without extension and leading ./ and ../, or one ending with the other
  * after a '/' (../src/Python/ceval.c and the object Python/ceval.o). */

@@ -8,9 +8,9 @@
  *          longer carry the program summary it divides by; profopt computes the same figure
  *          from the counters read by gcov_io.c. */
 #include "commands.h"
-#include "profile/gcov_io.h"
-#include "profile/profraw.h"
-#include "profile/tooltext.h"
+#include "format/gcov_io.h"
+#include "format/profraw.h"
+#include "format/tooltext.h"
 #include "lib/json.h"
 #include "lib/proc.h"
 #include "lib/tarfile.h"

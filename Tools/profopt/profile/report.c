@@ -13,12 +13,12 @@
  *   clang: `llvm-profdata show --all-functions --counts` on the merged profile (raw
  *          profiles are merged first by llvm-profdata). */
 #include "commands.h"
-#include "profile/gcov_io.h"
-#include "profile/profraw.h"
+#include "format/gcov_io.h"
+#include "format/profraw.h"
 #include "lib/json.h"
 #include "lib/proc.h"
 #include "lib/tarfile.h"
-#include "profile/tooltext.h"
+#include "format/tooltext.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 

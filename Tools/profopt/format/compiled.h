@@ -5,7 +5,7 @@
 #ifndef PROFOPT_COMPILED_H
 #define PROFOPT_COMPILED_H
 
-#include "pipeline/buildlog.h"
+#include "format/buildlog.h"
 
 #define COMPILED_MAX_FILES 200000 /* beyond this, the rest is not fingerprinted (said) */
 

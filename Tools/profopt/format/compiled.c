@@ -1,6 +1,6 @@
 /* compiled.c - which files a build read, from its log (see compiled.h). */
-#include "pipeline/compiled.h"
-#include "pipeline/fingerprint.h"
+#include "format/compiled.h"
+#include "format/fingerprint.h"
 #include "lib/strmap.h"
 #include "lib/util.h"
 #include "lib/walk.h"

@@ -32,7 +32,7 @@
  *            [v10: vtable records, vtable names], value-profile data to the end of the file.
  * Other versions (and 32-bit programs) are recognized by magic and version only; llvm-profdata
  * is the judge. */
-#include "profile/profraw.h"
+#include "format/profraw.h"
 #include "lib/proc.h"
 #include "lib/output.h"
 #include "lib/util.h"

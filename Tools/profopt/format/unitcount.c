@@ -1,5 +1,5 @@
 /* unitcount.c - counting compile and link commands in a growing build log (see unitcount.h). */
-#include "pipeline/unitcount.h"
+#include "format/unitcount.h"
 #include "lib/output.h"
 #include "lib/util.h"
 

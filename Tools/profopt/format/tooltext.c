@@ -1,5 +1,5 @@
 /* tooltext.c - llvm-profdata show and nm, run and read (see tooltext.h). */
-#include "profile/tooltext.h"
+#include "format/tooltext.h"
 #include "lib/proc.h"
 #include "lib/util.h"
 

@@ -2,7 +2,7 @@
  *
  * The hashes are SHA-256 by libcrypto (sha256.c), file by file in this process: no other
  * program reads the names, so any byte a file name holds is fine. */
-#include "pipeline/fingerprint.h"
+#include "format/fingerprint.h"
 #include "lib/lines.h"
 #include "lib/sha256.h"
 #include "lib/output.h"

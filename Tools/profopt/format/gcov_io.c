@@ -33,7 +33,7 @@
  *                        n counters that are all zero (no payload).
  *   0xa1000000 OBJECT_SUMMARY  data: word runs, word sum_max (largest counter of a run)
  * Unknown tags are skipped by their length. */
-#include "profile/gcov_io.h"
+#include "format/gcov_io.h"
 #include "lib/util.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* buildlog.c - reading a build log (see buildlog.h). */
-#include "pipeline/buildlog.h"
+#include "format/buildlog.h"
 #include "lib/util.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* facts.c - manifest facts (see facts.h). */
-#include "profile/facts.h"
+#include "format/facts.h"
 #include "lib/lines.h"
 #include "lib/output.h"
 #include "lib/util.h"
