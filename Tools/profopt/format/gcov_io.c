@@ -441,3 +441,29 @@ int gcov_check_pair(const struct gcov_file *notes, const struct gcov_file *data,
 	}
 	return bad;
 }
+
+/* A .gcda is usable when the reader accepts every record of it (magic, version, lengths). */
+static int gcda_ok(const char *path, char *why, size_t n)
+{
+	struct gcov_file f;
+	if (gcov_read(path, &f, why, n) < 0)
+		return 0;
+	int ok = f.kind == GCOV_DATA;
+	if (!ok)
+		snprintf(why, n, "a .gcno notes file, not .gcda data");
+	gcov_file_free(&f);
+	return ok;
+}
+
+int gcov_count_damaged(char *const *paths, int n, int *bad)
+{
+	int damaged = 0;
+	char why[512];
+	for (int i = 0; i < n; i++) {
+		bad[i] = !gcda_ok(paths[i], why, sizeof why);
+		if (bad[i])
+			fprintf(stderr, "%s: damaged profile: %s\n", progname, why);
+		damaged += bad[i];
+	}
+	return damaged;
+}

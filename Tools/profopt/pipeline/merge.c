@@ -7,7 +7,7 @@
  * by the .gcda reader and only then installed beside the objects.  Any damaged file stops it. */
 #include "commands.h"
 #include "format/fingerprint.h"
-#include "format/gcov_io.h"
+#include "format/family.h"
 #include "format/profraw.h"
 #include "format/stamp.h"
 #include "pipeline/twins.h"
@@ -60,45 +60,16 @@ const char help_merge[] =
 
 #define TRAIN_AGAIN "train again (make profile-removal profile-opt)"
 
-/* A .gcda is usable when the reader accepts every record of it (magic, version, lengths). */
-static int gcda_ok(const char *path, char *why, size_t n)
-{
-	struct gcov_file f;
-	if (gcov_read(path, &f, why, n) < 0)
-		return 0;
-	int ok = f.kind == GCOV_DATA;
-	if (!ok)
-		snprintf(why, n, "a .gcno notes file, not .gcda data");
-	gcov_file_free(&f);
-	return ok;
-}
-
-/* hint: what to do about a damaged file */
-static int merge_gcc(struct file_list *files, const char *dir, const char *hint)
-{
-	int bad = 0;
-	char why[512];
-	for (int i = 0; i < files->n; i++)
-		if (!gcda_ok(files->paths[i], why, sizeof why)) {
-			fprintf(stderr, "%s: damaged profile: %s\n", progname, why);
-			bad++;
-		}
-	if (bad)
-		fatal("%d of %d .gcda files under %s are damaged (named above); none is used: %s", bad, files->n, dir, hint);
-	return 0;
-}
-
-/* clang: every raw profile must pass profopt's reader before llvm-profdata sees it (which
- * skips an empty file without a word, losing that task's counts). */
-static void check_profraws(const struct file_list *files, const char *dir)
+/* Every file training wrote must pass profopt's reader: gcc takes a truncated .gcda as partial
+ * counts, llvm-profdata skips an empty .profraw without a word.  hint: what to do instead. */
+static void check_raw(const struct family *fam, const struct file_list *files, const char *dir, const char *hint)
 {
 	int *damaged = xcalloc((size_t)files->n + 1, sizeof *damaged);
-	int bad = profraw_count_damaged(files->paths, files->n, damaged);
+	int bad = fam->count_damaged(files->paths, files->n, damaged);
 	free(damaged);
 	if (bad)
-		fatal("%d of %d raw profiles under %s are damaged (named above); nothing was merged, the previous "
-		      "merged profile is unchanged: train again (make profile-removal profile-opt)",
-		      bad, files->n, dir);
+		fatal("%d of %d %s under %s are damaged (named above); %s: %s", bad, files->n, fam->raw_files, dir,
+		      fam->merged ? "nothing was merged, the previous merged profile is unchanged" : "none is used", hint);
 }
 
 /* The seal of a merged profile: its fingerprint (SHA-256, size) in FILE.sha256. */
@@ -255,7 +226,7 @@ static void install_run(const char *run, const char *dir, const char *const *ski
 		fatal("no profile data: no .gcda files under %s (GCOV_PREFIX of the training run). Training produced "
 		      "nothing: was the program built with the profile-generate flags, and did the tasks run it?",
 		      run);
-	merge_gcc(&got, run, TRAIN_AGAIN);
+	check_raw(&family_gcc, &got, run, TRAIN_AGAIN);
 	char *rdir = resolve_path(dir), *rrun = resolve_path(run);
 	size_t rl = strlen(rrun), dl = strlen(rdir);
 	char **dest = xcalloc((size_t)got.n, sizeof *dest);
@@ -324,7 +295,8 @@ static void merge_clang_weighted(struct workload *w, int n, const char *tool, co
 
 struct merge_opts {
 	const char *family, *dir, *tool, *output, *stamp, *from, *profdata;
-	int gcc, check_only, seal;
+	const struct family *fam;
+	int check_only, seal;
 	struct workload work[MAX_WORKLOADS];
 	int nwork;
 	const char *skip[16];
@@ -376,28 +348,26 @@ static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	const char *f = o->family;
-	if (!f || (strcmp(f, "gcc") != 0 && strcmp(f, "clang") != 0 && strcmp(f, "apple-clang") != 0))
+	if (!(o->fam = family_parse(o->family)))
 		usage_error("--family=gcc|clang|apple-clang is required");
-	o->gcc = strcmp(f, "gcc") == 0;
 	if (!o->tool)
 		o->tool = "llvm-profdata";
-	if ((o->check_only || o->seal) && !o->gcc && !o->profdata)
+	if ((o->check_only || o->seal) && o->fam->merged && !o->profdata)
 		usage_error("--check-only and --seal with clang check --profdata=FILE");
-	if (o->seal && o->gcc)
+	if (o->seal && !o->fam->merged)
 		usage_error("--seal is for clang's merged profile");
-	if (!o->dir && !(o->profdata && !o->gcc))
+	if (!o->dir && !(o->profdata && o->fam->merged))
 		usage_error("--profile-dir=DIR is required");
-	if (o->from && !o->gcc)
+	if (o->from && o->fam->merged)
 		usage_error("--from is for gcc's .gcda trees (clang: --profile-dir)");
-	if (o->nwork > 0 && o->gcc)
+	if (o->nwork > 0 && !o->fam->merged)
 		usage_error("--weighted is for clang: with gcc a workload of weight W runs W times and libgcov adds the counts");
 }
 
 /* --check-only: the profile the rebuild is about to read. */
 static int check_only(const struct merge_opts *o)
 {
-	if (!o->gcc) {
+	if (o->fam->merged) {
 		char *seal = xasprintf("%s.sha256", o->profdata);
 		check_profdata(o->tool, o->profdata, seal);
 		fprintf(stderr, "merge: %s checked: %s reads it%s\n", printable(o->profdata), printable(o->tool),
@@ -409,7 +379,7 @@ static int check_only(const struct merge_opts *o)
 	find_files_all(&files, o->dir, ".gcda", o->skip);
 	if (files.n == 0)
 		fatal("no profile data: no .gcda files under %s", o->dir);
-	merge_gcc(&files, o->dir,
+	check_raw(o->fam, &files, o->dir,
 		  "put the archived profile back (make clean-retain-profile profile-opt) or train again "
 		  "(make profile-removal profile-opt)");
 	fprintf(stderr, "merge: %d .gcda files under %s checked, all well-formed\n", files.n, printable(o->dir));
@@ -422,7 +392,7 @@ static void merge_workloads(struct merge_opts *o, const char *output)
 	/* Each workload's raw profiles, weighted; the merged result is then checked as usual. */
 	for (int k = 0; k < o->nwork; k++) {
 		struct workload *w = &o->work[k];
-		find_files_all(&w->files, w->dir, o->gcc ? ".gcda" : ".profraw", o->skip);
+		find_files_all(&w->files, w->dir, o->fam->raw_suffix, o->skip);
 		file_list_sort(&w->files);
 		fprintf(stderr, "merge: workload %s: %d raw files, weight %ld\n", printable(w->dir), w->files.n, w->weight);
 		if (w->files.n == 0)
@@ -441,7 +411,7 @@ static void report_merge(const struct merge_opts *o, const struct file_list *fil
 	format_bytes(bytes, sizeof bytes, files->total_bytes);
 	long long outsize = 0;
 	struct stat st;
-	if (!o->gcc) {
+	if (o->fam->merged) {
 		outsize = stat(output, &st) == 0 ? (long long)st.st_size : 0;
 		format_bytes(outbytes, sizeof outbytes, outsize);
 		fprintf(stderr, "merge: %d raw profiles (%s), all well-formed, merged into %s (%s)\n", files->n, bytes,
@@ -477,22 +447,18 @@ int cmd_merge(int argc, char **argv)
 		libtool_twins(o.dir, o.skip);
 	}
 	struct file_list files = {0};
-	find_files_all(&files, o.dir, o.gcc ? ".gcda" : ".profraw", o.skip);
+	find_files_all(&files, o.dir, o.fam->raw_suffix, o.skip);
 	file_list_sort(&files);
 	if (files.n == 0 && o.nwork == 0)
 		fatal("no profile data: no %s files under %s. Training produced nothing: was the program built "
 		      "with the profile-generate flags, did the training commands run it%s?",
-		      o.gcc ? ".gcda" : ".profraw", o.dir,
-		      o.gcc ? "" : ", and does LLVM_PROFILE_FILE point into this directory");
-	if (!o.gcc)
-		check_profraws(&files, o.dir);
+		      o.fam->raw_suffix, o.dir, o.fam->no_raw_hint);
+	check_raw(o.fam, &files, o.dir, TRAIN_AGAIN);
 	if (o.nwork > 0)
 		merge_workloads(&o, output);
-	if (o.gcc)
-		merge_gcc(&files, o.dir, TRAIN_AGAIN);
-	else if (o.nwork == 0)
+	else if (o.fam->merged)
 		merge_clang(&files, o.tool, output);
-	if (!o.gcc)
+	if (o.fam->merged)
 		seal_profdata(o.tool, output);
 	report_merge(&o, &files, output, start);
 	file_list_free(&files);

@@ -139,7 +139,7 @@ static void copy_counts(const char *gcda, const char *twin, struct buf *dropped)
 void libtool_twins(const char *dir, const char *const *skip)
 {
 	struct file_list l = {0};
-	find_files(&l, dir, ".gcda", skip);
+	find_files_all(&l, dir, ".gcda", skip);
 	file_list_sort(&l);
 	struct buf dropped = {0};
 	int copies = 0;

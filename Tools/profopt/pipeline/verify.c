@@ -13,6 +13,7 @@
 #include "format/buildlog.h"
 #include "commands.h"
 #include "lib/elf.h"
+#include "format/family.h"
 #include "format/gcov_io.h"
 #include "format/tooltext.h"
 #include "lib/json.h"
@@ -94,7 +95,7 @@ struct fn_info {
 };
 
 struct verify {
-	int gcc;
+	const struct family *fam; /* gcc: a .gcda beside each object; clang: one merged profile */
 	const char *nm, *readelf, *tool, *profdata;
 	struct unit *u;
 	int n;
@@ -161,7 +162,7 @@ static void on_symbol(void *ctx, int object, const char *sym, char type)
 	struct verify *v = ctx;
 	struct unit *u = &v->u[object];
 	u->instrumented |= instrumentation_symbol(sym);
-	if (v->gcc || (type != 'T' && type != 't' && type != 'W'))
+	if (!v->fam->merged || (type != 'T' && type != 't' && type != 'W'))
 		return;
 	const struct fn_info *f = strmap_get(&v->fns, sym);
 	if (!f)
@@ -210,7 +211,7 @@ static void on_section(const char *name, void *arg)
  * (LTO objects; binutils nm's plugin lists only global ones); else nm. */
 static char *default_nm(const struct verify *v)
 {
-	char *tool = v->gcc ? NULL : find_program(v->tool), *slash = tool ? strrchr(tool, '/') : NULL, *nm = NULL;
+	char *tool = v->fam->merged ? find_program(v->tool) : NULL, *slash = tool ? strrchr(tool, '/') : NULL, *nm = NULL;
 	if (slash) {
 		nm = xasprintf("%.*s/llvm-nm", (int)(slash - tool), tool);
 		if (access(nm, X_OK) != 0) {
@@ -257,12 +258,24 @@ static void read_objects(struct verify *v)
 	free(why);
 }
 
+/* The files under the build directory dir, the current one (names are relative to it): an
+ * unreadable directory is an error naming it, since verify's verdict would miss its files. */
+static void find_in_build(struct file_list *l, const char *dir, const char *suffix, const char *const *skip)
+{
+	if (find_files(l, ".", suffix, skip) < 0) {
+		const char *sub = l->unreadable + (starts_with(l->unreadable, "./") ? 2 : 0);
+		fatal("cannot read %s%s%s: %s (looking for *%s under %s: nothing may be missed)", printable(dir),
+		      strcmp(sub, ".") ? "/" : "", strcmp(sub, ".") ? printable(sub) : "", strerror(l->unreadable_errno),
+		      suffix, printable(dir));
+	}
+}
+
 /* gcc: every .gcda under the tree must read well: the compiler silently takes a truncated one
  * as partial counts, and a damaged one as none. */
 static void check_gcda_files(const char *dir, const char *const *skip)
 {
 	struct file_list l = {0};
-	find_files(&l, ".", ".gcda", skip);
+	find_in_build(&l, dir, ".gcda", skip);
 	int bad = 0;
 	for (int i = 0; i < l.n; i++) {
 		char *name = strcmp(dir, ".") ? xasprintf("%s/%s", dir, l.paths[i]) : xstrdup(l.paths[i]), err[600];
@@ -296,10 +309,10 @@ static enum reason judge(const struct verify *v, const struct unit *u)
 		return COMPLAINT;
 	if (!u->profile)
 		return NO_PROFILE;
-	if (!v->gcc && u->expect_layout && u->layout == 0)
+	if (v->fam->merged && u->expect_layout && u->layout == 0)
 		return NO_LAYOUT;
 	/* without its command, only clang's profile layout in the object proves use */
-	if (u->flags < 0 && (v->gcc || u->layout != 1))
+	if (u->flags < 0 && (!v->fam->merged || u->layout != 1))
 		return NO_COMMAND;
 	return USED;
 }
@@ -336,7 +349,7 @@ static char *describe(const struct verify *v, const struct unit *u, const char *
 	switch (u->reason) {
 	case USED:
 		return xasprintf("used profile data (command: %s; profile: %s%s)", u->how ? u->how : "unknown",
-				 v->gcc ? "its .gcda" : "its functions' records",
+				 v->fam->merged ? "its functions' records" : "its .gcda",
 				 u->layout == 1 ? "; object: hot/cold sections" : "");
 	case NO_FLAG:
 		return xasprintf("compiled without the profile-use flag (%s)", u->how);
@@ -346,8 +359,8 @@ static char *describe(const struct verify *v, const struct unit *u, const char *
 	case NO_COMMAND:
 		return xstrdup("no record of its compile command (not in the build log, no switches recorded in it)");
 	case NO_PROFILE:
-		return xstrdup(v->gcc ? "no .gcda beside it: the profile has no data for it"
-				      : "the profile has no record of the functions it defines");
+		return xstrdup(v->fam->merged ? "the profile has no record of the functions it defines"
+				      : "no .gcda beside it: the profile has no data for it");
 	case COMPLAINT:
 		return xasprintf("the compiler said (%s:%d): %.300s%s", log, u->complaint->line, u->complaint->text,
 				 mismatch_cause(v, u->complaint, u->dir));
@@ -376,7 +389,7 @@ static void gather(struct verify *v, const struct build_log *log)
 		char *arg = xasprintf("./%s", u->path);
 		*strmap_slot(&v->by_arg, arg, 1) = (void *)(intptr_t)(i + 1);
 		free(arg);
-		if (v->gcc) {
+		if (!v->fam->merged) {
 			char *gcda = xasprintf("%.*s.gcda", (int)strlen(u->path) - 2, u->path);
 			struct stat st;
 			u->profile = stat(gcda, &st) == 0;
@@ -396,7 +409,7 @@ static void report(const struct verify *v, const int *count, int list, const cha
 {
 	int used = count[USED];
 	printf("verify: %d of %d compiled units used profile data (%.0f%%)", used, v->n, 100.0 * used / v->n);
-	if (!v->gcc)
+	if (v->fam->merged)
 		printf("; %d functions executed in training", v->nfuncs);
 	printf("\n");
 	if (used < v->n) {
@@ -483,14 +496,14 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 	if (chdir(absdir) < 0)
 		fatal("cannot enter %s: %s", dir, strerror(errno));
 	struct file_list objs = {0};
-	find_files(&objs, ".", ".o", skip);
+	find_in_build(&objs, dir, ".o", skip);
 	file_list_sort(&objs);
 	if (objs.n == 0)
 		fatal("no object files under %s: was the profile-use build run?", dir);
-	if (v->gcc)
-		check_gcda_files(dir, skip);
-	else
+	if (v->fam->merged)
 		load_profile(v, profdata);
+	else
+		check_gcda_files(dir, skip);
 	for (int i = 0; i < log.n; i++)
 		if (log.m[i].kind == LOG_CORRUPTED)
 			fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "
@@ -578,11 +591,10 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (see 'profopt verify --help')", argv[optind]);
-	if (!family || !dir || (strcmp(family, "gcc") && strcmp(family, "clang") && strcmp(family, "apple-clang")))
-		usage_error("--family=gcc|clang and --build-dir=DIR are required");
-	v.gcc = strcmp(family, "gcc") == 0;
+	if (!(v.fam = family_parse(family)) || !dir)
+		usage_error("--family=gcc|clang|apple-clang and --build-dir=DIR are required");
 	setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors in the order they happen */
-	if (!v.gcc && !v.profdata)
+	if (v.fam->merged && !v.profdata)
 		usage_error("--profdata=FILE is required for clang");
 	char *nm = v.nm ? NULL : default_nm(&v);
 	if (nm)

@@ -13,6 +13,7 @@
  *   clang: `llvm-profdata show --all-functions --counts` on the merged profile (raw
  *          profiles are merged first by llvm-profdata). */
 #include "commands.h"
+#include "format/family.h"
 #include "format/gcov_io.h"
 #include "format/profraw.h"
 #include "lib/json.h"
@@ -78,7 +79,7 @@ struct fn_stat {
 };
 
 struct report {
-	const char *family;
+	const struct family *family;
 	struct fn_stat *fn;
 	int nfn, capfn;
 	int profile_files, damaged, notes_files, mismatched, unloaded, named_by_symbol;
@@ -583,11 +584,11 @@ static void print_json(const struct report *r, const struct totals *all, struct 
 	struct json j;
 	jw_init(&j, stdout);
 	jw_begin_object(&j);
-	jw_kv_string(&j, "family", r->family);
+	jw_kv_string(&j, "family", r->family->name);
 	jw_kv_string(&j, "format", r->version[0] ? r->version : NULL);
 	jw_kv_int(&j, "profile_files", r->profile_files);
 	jw_kv_int(&j, "damaged_files", r->damaged);
-	if (!strcmp(r->family, "gcc")) {
+	if (r->family->id == FAMILY_GCC) {
 		jw_kv_int(&j, "notes_files", r->notes_files);
 		jw_kv_int(&j, "mismatched_files", r->mismatched);
 		jw_kv_int(&j, "objects_never_loaded", r->unloaded);
@@ -661,10 +662,10 @@ static void print_json(const struct report *r, const struct totals *all, struct 
 
 static void print_text(const struct report *r, const struct totals *all, struct fn_stat **hot, int top, int list_cold)
 {
-	printf("%s profile: %d file%s", r->family, r->profile_files, r->profile_files == 1 ? "" : "s");
+	printf("%s profile: %d file%s", r->family->name, r->profile_files, r->profile_files == 1 ? "" : "s");
 	if (r->version[0])
-		printf(", %s %s", !strcmp(r->family, "gcc") ? "GCC" : "instrumentation", r->version);
-	if (!strcmp(r->family, "gcc")) {
+		printf(", %s %s", r->family->id == FAMILY_GCC ? "GCC" : "instrumentation", r->version);
+	if (r->family->id == FAMILY_GCC) {
 		printf(", %u run%s", r->runs, r->runs == 1 ? "" : "s");
 		printf(", notes (.gcno) for %d", r->notes_files - r->unloaded);
 		if (r->unloaded)
@@ -740,6 +741,7 @@ static int has_files(const char *dir, const char *suffix, const char *const *ski
 }
 
 struct report_opts {
+	const struct family *fam;
 	const char *family, *dir, *archive, *profdata, *notes_dir, *tool, *nm, *skip[16];
 	int json, list_cold;
 	long top;
@@ -792,22 +794,20 @@ static void parse_options(int argc, char **argv, struct report_opts *o)
 		usage_error("unexpected argument '%s' (see 'profopt report --help')", printable(argv[optind]));
 	if (!o->tool || !*o->tool)
 		o->tool = "llvm-profdata";
-	const char *family = o->family;
-	if (family && strcmp(family, "gcc") && strcmp(family, "clang") && strcmp(family, "apple-clang"))
-		usage_error("--family must be gcc or clang, not '%s'", printable(family));
+	const struct family *fam = family_parse(o->family);
 	if (!o->dir && !o->archive && !o->profdata)
 		usage_error("what to report on? --profile-dir=DIR, --archive=FILE or --profdata=FILE");
-	if (o->profdata && (o->archive || (family && !strcmp(family, "gcc"))))
+	if (o->profdata && (o->archive || fam == &family_gcc))
 		usage_error("--profdata is for clang profiles; gcc profiles are read with --profile-dir or --archive");
-	if (o->archive && family && strcmp(family, "gcc"))
+	if (o->archive && fam && fam != &family_gcc)
 		usage_error("--archive holds gcc profiles (.gcda)");
-	if (!family) {
+	if (!fam) {
 		if (o->archive || (!o->profdata && has_files(o->dir, ".gcda", o->skip)))
-			family = "gcc";
+			fam = &family_gcc;
 		else
-			family = o->profdata || has_files(o->dir, ".profraw", o->skip) ? "clang" : "gcc";
+			fam = o->profdata || has_files(o->dir, ".profraw", o->skip) ? &family_clang : &family_gcc;
 	}
-	o->family = !strcmp(family, "gcc") ? "gcc" : "clang";
+	o->fam = fam;
 }
 
 static void collect(struct report *r, const struct report_opts *o)
@@ -815,7 +815,7 @@ static void collect(struct report *r, const struct report_opts *o)
 	struct stat st;
 	if (o->dir && stat(o->dir, &st) < 0)
 		fatal("%s: %s", printable(o->dir), strerror(errno));
-	if (!strcmp(r->family, "gcc")) {
+	if (r->family->id == FAMILY_GCC) {
 		/* notes beside the .gcda; with --archive, in the build directory if given */
 		const char *notes_dir = o->notes_dir ? o->notes_dir : o->dir;
 		if (o->archive)
@@ -833,7 +833,7 @@ static void collect(struct report *r, const struct report_opts *o)
 		r->have_names = 1;
 	}
 	if (r->profile_files == 0)
-		fatal("no profile data: no %s under %s", !strcmp(r->family, "gcc") ? ".gcda files" : ".profraw files",
+		fatal("no profile data: no %s files under %s", r->family->raw_suffix,
 		      printable(o->archive ? o->archive : o->dir));
 }
 
@@ -841,7 +841,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
 	parse_options(argc, argv, &o);
-	struct report r = {.family = o.family};
+	struct report r = {.family = o.fam};
 	collect(&r, &o);
 	merge_copies(&r);
 	struct totals all = {0};
