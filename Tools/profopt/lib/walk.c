@@ -72,11 +72,6 @@ int find_files(struct file_list *out, const char *dir, const char *suffix, const
 	return walk(out, dir, suffix, skip, S_IFREG);
 }
 
-int find_links(struct file_list *out, const char *dir, const char *suffix, const char *const *skip)
-{
-	return walk(out, dir, suffix, skip, S_IFLNK);
-}
-
 static void walk_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip, mode_t type)
 {
 	if (walk(out, dir, suffix, skip, type) < 0)

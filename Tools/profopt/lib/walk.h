@@ -22,7 +22,6 @@ int find_files(struct file_list *out, const char *dir, const char *suffix, const
  * would be incomplete without a word (a stash missing a directory of profiles). */
 void find_files_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
 /* The same for symbolic links (never followed) whose names end with suffix. */
-int find_links(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
 void find_links_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
 /* Appends path (malloc'd; the list takes it). */
 void file_list_add(struct file_list *l, char *path, long long size);

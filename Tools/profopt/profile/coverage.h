@@ -37,7 +37,6 @@ struct cov_input {
 /* Reads a `profopt report --json` output into *in (name and path set by the caller).  Returns 0,
  * or -1 with a message naming the file in err. */
 int cov_read_report(const char *path, struct cov_input *in, char *err, size_t errlen);
-void cov_input_free(struct cov_input *in);
 
 /* report's file for functions clang's profile names no file for */
 #define COV_NO_FILE "(external)"

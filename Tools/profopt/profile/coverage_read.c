@@ -92,16 +92,3 @@ int cov_read_report(const char *path, struct cov_input *in, char *err, size_t er
 	json_decref(doc);
 	return rc;
 }
-
-void cov_input_free(struct cov_input *in)
-{
-	for (int i = 0; i < in->nfiles; i++)
-		free(in->files[i].file);
-	for (int i = 0; i < in->nfns; i++) {
-		free(in->fns[i].name);
-		free(in->fns[i].file);
-	}
-	free(in->files);
-	free(in->fns);
-	free(in->family);
-}
