@@ -333,6 +333,9 @@ test_unreadable_directory_is_named_not_skipped() {
 	test ! -e store/s.tar || fail "a stash without tree/b was written"
 	expect_status 1 as_nobody "$PROFOPT" merge --family=gcc --profile-dir=tree --check-only
 	expect_contains out 'tree/b'
+	printf 'z' > tree/a/one.o && chown nobody tree/a/one.o
+	expect_status 1 as_nobody "$PROFOPT" verify --family=gcc --build-dir=tree
+	expect_contains out 'cannot read tree/b: Permission denied \(looking for \*\.o under tree: nothing may be missed\)'
 	chmod 755 tree/b
 	expect_status 0 as_nobody "$PROFOPT" stash save --build-dir=tree --archive=store/s.tar
 	expect_eq "$(tar -tf store/s.tar | sort | tr '\n' ' ')" "a/one.gcda b/two.gcda " "stashed files"
