@@ -27,7 +27,7 @@ int wants_help(int argc, char **argv);
 
 DECLARE_COMMAND(probe);
 DECLARE_COMMAND(train);
-DECLARE_COMMAND(run);
+DECLARE_COMMAND_OPTIONS(run);
 DECLARE_COMMAND_OPTIONS(merge);
 DECLARE_COMMAND_OPTIONS(stash);
 DECLARE_COMMAND(verify);

@@ -13,7 +13,7 @@
 const struct command commands[] = {
 	{"probe", cmd_probe, "identify the compiler and its matching profile tool", help_probe, NULL},
 	{"train", cmd_train, "run training commands in parallel with timeouts and a progress line", help_train, NULL},
-	{"run", cmd_run, "run one build stage quietly: log, heartbeat, duration, tail on failure", help_run, NULL},
+	{"run", cmd_run, "run one build stage quietly: log, heartbeat, duration, tail on failure", NULL, &options_run},
 	{"merge", cmd_merge, "merge raw profiles into one (llvm-profdata) or check .gcda files", NULL, &options_merge},
 	{"stash", cmd_stash, "save or restore profile files around a clean", NULL, &options_stash},
 	{"verify", cmd_verify, "after the profile-use build: check each object was compiled with the profile", help_verify, NULL},
