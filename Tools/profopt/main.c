@@ -16,7 +16,7 @@ const struct command commands[] = {
 	{"run", cmd_run, "run one build stage quietly: log, heartbeat, duration, tail on failure", NULL, &options_run},
 	{"merge", cmd_merge, "merge raw profiles into one (llvm-profdata) or check .gcda files", NULL, &options_merge},
 	{"stash", cmd_stash, "save or restore profile files around a clean", NULL, &options_stash},
-	{"verify", cmd_verify, "after the profile-use build: check each object was compiled with the profile", help_verify, NULL},
+	{"verify", cmd_verify, "after the profile-use build: check each object was compiled with the profile", NULL, &options_verify},
 	{"summary", cmd_summary, "collect pipeline stage stamps into a JSON summary", help_summary, NULL},
 	{"export", cmd_export, "write the merged profile and its manifest as one reusable file", help_export, NULL},
 	{"import", cmd_import, "check a profile bundle against this build and install its profile", help_import, NULL},
