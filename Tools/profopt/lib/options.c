@@ -28,16 +28,14 @@ static void list_add(struct option_list *l, const char *value)
 static void store(const struct option_spec *o, const char *arg, void *dest)
 {
 	char *at = (char *)dest + o->offset;
-	long long whole;
 	switch (o->kind) {
 	case OPTION_FLAG: *(int *)at = 1; break;
 	case OPTION_STRING: *(const char **)at = arg; break;
 	case OPTION_LIST: list_add((struct option_list *)(void *)at, arg); break;
 	case OPTION_INT:
-		if (parse_whole(arg, o->min, o->max, &whole) < 0)
-			usage_error("--%s wants a whole number from %ld to %ld, not '%s'", o->name, o->min, o->max,
+		if (parse_whole(arg, o->min, o->max, (long long *)(void *)at) < 0)
+			usage_error("--%s wants a whole number from %lld to %lld, not '%s'", o->name, o->min, o->max,
 				    printable(arg));
-		*(long *)at = (long)whole;
 		break;
 	case OPTION_SECONDS:
 		if ((*(double *)at = parse_seconds(arg, MAX_SECONDS)) < 0)

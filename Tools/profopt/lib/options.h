@@ -10,7 +10,7 @@
 enum option_kind {
 	OPTION_FLAG,    /* int, set to 1 */
 	OPTION_STRING,  /* const char *, the last one given */
-	OPTION_INT,     /* long, a whole number in [min, max] */
+	OPTION_INT,     /* long long, a whole number in [min, max] */
 	OPTION_SECONDS, /* double, seconds in (0, MAX_SECONDS] */
 	OPTION_SHARE,   /* double, "N" or "N%" (0..100) as a fraction in [0, 1] */
 	OPTION_LIST,    /* struct option_list, every one given, in order (repeatable) */
@@ -29,7 +29,7 @@ struct option_spec {
 	size_t offset;      /* where the value goes in the command's options struct */
 	const char *arg;    /* the value's name in --help ("DIR"); NULL for a flag */
 	const char *help;   /* what it does, one sentence (--help wraps it) */
-	long min, max;      /* OPTION_INT's bounds */
+	long long min, max; /* OPTION_INT's bounds */
 };
 
 /* Rows: OPT_STRING("log", 0, struct run_options, log, "FILE", "where the output goes"). */

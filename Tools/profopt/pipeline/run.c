@@ -102,7 +102,7 @@ static void print_tail(const char *path, int lines)
 struct run_options {
 	const char *label, *log, *stamp, *cwd, *units, *since;
 	double heartbeat;
-	long tail;
+	long long tail;
 	int verbose;
 	char **command;
 };
