@@ -20,7 +20,7 @@ const struct command commands[] = {
 	{"summary", cmd_summary, "collect pipeline stage stamps into a JSON summary", NULL, &options_summary},
 	{"export", cmd_export, "write the merged profile and its manifest as one reusable file", NULL, &options_export},
 	{"import", cmd_import, "check a profile bundle against this build and install its profile", NULL, &options_import},
-	{"diff", cmd_diff, "how alike two profiles are (edge-count overlap) and whether identical", help_diff, NULL},
+	{"diff", cmd_diff, "how alike two profiles are (edge-count overlap) and whether identical", NULL, &options_diff},
 	{"bench", cmd_bench, "compare interpreters on a benchmark suite: medians, speedups, intervals", help_bench, NULL},
 	{"compare", cmd_compare, "one command on two builds (plain and PGO): time, instructions, slower functions", help_compare, NULL},
 	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", help_report, NULL},
