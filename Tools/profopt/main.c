@@ -24,7 +24,7 @@ const struct command commands[] = {
 	{"bench", cmd_bench, "compare interpreters on a benchmark suite: medians, speedups, intervals", help_bench, NULL},
 	{"compare", cmd_compare, "one command on two builds (plain and PGO): time, instructions, slower functions", help_compare, NULL},
 	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", NULL, &options_report},
-	{"check", cmd_check, "check the sources are still those the profile was trained on", help_check, NULL},
+	{"check", cmd_check, "check the sources are still those the profile was trained on", NULL, &options_check},
 	{"coverage", cmd_coverage, "what the training reached per group of units (core, compiler, modules)", help_coverage, NULL},
 	{"check-raw", cmd_check_raw, "before training: check llvm-profdata reads the raw profiles clang writes", help_check_raw, NULL},
 	{"lock", cmd_lock, "run a command holding a build directory's lock (one run at a time)", NULL, &options_lock},

@@ -18,7 +18,7 @@ static int count_rows(const struct option_spec *o)
 	return n;
 }
 
-static void list_add(struct option_list *l, const char *value)
+void option_list_add(struct option_list *l, const char *value)
 {
 	l->v = grow_array(l->v, l->n + 1, &l->cap, sizeof *l->v, 8);
 	l->v[l->n++] = value;
@@ -31,7 +31,7 @@ static void store(const struct option_spec *o, const char *arg, void *dest)
 	switch (o->kind) {
 	case OPTION_FLAG: *(int *)at = 1; break;
 	case OPTION_STRING: *(const char **)at = arg; break;
-	case OPTION_LIST: list_add((struct option_list *)(void *)at, arg); break;
+	case OPTION_LIST: option_list_add((struct option_list *)(void *)at, arg); break;
 	case OPTION_INT:
 		if (parse_whole(arg, o->min, o->max, (long long *)(void *)at) < 0)
 			usage_error("--%s wants a whole number from %lld to %lld, not '%s'", o->name, o->min, o->max,

@@ -22,6 +22,9 @@ struct option_list {
 	int n, cap;
 };
 
+/* Appends value (a default that is always there, say). */
+void option_list_add(struct option_list *l, const char *value);
+
 struct option_spec {
 	const char *name;   /* the long name, without "--" */
 	char letter;        /* the short form (-C), or 0 */
