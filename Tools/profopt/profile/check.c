@@ -235,7 +235,7 @@ static void parse_check_opts(struct check_opts *o, int argc, char **argv)
 	int first = options_parse(&options_check, argc, argv, o);
 	if (first < argc)
 		usage_error("unexpected argument '%s' (see 'profopt check --help')", printable(argv[first]));
-	option_list_add(&o->skip.v, ".git");
+	option_list_add(&o->skip, ".git");
 	if (o->write_fp && (o->against || (o->log && o->root)))
 		usage_error("--write-fingerprint takes --source-dir=DIR (a tree) or --build-log=FILE (what a build compiled), not both; --against comes later");
 	if (o->write_fp && !o->root && !o->log)
