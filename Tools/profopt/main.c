@@ -25,7 +25,7 @@ const struct command commands[] = {
 	{"compare", cmd_compare, "one command on two builds (plain and PGO): time, instructions, slower functions", help_compare, NULL},
 	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", NULL, &options_report},
 	{"check", cmd_check, "check the sources are still those the profile was trained on", NULL, &options_check},
-	{"coverage", cmd_coverage, "what the training reached per group of units (core, compiler, modules)", help_coverage, NULL},
+	{"coverage", cmd_coverage, "what the training reached per group of units (core, compiler, modules)", NULL, &options_coverage},
 	{"check-raw", cmd_check_raw, "before training: check llvm-profdata reads the raw profiles clang writes", NULL, &options_check_raw},
 	{"lock", cmd_lock, "run a command holding a build directory's lock (one run at a time)", NULL, &options_lock},
 	{NULL, NULL, NULL, NULL, NULL},
