@@ -93,9 +93,8 @@ static _Noreturn void bad_option(const struct command_options *c, int what, char
 		usage_error("--%s takes no value (see 'profopt %s --help')", o->name, c->name);
 	if (optopt > 0 && optopt < LONG_ONLY)
 		usage_error("unknown option '-%c' (see 'profopt %s --help')", optopt, c->name);
-	const char *given = argv[optind - 1]; /* its name, without a value */
-	usage_error("unknown option '%.*s' (see 'profopt %s --help')", (int)strcspn(given, "="), printable(given),
-		    c->name);
+	const char *given = printable(argv[optind - 1]); /* its name, without a value */
+	usage_error("unknown option '%.*s' (see 'profopt %s --help')", (int)strcspn(given, "="), given, c->name);
 }
 
 int options_parse(const struct command_options *c, int argc, char **argv, void *dest)
