@@ -322,7 +322,7 @@ sig() { od -An -tx1 -N20 "$$1" 2>/dev/null | tr -d ' \n' | cut -c1-12,37-40; }
 if test "$${1-}" = --train; then
 	dir=$$2; shift 2; test "$${1-}" != -- || shift
 	each= tasks= prev= out= tab=$$(printf '\t') nl=$$(printf '\nx'); nl=$${nl%x}
-	valued='|-j|-C|--jobs|--timeout|--work-dir|--directory|--log-dir|--min-ran|--crashed-before|--failed-before|--setenv|--heartbeat|--results|--stamp|--stage|--tasks|--each|'
+	valued='|-j|-C|--jobs|--timeout|--work-dir|--log-dir|--min-ran|--crashed-before|--failed-before|--setenv|--heartbeat|--results|--stamp|--stage|--tasks|--each|'
 	i=0
 	for a; do
 		i=$$((i + 1)); test $$i -gt 2 || continue
@@ -539,8 +539,8 @@ $(call pgo_stamp,train): $(call pgo_after,train) $(pgo_runner_dep)
 	@rm -f $(pgo_ir_profdata)
 	@$(PROFOPT) run --label="list training tasks (the instrumented program must start)" --log=$(call pgo_log,train-list) -- sh -c $(call pgo_quote,$(PGO_TRAIN_LIST))
 	@rm -f $(pgo_fingerprint)
-	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --record=$(pgo_fingerprint) --root=$(PGO_SOURCE_ROOT),\
-		test ! -f $(call pgo_log,instrument) || $(PROFOPT) check --record=$(pgo_fingerprint) $(pgo_instrumented_files))
+	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --write-fingerprint=$(pgo_fingerprint) --source-dir=$(PGO_SOURCE_ROOT),\
+		test ! -f $(call pgo_log,instrument) || $(PROFOPT) check --write-fingerprint=$(pgo_fingerprint) $(pgo_instrumented_files))
 	@$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} +)
 	@$(call pgo_train_cmds,train,$(PGO_RAW_DIR),training)
 
@@ -608,13 +608,13 @@ profile-export: $(call pgo_stamp,verify)
 	@$(pgo_check_paths){ $(PGO_MANIFEST_CMD); printf 'training_args=%s\n' $(call pgo_quote,$(PGO_TRAIN_ARGS)); \
 		$(if $(PGO_RELOCATE_ROOT),printf 'relocate_root=%s\n' "$(PGO_RELOCATE_ROOT)";) } > $(call pgo_quote,$(pgo_manifest))
 	@$(PROFOPT) export --profile=$(call pgo_quote,$(pgo_profile_file)) --manifest=$(call pgo_quote,$(pgo_manifest)) \
-		--output=$(call pgo_quote,$(PGO_EXPORT)) --record=$(call pgo_quote,$(pgo_abs_dir)/profile-manifest.json)
+		--output=$(call pgo_quote,$(PGO_EXPORT)) --write-manifest=$(call pgo_quote,$(pgo_abs_dir)/profile-manifest.json)
 
 # GCC keeps its profiles next to the objects: they are archived before the clean (once: an
 # interrupted clean finds the archive and does not archive the cleaned tree) and put back in
 # the same step, so the stamp says "clean and profiles in place".
-pgo_stash_save = $(if $(pgo_is_gcc),test -f $(pgo_stash) || $(PROFOPT) stash save $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash),true)
-pgo_clean_keeping = sh -c $(call pgo_quote,$(PGO_CLEAN) $(if $(pgo_is_gcc),&& $(PROFOPT) stash restore $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)))
+pgo_stash_save = $(if $(pgo_is_gcc),test -f $(pgo_stash) || $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash),true)
+pgo_clean_keeping = sh -c $(call pgo_quote,$(PGO_CLEAN) $(if $(pgo_is_gcc),&& $(PROFOPT) stash restore $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)))
 
 $(call pgo_stamp,clean): $(call pgo_after,clean)
 	@$(call pgo_rm_later,clean)
@@ -647,7 +647,7 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 		mv -f $(pgo_use_log).both $(pgo_use_log) && rm -f $(pgo_use_log).before; }
 	@$(pgo_record_use_sources) > /dev/null
 	@# libtool's link of a -module library removes the .gcda its compile read (.libs/NAME.*)
-	@$(if $(pgo_is_gcc),{ said=$$($(PROFOPT) stash restore $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash) 2>&1) || { echo "$$said" >&2; exit 1; }; })
+	@$(if $(pgo_is_gcc),{ said=$$($(PROFOPT) stash restore $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash) 2>&1) || { echo "$$said" >&2; exit 1; }; })
 	@rm -f $(pgo_use_started) $(pgo_use_fp).before
 
 $(call pgo_stamp,verify): $(call pgo_after,verify) $(pgo_runner_dep)
@@ -660,7 +660,7 @@ $(call pgo_stamp,verify): $(call pgo_after,verify) $(pgo_runner_dep)
 	@$(if $(strip $(PGO_VERIFY_RUN)),$(pgo_list_if_imported) && $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) \
 		--label="verify: the optimized program runs the training's tasks" --log=$(call pgo_log,verify-run) \
 		-- sh -c $(call pgo_quote,$(PGO_VERIFY_RUN)))
-	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --objdir=$(PGO_BUILD_DIR) --build-log=$(call pgo_log,use) \
+	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) --build-log=$(call pgo_log,use) \
 		--stamp=$(call pgo_stamp,verify) --since=$(pgo_abs_dir)/verify.started $(pgo_skip) \
 		$(if $(wildcard $(pgo_fingerprint)),--fingerprint=$(pgo_fingerprint)) \
 		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
@@ -753,7 +753,7 @@ pgo-workloads:
 # instrumented build: once the pipeline has cleaned it, it is built again.  Leaves the
 # pipeline after merge, with the second profile, so `make profile-opt` goes on from there.
 pgo_repro_dir = $(pgo_abs_dir)/repro
-pgo_repro_save = $(if $(pgo_is_gcc),rm -f $(pgo_repro_dir)/$(1).tar && $(PROFOPT) stash save $(pgo_skip) --dir=$(PGO_BUILD_DIR) --archive=$(pgo_repro_dir)/$(1).tar,cp $(PGO_PROFDATA) $(pgo_repro_dir)/$(1).profdata)
+pgo_repro_save = $(if $(pgo_is_gcc),rm -f $(pgo_repro_dir)/$(1).tar && $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_repro_dir)/$(1).tar,cp $(PGO_PROFDATA) $(pgo_repro_dir)/$(1).profdata)
 pgo_repro_file = $(pgo_repro_dir)/$(1).$(if $(pgo_is_gcc),tar,profdata)
 pgo-repro-check:
 	@$(if $(pgo_enabled),,$(call pgo_not_enabled,pgo-repro-check))

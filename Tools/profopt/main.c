@@ -11,24 +11,41 @@
 #endif
 
 const struct command commands[] = {
-	{"train", cmd_train, "run training commands in parallel with timeouts and a progress line", help_train},
-	{"run", cmd_run, "run one build stage quietly: log, heartbeat, duration, tail on failure", help_run},
-	{"merge", cmd_merge, "merge raw profiles into one (llvm-profdata) or check .gcda files", help_merge},
-	{"stash", cmd_stash, "save or restore profile files around a clean", help_stash},
-	{"verify", cmd_verify, "after the profile-use build: check each object was compiled with the profile", help_verify},
-	{"summary", cmd_summary, "collect pipeline stage stamps into a JSON summary", help_summary},
-	{"export", cmd_export, "write the merged profile and its manifest as one reusable file", help_export},
-	{"import", cmd_import, "check a profile bundle against this build and install its profile", help_import},
-	{"diff", cmd_diff, "how alike two profiles are (edge-count overlap) and whether identical", help_diff},
-	{"bench", cmd_bench, "compare interpreters on a benchmark suite: medians, speedups, intervals", help_bench},
-	{"compare", cmd_compare, "one command on two builds (plain and PGO): time, instructions, slower functions", help_compare},
-	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", help_report},
-	{"check", cmd_check, "check the sources are still those the profile was trained on", help_check},
-	{"coverage", cmd_coverage, "what the training reached per group of units (core, compiler, modules)", help_coverage},
-	{"check-raw", cmd_check_raw, "before training: check llvm-profdata reads the raw profiles clang writes", help_check_raw},
-	{"lock", cmd_lock, "run a command holding a build directory's lock (one run at a time)", help_lock},
-	{NULL, NULL, NULL, NULL},
+	{"train", cmd_train, "run training commands in parallel with timeouts and a progress line", help_train, NULL},
+	{"run", cmd_run, "run one build stage quietly: log, heartbeat, duration, tail on failure", NULL, &options_run},
+	{"merge", cmd_merge, "merge raw profiles into one (llvm-profdata) or check .gcda files", NULL, &options_merge},
+	{"stash", cmd_stash, "save or restore profile files around a clean", NULL, &options_stash},
+	{"verify", cmd_verify, "after the profile-use build: check each object was compiled with the profile", NULL, &options_verify},
+	{"summary", cmd_summary, "collect pipeline stage stamps into a JSON summary", NULL, &options_summary},
+	{"export", cmd_export, "write the merged profile and its manifest as one reusable file", NULL, &options_export},
+	{"import", cmd_import, "check a profile bundle against this build and install its profile", NULL, &options_import},
+	{"diff", cmd_diff, "how alike two profiles are (edge-count overlap) and whether identical", NULL, &options_diff},
+	{"bench", cmd_bench, "compare interpreters on a benchmark suite: medians, speedups, intervals", help_bench, NULL},
+	{"compare", cmd_compare, "one command on two builds (plain and PGO): time, instructions, slower functions", help_compare, NULL},
+	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", NULL, &options_report},
+	{"check", cmd_check, "check the sources are still those the profile was trained on", NULL, &options_check},
+	{"coverage", cmd_coverage, "what the training reached per group of units (core, compiler, modules)", NULL, &options_coverage},
+	{"check-raw", cmd_check_raw, "before training: check llvm-profdata reads the raw profiles clang writes", NULL, &options_check_raw},
+	{"lock", cmd_lock, "run a command holding a build directory's lock (one run at a time)", NULL, &options_lock},
+	{NULL, NULL, NULL, NULL, NULL},
 };
+
+/* A command's --help: from its table of options, or its text. */
+static void print_command_help(const struct command *c)
+{
+	if (c->options)
+		options_usage(stdout, c->options);
+	else
+		fputs(c->help, stdout);
+}
+
+/* --list-options (not in --help; for t0175): every option of every command with a table. */
+static void list_options(void)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (c->options)
+			options_list(stdout, c->options);
+}
 
 static void print_help(FILE *out)
 {
@@ -67,7 +84,7 @@ int main(int argc, char **argv)
 		if (argc > 2 && strcmp(argv[1], "help") == 0) {
 			for (const struct command *c = commands; c->name; c++)
 				if (strcmp(c->name, argv[2]) == 0) {
-					fputs(c->help, stdout);
+					print_command_help(c);
 					return 0;
 				}
 			usage_error("no such command: '%s' (see 'profopt --help')", printable(argv[2]));
@@ -79,13 +96,17 @@ int main(int argc, char **argv)
 		printf("profopt %s\n", PROFOPT_VERSION);
 		return 0;
 	}
+	if (strcmp(argv[1], "--list-options") == 0) {
+		list_options();
+		return 0;
+	}
 	if (argv[1][0] == '-')
 		usage_error("unknown option '%s' (see 'profopt --help')", printable(argv[1]));
 	for (const struct command *c = commands; c->name; c++) {
 		if (strcmp(c->name, argv[1]) != 0)
 			continue;
 		if (wants_help(argc - 1, argv + 1)) {
-			fputs(c->help, stdout);
+			print_command_help(c);
 			return 0;
 		}
 		progname = xasprintf("profopt %s", c->name);

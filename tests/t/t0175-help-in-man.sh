@@ -1,5 +1,46 @@
-# Every option a command's --help names is in the man page: the two are written separately,
-# so this is what keeps them from drifting apart.
+# The man page and the options agree.  A command's options are declared once, in its table
+# (lib/options.h), which drives parsing and --help; `profopt --list-options` prints the
+# tables.  The man page's entry for the command (COMMANDS, ".TP" then ".B NAME ...") must name
+# each of them, and name no option the table lacks.  Commands not yet on a table are held to
+# their --help text instead.
+
+# man_entry NAME: the text of NAME's entries under COMMANDS, '\-' written '-'
+man_entry() {
+	awk -v want="$1" '
+		/^\.SH COMMANDS/ { on = 1; next }
+		/^\.SH/ { on = 0 }
+		on && prev == ".TP" && /^\.B / { n = $2; gsub(/\\-/, "-", n); sub(/\\f.*/, "", n); mine = (n == want) }
+		on && /^\.TP/ { prev = $0; next }
+		on && mine { gsub(/\\-/, "-"); print }
+		{ prev = $0 }' "$SRCDIR/Misc/profopt.1"
+}
+
+test_every_table_option_is_in_the_man_page_and_no_other() {
+	local c o missing= extra= commands
+	"$PROFOPT" --list-options > table.txt
+	commands=$(cut -d' ' -f1 table.txt | sort -u)
+	[ "$(echo "$commands" | wc -w)" -ge 12 ] || fail "--list-options lists too few commands: $commands"
+	for c in $commands; do
+		man_entry "$c" > entry.txt
+		[ -s entry.txt ] || { missing="$missing $c:(no entry)"; continue; }
+		grep "^$c " table.txt | cut -d' ' -f2 > options.txt
+		while read -r o; do
+			grep -qE -- "(^|[^a-z-])$o([^a-z0-9-]|$)" entry.txt || missing="$missing $c:$o"
+		done < options.txt
+		# what the entry names: options after a font change or a space, not another tool's
+		# (llvm-profdata's, tar's), which the entry writes after the tool's name
+		for o in $(grep -oE -- '(\\fB|^| |\[|\(|\|)--[a-z][a-z0-9-]*' entry.txt | grep -oE -- '--[a-z0-9-]+' | sort -u); do
+			case "$c $o" in
+			# llvm-profdata's, tar's, and report's --top named in the coverage entry
+			"merge --failure-mode" | "stash --files-from" | "report --all-functions" | "report --counts" | \
+				"coverage --top") continue ;;
+			esac
+			grep -qx -- "$o" options.txt || extra="$extra $c:$o"
+		done
+	done
+	[ -z "$missing" ] || fail "options in the tables but not in their man page entry:$missing"
+	[ -z "$extra" ] || fail "options in the man page that the command's table lacks:$extra"
+}
 
 test_every_help_option_is_in_the_man_page() {
 	local man=$SRCDIR/Misc/profopt.1 commands c o missing=
@@ -14,4 +55,14 @@ test_every_help_option_is_in_the_man_page() {
 		done
 	done
 	[ -z "$missing" ] || fail "options in --help but not in Misc/profopt.1:$missing"
+}
+
+test_help_is_the_table() {
+	local o
+	"$PROFOPT" --list-options | grep '^merge --' | cut -d' ' -f2 > merge.txt
+	"$PROFOPT" merge --help > help.txt
+	while read -r o; do
+		grep -qE -- "^  $o[= ]" help.txt || fail "merge --help does not list $o"
+	done < merge.txt
+	expect_eq "$(grep -cE '^  --' help.txt)" "$(wc -l < merge.txt)" "options in merge --help"
 }

@@ -8,7 +8,7 @@ edit_interp() {
 
 test_check_detects_edited_added_removed_sources() {
 	setup_fixture
-	"$PROFOPT" check --record=fingerprint.txt --root=. 2> rec.log
+	"$PROFOPT" check --write-fingerprint=fingerprint.txt --source-dir=. 2> rec.log
 	expect_contains rec.log 'fingerprint of [0-9]+ source files'
 	expect_contains fingerprint.txt ' interp\.c$'
 	expect_status 0 "$PROFOPT" check --against=fingerprint.txt
@@ -31,7 +31,7 @@ test_check_detects_edited_added_removed_sources() {
 	expect_status 2 "$PROFOPT" check --against=fingerprint.txt --max-changed=lots
 	expect_eq "$(wc -l < out)" 1 "lines of the usage error"
 	expect_status 2 "$PROFOPT" check
-	expect_status 2 "$PROFOPT" check --record=x
+	expect_status 2 "$PROFOPT" check --write-fingerprint=x
 }
 
 test_check_gcc_coverage_mismatch_in_build_log() {

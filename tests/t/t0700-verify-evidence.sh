@@ -33,7 +33,7 @@ test_gcc_rebuild_without_profile_use_flag() {
 	# Without the build log, the switches gcc recorded in the object (-g) say the same; an old
 	# stamp given to a failing verify is removed.
 	echo '{"stage": "verify", "status": "ok"}' > old.stamp
-	expect_status 1 "$PROFOPT" verify --family=gcc --objdir=. --require=interp.o --stamp=old.stamp
+	expect_status 1 "$PROFOPT" verify --family=gcc --build-dir=. --require=interp.o --stamp=old.stamp
 	expect_contains out 'interp.o: NO PROFILE DATA: compiled without the profile-use flag \(the switches recorded in the object\)'
 	test ! -f old.stamp || fail "a failed verify left the old stamp"
 }
@@ -48,7 +48,7 @@ check_damaged_gcda() {
 	expect_status 1 "$PROFOPT" summary --json pgo/configure.stamp pgo/use.stamp pgo/verify.stamp
 	expect_contains out '"ok": false'
 	gcc -O2 -c interp.c main.c  # objects for verify to judge, beside the damaged .gcda
-	expect_status 1 "$PROFOPT" verify --family=gcc --objdir=. --skip=pgo --require=interp.o
+	expect_status 1 "$PROFOPT" verify --family=gcc --build-dir=. --skip=pgo --require=interp.o
 	expect_contains out "error: damaged profile: interp\.gcda: offset [0-9]+ .*$1"
 	expect_contains out '1 of 2 \.gcda files under \. are damaged'
 }
@@ -75,7 +75,7 @@ test_gcc_instrumented_objects_with_counts_beside() {
 	gcc -fprofile-generate -o toy interp.o main.o
 	./toy ppas 1000 > /dev/null
 	test -f interp.gcda || fail "no .gcda"
-	expect_status 1 "$PROFOPT" verify --family=gcc --objdir=. --require=interp.o --list
+	expect_status 1 "$PROFOPT" verify --family=gcc --build-dir=. --require=interp.o --list
 	expect_contains out 'interp.o: NO PROFILE DATA: an instrumented object'
 	expect_contains out 'verify: 0 of 2 compiled units'
 }
@@ -88,7 +88,7 @@ test_clang_source_changed_after_training() {
 	expect_contains make.out 'interp.o: NO PROFILE DATA: the compiler said \(.*use\.log:[0-9]+\): .*hash mismatch'
 	# Without the log, the object itself shows it: compiled as without profile.
 	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
-	expect_status 1 "$PROFOPT" verify --family=clang --objdir=. --profdata=pgo/merged.profdata --tool="$llvm_profdata" --require=interp.o
+	expect_status 1 "$PROFOPT" verify --family=clang --build-dir=. --profdata=pgo/merged.profdata --tool="$llvm_profdata" --require=interp.o
 	expect_contains out 'interp.o: NO PROFILE DATA: compiled as without profile: none of its functions is laid out hot or cold'
 	expect_contains out 'verify: 1 of 2 compiled units used profile data'
 }
@@ -101,7 +101,7 @@ test_clang_good_build_proved_from_the_object() {
 	expect_eq "$(json_get pgo/verify.stamp without_profile.compiler_complained)" 0
 	# Without the log, clang's layout of the object proves the use.
 	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
-	expect_status 0 "$PROFOPT" verify --family=clang --objdir=. --profdata=pgo/merged.profdata --tool="$llvm_profdata" --require=interp.o
+	expect_status 0 "$PROFOPT" verify --family=clang --build-dir=. --profdata=pgo/merged.profdata --tool="$llvm_profdata" --require=interp.o
 	expect_contains out 'interp.o: used profile data \(command: unknown; .*object: hot/cold sections\)'
 }
 
@@ -116,7 +116,7 @@ test_corrupted_profile_in_build_log_is_fatal() {
 	setup_fixture
 	gcc -O1 -c interp.c main.c
 	printf 'gcc -O1 -fprofile-use -c -o interp.o interp.c\ninterp.c: warning: profile data may be corrupted\n' > build.log
-	expect_status 1 "$PROFOPT" verify --family=gcc --objdir=. --build-log=build.log
+	expect_status 1 "$PROFOPT" verify --family=gcc --build-dir=. --build-log=build.log
 	expect_contains out 'error: the compiler found a profile damaged \(build\.log:2: .*may be corrupted\)'
 	expect_not_contains out 'warning: the compiler found'
 }
@@ -137,7 +137,7 @@ EOF
 	local start=$SECONDS
 	expect_status 0 timeout 60 "$PROFOPT" check --build-log=big.log --max-changed=999999
 	expect_contains out '100000 stale, 0 corrupted, 1 missing'
-	expect_status 1 timeout 60 "$PROFOPT" verify --family=gcc --objdir=. --build-log=big.log --require=interp.o
+	expect_status 1 timeout 60 "$PROFOPT" verify --family=gcc --build-dir=. --build-log=big.log --require=interp.o
 	expect_contains out "interp.o: NO PROFILE DATA: the compiler said \(big\.log:200003\): .*interp\.gcda' profile count data file not found"
 	[ $((SECONDS - start)) -lt 20 ] || fail "reading a 200,000-line log took $((SECONDS - start)) s"
 }
@@ -152,14 +152,14 @@ test_clang19_hash_mismatch() {
 	LLVM_PROFILE_FILE=t.profraw ./toy ppas 200000 > /dev/null
 	"$tool" merge -o t.profdata t.profraw
 	clang-19 -O2 -fprofile-use=t.profdata -c interp.c main.c
-	expect_status 0 "$PROFOPT" verify --family=clang --objdir=. --profdata=t.profdata --tool="$tool" --require=interp.o
+	expect_status 0 "$PROFOPT" verify --family=clang --build-dir=. --profdata=t.profdata --tool="$tool" --require=interp.o
 	expect_contains out 'verify: 2 of 2 compiled units used profile data'
 	sed -i "s/default: break;/case 'z': if (sp >= 1 \&\& acc > 3) acc = 0; break;\n\t\t\tdefault: break;/" interp.c
 	{ echo "clang-19 -O2 -fprofile-use=t.profdata -c interp.c"; clang-19 -O2 -fprofile-use=t.profdata -c interp.c 2>&1; } > build.log
 	expect_contains build.log 'hash mismatch'
-	expect_status 1 "$PROFOPT" verify --family=clang --objdir=. --profdata=t.profdata --tool="$tool" --require=interp.o
+	expect_status 1 "$PROFOPT" verify --family=clang --build-dir=. --profdata=t.profdata --tool="$tool" --require=interp.o
 	expect_contains out 'interp.o: NO PROFILE DATA: compiled as without profile'
-	expect_status 1 "$PROFOPT" verify --family=clang --objdir=. --profdata=t.profdata --tool="$tool" --require=interp.o --build-log=build.log
+	expect_status 1 "$PROFOPT" verify --family=clang --build-dir=. --profdata=t.profdata --tool="$tool" --require=interp.o --build-log=build.log
 	expect_contains out 'interp.o: NO PROFILE DATA: the compiler said \(build\.log:2\): .*hash mismatch'
 }
 

@@ -116,7 +116,7 @@ test_symlink_then_write_through() {
 	ln -s "$OUTSIDE" build/evil
 	ln -s "$OUTSIDE/y.gcda" build/y.gcda
 	ln -s "$OUTSIDE/z.gcda" build/z.gcda
-	"$PROFOPT" stash restore --dir=build --archive=stash.tar 2> err || { cat err; fail "stash restore"; }
+	"$PROFOPT" stash restore --build-dir=build --archive=stash.tar 2> err || { cat err; fail "stash restore"; }
 	expect_contains err "removed the link build/evil: a profile file is never written through a link"
 	expect_contains err "removed the link build/z.gcda: a profile file is never a link"
 	[ -z "$(ls -A outside)" ] || fail "written through the link: $(ls -A outside)"
@@ -261,11 +261,11 @@ test_stash_restore_refuses_hostile_stash() {
 	craft tar s1.tar "f:a.gcda=ok" "l:b.gcda>$OUTSIDE/b"
 	craft tar s2.tar "f:a.gcda=ok" "f:interp.c=hacked"
 	craft tar s3.tar "f:a.gcda=ok" "f:../outside/c.gcda=bad"
-	expect_status 1 "$PROFOPT" stash restore --dir=build --archive=s1.tar
+	expect_status 1 "$PROFOPT" stash restore --build-dir=build --archive=s1.tar
 	expect_contains out "refusing .*/s1\.tar: member 'b\.gcda' is a symbolic link"
-	expect_status 1 "$PROFOPT" stash restore --dir=build --archive=s2.tar
+	expect_status 1 "$PROFOPT" stash restore --build-dir=build --archive=s2.tar
 	expect_contains out "refusing .*/s2\.tar: member 'interp\.c' is not a profile file"
-	expect_status 1 "$PROFOPT" stash restore --dir=build --archive=s3.tar
+	expect_status 1 "$PROFOPT" stash restore --build-dir=build --archive=s3.tar
 	expect_contains out "refusing .*/s3\.tar: member '\.\./outside/c\.gcda' climbs out"
 	(cd build && find . | sort) > tree.after
 	cmp tree.before tree.after || { diff tree.before tree.after; fail "files written in the build directory"; }

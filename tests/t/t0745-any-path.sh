@@ -10,7 +10,7 @@ relocate() {
 	rm -rf stage got.tar b.tar.gz && mkdir -p "stage/build/temp.x$old/Modules"
 	echo data > "stage/build/temp.x$old/Modules/m.gcda"
 	echo top > stage/build/top.gcda
-	"$PROFOPT" stash save --dir=stage --archive=profiles.tar 2> /dev/null
+	"$PROFOPT" stash save --build-dir=stage --archive=profiles.tar 2> /dev/null
 	printf 'compiler=gcc 12\nrelocate_root=%s\n' "$old" > m.kv
 	"$PROFOPT" export --profile=profiles.tar --manifest=m.kv --output=b.tar.gz 2> /dev/null
 	"$PROFOPT" import --bundle=b.tar.gz --dest=got.tar --relocate-root="$new" compiler="gcc 12" 2> err ||
@@ -37,7 +37,7 @@ test_zero_moves_is_an_error() {
 	local root=$PWD/build.v1
 	mkdir -p "stage/build/temp.x$root-other/Modules"
 	echo data > "stage/build/temp.x$root-other/Modules/m.gcda"
-	"$PROFOPT" stash save --dir=stage --archive=profiles.tar 2> /dev/null
+	"$PROFOPT" stash save --build-dir=stage --archive=profiles.tar 2> /dev/null
 	printf 'relocate_root=%s\n' "$root" > m.kv
 	"$PROFOPT" export --profile=profiles.tar --manifest=m.kv --output=b.tar.gz 2> /dev/null
 	expect_status 1 "$PROFOPT" import --bundle=b.tar.gz --dest=got.tar --relocate-root=/elsewhere/src --stamp=merge.stamp
@@ -47,7 +47,7 @@ test_zero_moves_is_an_error() {
 	test ! -e merge.stamp || fail "a stamp claims the import"
 	# Names without the old directory: nothing to move, and no error (CPython 3.12 and later).
 	rm -rf stage && mkdir -p stage/Modules && echo x > stage/Modules/m.gcda
-	"$PROFOPT" stash save --dir=stage --archive=profiles.tar 2> /dev/null
+	"$PROFOPT" stash save --build-dir=stage --archive=profiles.tar 2> /dev/null
 	"$PROFOPT" export --profile=profiles.tar --manifest=m.kv --output=b.tar.gz 2> /dev/null
 	"$PROFOPT" import --bundle=b.tar.gz --dest=got.tar --relocate-root=/elsewhere/src 2> err || { cat err; fail "import"; }
 	expect_not_contains err 'moved'
@@ -61,12 +61,12 @@ test_option_like_names_are_files() {
 	echo b > stage/-rf.gcda
 	echo c > "stage/sub/--remove-files.gcda"
 	echo secret > stage/x.gcda.list
-	"$PROFOPT" stash save --dir=stage --archive=s.tar 2> err || { cat err; fail "stash save"; }
+	"$PROFOPT" stash save --build-dir=stage --archive=s.tar 2> err || { cat err; fail "stash save"; }
 	expect_contains err 'saved 3 \.gcda files'
 	expect_eq "$(tar -tf s.tar | sort | tr '\n' ' ')" "--files-from=x.gcda -rf.gcda sub/--remove-files.gcda " "members"
 	test -f "stage/sub/--remove-files.gcda" || fail "a file was removed"
 	mkdir back
-	"$PROFOPT" stash restore --dir=back --archive=s.tar 2> err || { cat err; fail "stash restore"; }
+	"$PROFOPT" stash restore --build-dir=back --archive=s.tar 2> err || { cat err; fail "stash restore"; }
 	expect_eq "$(cat back/--files-from=x.gcda back/-rf.gcda back/sub/--remove-files.gcda | tr '\n' ' ')" "a b c " "restored"
 }
 

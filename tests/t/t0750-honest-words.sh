@@ -115,7 +115,7 @@ test_damaged_profile_named_by_the_users_path() {
 	printf 'int f(int x) { return x + 1; }\n' > build/f.c
 	(cd build && gcc -O1 -g -fprofile-use -Wno-missing-profile -c f.c)
 	printf 'adcg\1\2' > build/f.gcda
-	expect_status 1 "$PROFOPT" verify --family=gcc --objdir=build
+	expect_status 1 "$PROFOPT" verify --family=gcc --build-dir=build
 	expect_contains out 'error: damaged profile: build/f\.gcda: offset 0'
 	expect_contains out '1 of 1 \.gcda files under build are damaged'
 }

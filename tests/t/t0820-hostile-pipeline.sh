@@ -93,7 +93,7 @@ check_pipeline_with_hostile_names() {
 	fi
 	expect_contains out 'identical'
 	for d in evil plain; do
-		(cd $d && "$PROFOPT" verify --family="$1" --objdir=. --skip=pgo --build-log=pgo/logs/use.log --list \
+		(cd $d && "$PROFOPT" verify --family="$1" --build-dir=. --skip=pgo --build-log=pgo/logs/use.log --list \
 			$([ "$1" = gcc ] || echo --profdata=pgo/merged.profdata --tool="$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)") \
 			--require=interp.o) > $d.verify 2>&1 || { cat $d.verify; fail "verify on $d with planted objects"; }
 		expect_contains $d.verify 'interp.o: used profile data'

@@ -94,7 +94,7 @@ test_names_from_outside_are_escaped_in_output() {
 	# object names in verify --list
 	echo 'int f(void) { return 1; }' > $'e\e[2Jx.c'
 	gcc -O2 -c -o $'e\e[2Jx.o' $'e\e[2Jx.c'
-	expect_status 1 "$PROFOPT" verify --family=gcc --objdir=. --list
+	expect_status 1 "$PROFOPT" verify --family=gcc --build-dir=. --list
 	expect_not_contains out $'\e'
 	expect_contains out 'no profile: e\\x1b\[2Jx\.o: no \.gcda beside it'
 	# a message naming a file: the whole message is escaped
@@ -130,7 +130,7 @@ every_output() {
 	refused "$t" "$what" "$PROFOPT" import --bundle=b.tar.gz --dest=got.profdata --stamp="$t"; $check
 	refused "$t" "$what" "$PROFOPT" check --write-fingerprint="$t" --source-dir=src; $check
 	refused "$t" "$what" "$PROFOPT" stash save --build-dir=src --archive="$t"; $check
-	refused "$t" "$what" "$PROFOPT" verify --family=gcc --objdir=src --stamp="$t"; $check
+	refused "$t" "$what" "$PROFOPT" verify --family=gcc --build-dir=src --stamp="$t"; $check
 	refused "$t" "$what" "$PROFOPT" lock --file="$t" -- true; $check
 }
 

@@ -1,7 +1,7 @@
 # t0905-layers.sh - the driver's folders depend one way (tests/layers, Misc/ARCHITECTURE):
 # lib/ on nothing, format/ on lib/, pipeline/ and profile/ on format/ and lib/ but never on
-# each other, the folder graph without a cycle, and a command's file exporting only cmd_NAME
-# and help_NAME.
+# each other, the folder graph without a cycle, and a command's file exporting only cmd_NAME,
+# help_NAME and options_NAME (its option table).
 
 test_includes_point_one_way() {
 	local out

@@ -12,6 +12,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 int needs_shell(const char *cmd)
 {
@@ -55,14 +58,35 @@ const char *describe_status(int st, char *out, int n)
 	return out;
 }
 
-static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd, int own_group);
+/* How start() sets a child up (proc_start_foreground()'s differ from the others'). */
+enum {
+	OWN_GROUP = 1,    /* it leads a process group of its own, to be killed as a whole */
+	KEEP_STDIN = 2,   /* stdin is profopt's, not /dev/null */
+	PARENT_DEATH = 4, /* Linux: it gets SIGTERM when profopt ends */
+};
 
-static void child_setup(int log_fd, const char *cwd, int errpipe, char *const env[], int own_group)
+static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd, int how);
+
+/* PARENT_DEATH: SIGTERM when the parent ends, also if it ended before prctl. */
+static void die_with_parent(pid_t parent)
+{
+#ifdef __linux__
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(128 + SIGTERM);
+#else
+	(void)parent;
+#endif
+}
+
+static void child_setup(int log_fd, const char *cwd, int errpipe, char *const env[], int how, pid_t parent)
 {
 	for (int i = 0; env && env[i]; i++)
 		putenv(env[i]);
-	if (own_group)
+	if (how & OWN_GROUP)
 		setpgid(0, 0);
+	if (how & PARENT_DEATH)
+		die_with_parent(parent);
 	/* The parent may have ignored or blocked signals; the child starts clean. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -71,7 +95,7 @@ static void child_setup(int log_fd, const char *cwd, int errpipe, char *const en
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	int devnull = open("/dev/null", O_RDONLY);
+	int devnull = how & KEEP_STDIN ? -1 : open("/dev/null", O_RDONLY);
 	if (devnull >= 0 && devnull != 0) {
 		dup2(devnull, 0);
 		close(devnull);
@@ -94,14 +118,20 @@ int proc_start_argv(struct proc *p, char *const argv[], int log_fd, const char *
 
 int proc_start_env(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd)
 {
-	return start(p, argv, env, log_fd, cwd, 1);
+	return start(p, argv, env, log_fd, cwd, OWN_GROUP);
 }
 
-/* own_group: the child leads a process group of its own (to be killed as a whole); else it
- * stays in profopt's, and a Ctrl-C at the terminal reaches it too. */
-static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd, int own_group)
+int proc_start_foreground(struct proc *p, char *const argv[])
+{
+	return start(p, argv, NULL, -1, NULL, KEEP_STDIN | PARENT_DEATH);
+}
+
+/* Without OWN_GROUP the child stays in profopt's group, and a Ctrl-C at the terminal
+ * reaches it too. */
+static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd, int how)
 {
 	int fds[2];
+	pid_t parent = getpid();
 	p->pid = -1;
 	p->exec_errno = 0;
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -112,14 +142,14 @@ static int start(struct proc *p, char *const argv[], char *const env[], int log_
 		fatal("fork: %s", strerror(errno));
 	if (pid == 0) {
 		close(fds[0]);
-		child_setup(log_fd, cwd, fds[1], env, own_group);
+		child_setup(log_fd, cwd, fds[1], env, how, parent);
 		execvp(argv[0], argv);
 		int e = errno;
 		if (write(fds[1], &e, sizeof e) < 0) {}
 		_exit(127);
 	}
 	/* Both sides set the group, so signals to it work however the scheduler orders them. */
-	if (own_group)
+	if (how & OWN_GROUP)
 		setpgid(pid, pid);
 	close(fds[1]);
 	int e = 0;
@@ -220,7 +250,7 @@ int run_child(char *const argv[], const struct run_opts *o, char **out, size_t *
 	buf_add(&b, "", 0);
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		fatal("pipe: %s", strerror(errno));
-	if (start(&p, argv, o->env, fds[1], o->cwd, o->timeout > 0 || o->stop) < 0) {
+	if (start(&p, argv, o->env, fds[1], o->cwd, o->timeout > 0 || o->stop ? OWN_GROUP : 0) < 0) {
 		close(fds[0]);
 		close(fds[1]);
 		buf_printf(&b, "cannot execute %s: %s", printable(argv[0]), strerror(p.exec_errno));

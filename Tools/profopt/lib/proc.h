@@ -22,6 +22,11 @@ int proc_start(struct proc *p, const char *cmd, int log_fd, const char *cwd);
 /* Same with an argv vector. */
 int proc_start_argv(struct proc *p, char *const argv[], int log_fd, const char *cwd);
 
+/* Starts argv as COMMAND of `profopt lock`: in profopt's process group (a Ctrl-C at the
+ * terminal reaches it), with profopt's stdin, stdout and stderr; on Linux it gets SIGTERM
+ * if profopt is killed.  Returns 0, or -1 with p->exec_errno set. */
+int proc_start_foreground(struct proc *p, char *const argv[]);
+
 /* The exit code as a shell reports it: the code, or 128+N for signal N. */
 int shell_status(int wait_status);
 

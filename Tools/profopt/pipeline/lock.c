@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,28 +17,35 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
-const char help_lock[] =
-	"usage: profopt lock --file=FILE [--what=TEXT] -- COMMAND [ARGS...]\n"
-	"       profopt lock --file=FILE --free\n"
-	"\n"
+struct lock_options {
+	const char *file, *what;
+	int free_only;
+};
+
+static const struct option_spec lock_options[] = {
+	OPT_STRING("file", 0, struct lock_options, file, "FILE", "the lock file (pgo.mk: PGO_DIR/lock)"),
+	OPT_STRING("what", 0, struct lock_options, what, "TEXT", "what the holder runs, shown to whoever is refused"),
+	OPT_FLAG("free", 0, struct lock_options, free_only,
+		 "run nothing: exit 0 when nobody holds the lock (or the holder is the run this process belongs "
+		 "to, by PROFOPT_LOCK_HELD), else 1 naming the holder (pgo.mk: clean, distclean, install, ... "
+		 "refuse while a pipeline runs)"),
+	OPT_END,
+};
+
+const struct command_options options_lock = {
+	"lock",
+	"--file=FILE [--what=TEXT] -- COMMAND [ARGS...]\n--file=FILE --free",
 	"Runs COMMAND while holding an exclusive lock (flock) on FILE, created if needed.  If\n"
 	"another process holds it, exits 1 at once, naming that process (its pid, what it runs and\n"
 	"since when, as it wrote them into FILE).  SIGTERM and SIGHUP are passed on to COMMAND;\n"
 	"on Linux COMMAND also gets SIGTERM if profopt lock itself is killed.  COMMAND runs with\n"
 	"PROFOPT_LOCK_HELD set to FILE's absolute path, so that what it runs can tell the lock is\n"
-	"its own.\n"
-	"\n"
-	"  --file=FILE   the lock file (pgo.mk: PGO_DIR/lock)\n"
-	"  --what=TEXT   what the holder runs, shown to whoever is refused\n"
-	"  --free        run nothing: exit 0 when nobody holds the lock (or the holder is the run\n"
-	"                this process belongs to, by PROFOPT_LOCK_HELD), else 1 naming the holder\n"
-	"                (pgo.mk: clean, distclean, install, ... refuse while a pipeline runs)\n"
-	"\n"
-	"Exit status: COMMAND's, or 1 when the lock is held, 2 bad usage.\n";
+	"its own.\n",
+	lock_options,
+	"Exit status: COMMAND's, or 1 when the lock is held, 2 bad usage.\n",
+	1,
+};
 
 static volatile pid_t child_pid;
 
@@ -115,28 +121,14 @@ static int run_locked(char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	pid_t parent = getpid();
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0)
-		fatal("fork: %s", strerror(errno));
-	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-#ifdef __linux__
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(128 + SIGTERM);
-#endif
-		execvp(argv[0], argv);
-		fprintf(stderr, "%s: cannot execute %s: %s\n", progname, argv[0], strerror(errno));
-		_exit(127);
+	struct proc p;
+	if (proc_start_foreground(&p, argv) < 0) {
+		fprintf(stderr, "%s: cannot execute %s: %s\n", progname, printable(argv[0]), strerror(p.exec_errno));
+		return 127;
 	}
-	(void)parent;
-	child_pid = pid;
+	child_pid = p.pid;
 	int st;
-	while (waitpid(pid, &st, 0) < 0)
+	while (waitpid(p.pid, &st, 0) < 0)
 		if (errno != EINTR)
 			fatal("waitpid: %s", strerror(errno));
 	return shell_status(st);
@@ -144,30 +136,16 @@ static int run_locked(char **argv)
 
 int cmd_lock(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{"file", required_argument, NULL, 'f'},
-		{"what", required_argument, NULL, 'w'},
-		{"free", no_argument, NULL, 'F'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *file = NULL, *what = NULL;
-	int c, free_only = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': file = optarg; break;
-		case 'w': what = optarg; break;
-		case 'F': free_only = 1; break;
-		default: usage_error("unknown option '%s' (see 'profopt lock --help')", argv[optind - 1]);
-		}
-	}
+	struct lock_options o = {0};
+	int first = options_parse(&options_lock, argc, argv, &o);
+	const char *file = o.file, *what = o.what;
 	if (!file)
 		usage_error("--file=FILE is required (see 'profopt lock --help')");
-	if (free_only && (optind < argc || what))
+	if (o.free_only && (first < argc || what))
 		usage_error("--free runs nothing: no --what, no command");
-	if (free_only)
+	if (o.free_only)
 		return lock_free(file);
-	if (optind >= argc)
+	if (first >= argc)
 		usage_error("no command given (see 'profopt lock --help')");
 	/* the lock file holds the holder's record: as any output, never a device or a link's target */
 	char err[600];
@@ -187,14 +165,14 @@ int cmd_lock(int argc, char **argv)
 	char since[32], *record;
 	time_t t = time(NULL);
 	strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	record = xasprintf("pid %ld\nsince %s\nwhat %s\n", (long)getpid(), since, what ? what : argv[optind]);
+	record = xasprintf("pid %ld\nsince %s\nwhat %s\n", (long)getpid(), since, what ? what : argv[first]);
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, record, strlen(record), 0) < 0)
 		fatal("cannot write %s: %s", file, strerror(errno));
 	free(record);
 	char *real = resolve_path(file);
 	setenv("PROFOPT_LOCK_HELD", real, 1);
 	free(real);
-	int rc = run_locked(argv + optind);
+	int rc = run_locked(argv + first);
 	if (ftruncate(fd, 0) < 0) {}
 	close(fd);
 	return rc;

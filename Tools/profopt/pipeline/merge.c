@@ -18,7 +18,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -26,37 +25,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-const char help_merge[] =
-	"usage: profopt merge --family=gcc|clang --profile-dir=DIR [OPTIONS]\n"
-	"\n"
-	"clang: merges every *.profraw under DIR with llvm-profdata into --output.\n"
-	"gcc:   checks the *.gcda files under DIR (counts are merged by the GCC runtime).\n"
-	"Either way it fails when there is no profile data at all, and reports how many raw\n"
-	"files and bytes were merged.\n"
-	"\n"
-	"  --weighted=DIR:W    clang: a training workload's raw profiles in DIR, counted W\n"
-	"                      times (repeatable; instead of --profile-dir).  gcc has no\n"
-	"                      weighted merge: a workload of weight W runs W times and libgcov\n"
-	"                      adds the counts (gcov-tool 12 cannot merge CPython's profiles)\n"
-	"  --tool=PATH         llvm-profdata to use (default: llvm-profdata)\n"
-	"  --output=FILE       merged profile (clang; default: DIR/merged.profdata)\n"
-	"  --skip=NAME         do not descend into directories called NAME (repeatable)\n"
-	"  --stamp=FILE        on success, write the stage record (JSON) to FILE\n"
-	"  --from=RUN          gcc: the .gcda tree a training run wrote under GCOV_PREFIX=RUN;\n"
-	"                      every file is checked, then the .gcda files under DIR are replaced\n"
-	"                      by RUN's (each goes where the program would have written it, which\n"
-	"                      must be under DIR); then each libtool object copy (X.o and\n"
-	"                      .libs/X.o) that training did not run gets its twin's counts, for\n"
-	"                      the functions its notes (.gcno) show compiled alike\n"
-	"  --check-only        check, merge nothing: gcc, every .gcda under DIR; clang, the merged\n"
-	"                      profile --profdata=FILE (llvm-profdata reads it, and it still has\n"
-	"                      the SHA-256 sealed in FILE.sha256 by the merge, if there is one)\n"
-	"  --seal              clang: check --profdata=FILE and seal it (FILE.sha256)\n"
-	"  --profdata=FILE     the merged profile, for --check-only and --seal\n"
-	"\n"
-	"A damaged file (empty, truncated, not a profile) stops it, naming the file; nothing is\n"
-	"merged or installed then, and the previous merged profile is left as it was.\n";
 
 #define TRAIN_AGAIN "train again (make profile-removal profile-opt)"
 
@@ -261,8 +229,6 @@ static void install_run(const char *run, const char *dir, const char *const *ski
 	file_list_free(&old);
 }
 
-#define MAX_WORKLOADS 16
-
 struct workload {
 	char *dir;
 	long weight;
@@ -297,57 +263,63 @@ struct merge_opts {
 	const char *family, *dir, *tool, *output, *stamp, *from, *profdata;
 	const struct family *fam;
 	int check_only, seal;
-	struct workload work[MAX_WORKLOADS];
+	struct option_list weighted, skip;
+	struct workload *work; /* one per --weighted */
 	int nwork;
-	const char *skip[16];
-	int nskip;
+};
+
+#define O struct merge_opts
+static const struct option_spec merge_options[] = {
+	OPT_STRING("family", 0, O, family, "gcc|clang", "the compiler family"),
+	OPT_STRING("profile-dir", 0, O, dir, "DIR",
+		   "where the training's profile data is: gcc's .gcda files (beside the objects, so the build "
+		   "tree), clang's *.profraw files"),
+	OPT_LIST("weighted", 0, O, weighted, "DIR:W",
+		 "clang: a training workload's raw profiles in DIR, counted W times (repeatable; instead of "
+		 "--profile-dir).  gcc has no weighted merge: a workload of weight W runs W times and libgcov adds "
+		 "the counts (gcov-tool 12 cannot merge CPython's profiles)"),
+	OPT_STRING("tool", 0, O, tool, "PATH", "llvm-profdata to use (default: llvm-profdata)"),
+	OPT_STRING("output", 0, O, output, "FILE", "merged profile (clang; default: DIR/merged.profdata)"),
+	OPT_LIST("skip", 0, O, skip, "NAME", "do not descend into directories called NAME (repeatable)"),
+	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE"),
+	OPT_STRING("from", 0, O, from, "RUN",
+		   "gcc: the .gcda tree a training run wrote under GCOV_PREFIX=RUN; every file is checked, then "
+		   "the .gcda files under DIR are replaced by RUN's (each goes where the program would have "
+		   "written it, which must be under DIR); then each libtool object copy (X.o and .libs/X.o) that "
+		   "training did not run gets its twin's counts, for the functions its notes (.gcno) show "
+		   "compiled alike"),
+	OPT_FLAG("check-only", 0, O, check_only,
+		 "check, merge nothing: gcc, every .gcda under DIR; clang, the merged profile --profdata=FILE "
+		 "(llvm-profdata reads it, and it still has the SHA-256 sealed in FILE.sha256 by the merge, if "
+		 "there is one)"),
+	OPT_FLAG("seal", 0, O, seal, "clang: check --profdata=FILE and seal it (FILE.sha256)"),
+	OPT_STRING("profdata", 0, O, profdata, "FILE", "the merged profile, for --check-only and --seal"),
+	OPT_END,
+};
+#undef O
+
+const struct command_options options_merge = {
+	"merge",
+	"--family=gcc|clang --profile-dir=DIR [OPTIONS]",
+	"clang: merges every *.profraw under DIR with llvm-profdata into --output.\n"
+	"gcc:   checks the *.gcda files under DIR (counts are merged by the GCC runtime).\n"
+	"Either way it fails when there is no profile data at all, and reports how many raw\n"
+	"files and bytes were merged.\n",
+	merge_options,
+	"A damaged file (empty, truncated, not a profile) stops it, naming the file; nothing is\n"
+	"merged or installed then, and the previous merged profile is left as it was.\n",
+	0,
 };
 
 static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{"family", required_argument, NULL, 'f'},
-		{"profile-dir", required_argument, NULL, 'd'},
-		{"tool", required_argument, NULL, 't'},
-		{"output", required_argument, NULL, 'o'},
-		{"skip", required_argument, NULL, 's'},
-		{"stamp", required_argument, NULL, 'S'},
-		{"weighted", required_argument, NULL, 'w'},
-		{"from", required_argument, NULL, 'F'},
-		{"check-only", no_argument, NULL, 'c'},
-		{"seal", no_argument, NULL, 'e'},
-		{"profdata", required_argument, NULL, 'p'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': o->family = optarg; break;
-		case 'd': o->dir = optarg; break;
-		case 't': o->tool = optarg; break;
-		case 'o': o->output = optarg; break;
-		case 's':
-			if (o->nskip == 15)
-				usage_error("too many --skip options");
-			o->skip[o->nskip++] = optarg;
-			break;
-		case 'S': o->stamp = optarg; break;
-		case 'w':
-			if (o->nwork == MAX_WORKLOADS)
-				usage_error("at most %d workloads", MAX_WORKLOADS);
-			memset(&o->work[o->nwork], 0, sizeof o->work[o->nwork]);
-			parse_weighted(&o->work[o->nwork++], optarg);
-			break;
-		case 'F': o->from = optarg; break;
-		case 'c': o->check_only = 1; break;
-		case 'e': o->seal = 1; break;
-		case 'p': o->profdata = optarg; break;
-		default: usage_error("unknown option '%s' (see 'profopt merge --help')", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	int first = options_parse(&options_merge, argc, argv, o);
+	if (first < argc)
+		usage_error("unexpected argument '%s'", printable(argv[first]));
+	o->nwork = o->weighted.n;
+	o->work = xcalloc((size_t)o->nwork + 1, sizeof *o->work);
+	for (int k = 0; k < o->nwork; k++)
+		parse_weighted(&o->work[k], o->weighted.v[k]);
 	if (!(o->fam = family_parse(o->family)))
 		usage_error("--family=gcc|clang|apple-clang is required");
 	if (!o->tool)
@@ -376,7 +348,7 @@ static int check_only(const struct merge_opts *o)
 		return 0;
 	}
 	struct file_list files = {0};
-	find_files_all(&files, o->dir, ".gcda", o->skip);
+	find_files_all(&files, o->dir, ".gcda", o->skip.v);
 	if (files.n == 0)
 		fatal("no profile data: no .gcda files under %s", o->dir);
 	check_raw(o->fam, &files, o->dir,
@@ -392,7 +364,7 @@ static void merge_workloads(struct merge_opts *o, const char *output)
 	/* Each workload's raw profiles, weighted; the merged result is then checked as usual. */
 	for (int k = 0; k < o->nwork; k++) {
 		struct workload *w = &o->work[k];
-		find_files_all(&w->files, w->dir, o->fam->raw_suffix, o->skip);
+		find_files_all(&w->files, w->dir, o->fam->raw_suffix, o->skip.v);
 		file_list_sort(&w->files);
 		fprintf(stderr, "merge: workload %s: %d raw files, weight %ld\n", printable(w->dir), w->files.n, w->weight);
 		if (w->files.n == 0)
@@ -443,11 +415,11 @@ int cmd_merge(int argc, char **argv)
 	const char *output = o.output ? o.output : default_out;
 	double start = now();
 	if (o.from) {
-		install_run(o.from, o.dir, o.skip);
-		libtool_twins(o.dir, o.skip);
+		install_run(o.from, o.dir, o.skip.v);
+		libtool_twins(o.dir, o.skip.v);
 	}
 	struct file_list files = {0};
-	find_files_all(&files, o.dir, o.fam->raw_suffix, o.skip);
+	find_files_all(&files, o.dir, o.fam->raw_suffix, o.skip.v);
 	file_list_sort(&files);
 	if (files.n == 0 && o.nwork == 0)
 		fatal("no profile data: no %s files under %s. Training produced nothing: was the program built "

@@ -13,32 +13,11 @@
 #include "lib/util.h"
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-const char help_run[] =
-	"usage: profopt run --label=TEXT --log=FILE [OPTIONS] -- COMMAND [ARGS...]\n"
-	"\n"
-	"Runs COMMAND with its output in FILE, printing a banner, progress and the duration.\n"
-	"On failure it prints the last lines of the log and exits with COMMAND's status; a compile\n"
-	"whose output libtool discarded (its object missing) runs again, its words shown.\n"
-	"\n"
-	"  --label=TEXT          stage name shown in banners\n"
-	"  --log=FILE            where the command's output goes (required)\n"
-	"  --stamp=FILE          on success, write the stage record (JSON) to FILE\n"
-	"  --since=FILE          the record's duration counts from FILE's modification time\n"
-	"                        (a stage of several commands, this one the last)\n"
-	"  --heartbeat=SECONDS   interval of progress lines off a terminal (default 30)\n"
-	"  --tail=N              log lines shown on failure (default 30)\n"
-	"  --units=FILE          count the compile commands in the log as it grows, show them\n"
-	"                        against the total FILE holds (the last build's), with the link\n"
-	"                        under way and the time left; on success FILE gets this count\n"
-	"  -C, --work-dir=DIR    run in DIR (--directory=DIR, the old spelling, too)\n"
-	"  --verbose             also copy the log to the terminal at the end\n";
 
 struct run_progress {
 	struct progress p;
@@ -123,54 +102,50 @@ static void print_tail(const char *path, int lines)
 struct run_options {
 	const char *label, *log, *stamp, *cwd, *units, *since;
 	double heartbeat;
-	long tail;
+	long long tail;
 	int verbose;
 	char **command;
 };
 
+#define O struct run_options
+static const struct option_spec run_options[] = {
+	OPT_STRING("label", 0, O, label, "TEXT", "stage name shown in banners"),
+	OPT_STRING("log", 0, O, log, "FILE", "where the command's output goes (required)"),
+	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE"),
+	OPT_STRING("since", 0, O, since, "FILE",
+		   "the record's duration counts from FILE's modification time (a stage of several commands, this "
+		   "one the last)"),
+	OPT_SECONDS("heartbeat", 0, O, heartbeat, "interval of progress lines off a terminal (default 30)"),
+	OPT_INT("tail", 0, O, tail, "N", 1, 1000000, "log lines shown on failure (default 30)"),
+	OPT_STRING("units", 0, O, units, "FILE",
+		   "count the compile commands in the log as it grows, show them against the total FILE holds (the "
+		   "last build's), with the link under way and the time left; on success FILE gets this count"),
+	OPT_STRING("work-dir", 'C', O, cwd, "DIR", "run in DIR"),
+	OPT_FLAG("verbose", 0, O, verbose, "also copy the log to the terminal at the end"),
+	OPT_END,
+};
+#undef O
+
+const struct command_options options_run = {
+	"run",
+	"--label=TEXT --log=FILE [OPTIONS] -- COMMAND [ARGS...]",
+	"Runs COMMAND with its output in FILE, printing a banner, progress and the duration.\n"
+	"On failure it prints the last lines of the log and exits with COMMAND's status; a compile\n"
+	"whose output libtool discarded (its object missing) runs again, its words shown.\n",
+	run_options,
+	NULL,
+	1,
+};
+
 static void parse_run_options(int argc, char **argv, struct run_options *o)
 {
-	static const struct option lopts[] = {
-		{"label", required_argument, NULL, 'L'},
-		{"log", required_argument, NULL, 'l'},
-		{"stamp", required_argument, NULL, 'S'},
-		{"heartbeat", required_argument, NULL, 'h'},
-		{"tail", required_argument, NULL, 't'},
-		{"work-dir", required_argument, NULL, 'C'},
-		{"directory", required_argument, NULL, 'C'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"units", required_argument, NULL, 'u'},
-		{"since", required_argument, NULL, 's'},
-		{NULL, 0, NULL, 0},
-	};
 	*o = (struct run_options){.heartbeat = 30, .tail = 30};
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+C:", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'L': o->label = optarg; break;
-		case 'l': o->log = optarg; break;
-		case 'S': o->stamp = optarg; break;
-		case 'h':
-			if ((o->heartbeat = parse_seconds(optarg, MAX_SECONDS)) < 0)
-				usage_error("--heartbeat wants seconds > 0 and at most %.0f, not '%s'", MAX_SECONDS, printable(optarg));
-			break;
-		case 't':
-			if ((o->tail = parse_positive(optarg)) < 0)
-				usage_error("--tail wants a positive number, not '%s'", optarg);
-			break;
-		case 'C': o->cwd = optarg; break;
-		case 'v': o->verbose = 1; break;
-		case 'u': o->units = optarg; break;
-		case 's': o->since = optarg; break;
-		default: usage_error("unknown option '%s' (see 'profopt run --help')", argv[optind - 1]);
-		}
-	}
+	int first = options_parse(&options_run, argc, argv, o);
 	if (!o->log)
 		usage_error("--log=FILE is required (see 'profopt run --help')");
-	if (optind >= argc)
+	if (first >= argc)
 		usage_error("no command given (see 'profopt run --help')");
-	o->command = argv + optind;
+	o->command = argv + first;
 	if (!o->label)
 		o->label = o->command[0];
 }

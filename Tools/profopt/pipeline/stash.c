@@ -11,24 +11,39 @@
 #include "lib/walk.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char help_stash[] =
-	"usage: profopt stash save --build-dir=DIR --archive=FILE [--suffix=.gcda] [--skip=NAME]\n"
-	"       profopt stash restore --build-dir=DIR --archive=FILE [--suffix=.gcda] [--skip=NAME]\n"
-	"\n"
+struct stash_options {
+	const char *dir, *archive, *suffix;
+	struct option_list skip;
+};
+
+static const struct option_spec stash_options[] = {
+	OPT_STRING("build-dir", 0, struct stash_options, dir, "DIR", "the build tree whose profile files are kept"),
+	OPT_STRING("archive", 0, struct stash_options, archive, "FILE", "the archive (tar) they are kept in"),
+	OPT_STRING("suffix", 0, struct stash_options, suffix, "SUFFIX", "the profile files' suffix (default .gcda)"),
+	OPT_LIST("skip", 0, struct stash_options, skip, "NAME",
+		 "directories of that name are not entered (e.g. the pipeline's own; repeatable)"),
+	OPT_END,
+};
+
+const struct command_options options_stash = {
+	"stash",
+	"save --build-dir=DIR --archive=FILE [--suffix=.gcda] [--skip=NAME]\n"
+	"restore --build-dir=DIR --archive=FILE [--suffix=.gcda] [--skip=NAME]",
 	"save:    archives every regular file under DIR ending in SUFFIX (default .gcda) into\n"
 	"         FILE (tar), keeping relative paths.  Fails if there is none.\n"
 	"restore: removes the symbolic links named *SUFFIX under DIR (a profile is never a link),\n"
 	"         then unpacks FILE into DIR, overwriting what is there.  FILE must hold only\n"
 	"         regular *SUFFIX files with relative names (no link, device, absolute name or\n"
-	"         '..'): otherwise nothing is restored.  A link in the way of a file is removed.\n"
-	"--skip=NAME: directories of that name are not entered (e.g. the pipeline's own).\n"
-	"--dir=DIR is the old spelling of --build-dir=DIR.\n";
+	"         '..'): otherwise nothing is restored.  A link in the way of a file is removed.\n",
+	stash_options,
+	NULL,
+	0,
+};
 
 static void remove_stray_links(const char *dir, const char *suffix, const char *const *skip)
 {
@@ -82,37 +97,17 @@ static int save(const char *dir, const char *archive, const char *suffix, const 
 
 int cmd_stash(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{"build-dir", required_argument, NULL, 'd'},
-		{"dir", required_argument, NULL, 'd'},
-		{"archive", required_argument, NULL, 'a'},
-		{"suffix", required_argument, NULL, 's'},
-		{"skip", required_argument, NULL, 'k'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *dir = NULL, *archive = NULL, *suffix = ".gcda";
-	const char *skip[16] = {0};
-	int nskip = 0, c;
+	struct stash_options o = {.suffix = ".gcda"};
 	if (argc < 2 || (strcmp(argv[1], "save") != 0 && strcmp(argv[1], "restore") != 0))
 		usage_error("expected 'save' or 'restore' (see 'profopt stash --help')");
 	int saving = strcmp(argv[1], "save") == 0;
-	opterr = 0;
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': dir = optarg; break;
-		case 'a': archive = optarg; break;
-		case 's': suffix = optarg; break;
-		case 'k':
-			if (nskip == 15)
-				usage_error("too many --skip options");
-			skip[nskip++] = optarg;
-			break;
-		default: usage_error("unknown option '%s' (see 'profopt stash --help')", argv[optind - 1]);
-		}
-	}
+	int first = options_parse(&options_stash, argc - 1, argv + 1, &o);
+	if (first < argc - 1)
+		usage_error("unexpected argument '%s'", printable(argv[first + 1]));
+	const char *dir = o.dir, *archive = o.archive, *suffix = o.suffix;
+	const char *const *skip = o.skip.v;
 	if (!dir || !archive)
-		usage_error("--dir=DIR and --archive=FILE are required");
+		usage_error("--build-dir=DIR and --archive=FILE are required");
 	if (!*suffix)
 		usage_error("--suffix must not be empty");
 	char *cwd = getcwd(NULL, 0);

@@ -6,24 +6,34 @@
 #include "lib/util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <glob.h>
 #include <jansson.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char help_summary[] =
-	"usage: profopt summary [--json] STAMP...\n"
-	"\n"
+struct summary_options {
+	int json;
+};
+
+static const struct option_spec summary_options[] = {
+	OPT_FLAG("json", 0, struct summary_options, json, "the summary as JSON, on stdout"),
+	OPT_END,
+};
+
+const struct command_options options_summary = {
+	"summary",
+	"[--json] STAMP...",
 	"Reports each stage stamp (written by run/train/merge/verify --stamp) in order: its\n"
 	"status and duration, and for training the tasks that failed (they ran to the end: their\n"
 	"counts are in the profile) and were lost (crashed, timed out: no counts).  A missing\n"
 	"stamp is a stage that did not complete; a file that is not a stage record (damaged,\n"
-	"foreign) is named as such.  The JSON has \"ok\": true only when every stage is done.\n"
-	"\n"
+	"foreign) is named as such.  The JSON has \"ok\": true only when every stage is done.\n",
+	summary_options,
 	"Exit status: 0 every stage done, 1 a stage missing or not ok, 2 bad usage, 3 a damaged\n"
-	"or foreign stamp.\n";
+	"or foreign stamp.\n",
+	0,
+};
 
 /* A jansson string of s. */
 static json_t *jstr(const char *s)
@@ -155,21 +165,14 @@ static char *stage_name(const char *path)
 
 int cmd_summary(int argc, char **argv)
 {
-	static const struct option lopts[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
-	int json = 0, c, worst = DONE;
+	struct summary_options o = {0};
+	int first = options_parse(&options_summary, argc, argv, &o), json = o.json, worst = DONE;
 	double total = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
-		if (c == 'j')
-			json = 1;
-		else
-			usage_error("unknown option '%s' (see 'profopt summary --help')", argv[optind - 1]);
-	}
-	if (optind >= argc)
+	if (first >= argc)
 		usage_error("no stamp files given");
 	json_t *stages = json_array();
 	struct tasks all = {0};
-	for (int i = optind; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		enum state state;
 		char why[600], *name = stage_name(argv[i]);
 		json_t *rec = load_stamp(argv[i], &state, why, sizeof why);

@@ -36,7 +36,7 @@ const char help_train[] =
 	"  -j, --jobs=N            parallel tasks (default: number of CPUs)\n"
 	"  --timeout=SECONDS       per-task limit, at most 604800 (a week): SIGTERM to the task's\n"
 	"                          process group, then SIGKILL 5 s later (default 1200)\n"
-	"  -C, --work-dir=DIR      run tasks in DIR (--directory=DIR, the old spelling, too)\n"
+	"  -C, --work-dir=DIR      run tasks in DIR\n"
 	"  --log-dir=DIR           one log per task, DIR/NAME.log (default: train-logs)\n"
 	"  --min-ran=SHARE         fail unless this share of tasks ran to the end, passing or\n"
 	"                          failing (default 90%; '100%' or '1' = all)\n"
@@ -474,7 +474,6 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		{"jobs", required_argument, NULL, 'j'},
 		{"timeout", required_argument, NULL, 't'},
 		{"work-dir", required_argument, NULL, 'C'},
-		{"directory", required_argument, NULL, 'C'},
 		{"log-dir", required_argument, NULL, 'l'},
 		{"tasks", required_argument, NULL, 'f'},
 		{"each", required_argument, NULL, 'e'},

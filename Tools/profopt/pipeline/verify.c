@@ -27,47 +27,12 @@
 #include "lib/walk.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-const char help_verify[] =
-	"usage: profopt verify --family=gcc|clang --build-dir=DIR [OPTIONS]\n"
-	"\n"
-	"Checks, after the profile-use build, that the objects were really compiled with the profile.\n"
-	"\n"
-	"Decides for each object file under DIR whether it was compiled with the profile, from:\n"
-	"its compile command (the build log, else the switches recorded in the object), the\n"
-	"compiler's profile diagnostics about its source, the profile's data for it (gcc: a\n"
-	"well-formed .gcda beside it; clang: records for the functions it defines) and, for\n"
-	"clang, the hot/cold layout the profile gives the object.  Fails if a required object\n"
-	"(e.g. Python/ceval.o) did not use the profile, if none did, or if a profile file or the\n"
-	"compiler says a profile is damaged.\n"
-	"\n"
-	"  --build-dir=DIR     the profile-use build's tree (--objdir=DIR, the old spelling, too)\n"
-	"  --build-log=FILE    the profile-use build's log: compile commands and diagnostics\n"
-	"                      (a few shown; all with --list)\n"
-	"  --fingerprint=FILE  the sources' fingerprint recorded at training (profopt check\n"
-	"                      --record): says whether clang's hash mismatch is a changed source\n"
-	"                      or another function of the same name (e.g. several programs' main)\n"
-	"  --profdata=FILE     merged profile (clang)\n"
-	"  --tool=PATH         llvm-profdata (clang; default llvm-profdata)\n"
-	"  --nm=PATH           nm to list the objects' symbols (default: clang, the llvm-nm\n"
-	"                      beside --tool, which reads LTO bitcode whole; else nm)\n"
-	"  --readelf=PATH      readelf to read recorded switches (default readelf)\n"
-	"  --require=OBJ       object (relative to DIR) that must have used the profile (repeatable)\n"
-	"  --skip=NAME         do not descend into directories called NAME (repeatable)\n"
-	"  --list              list the objects that did not use the profile, with the reason\n"
-	"  --stamp=FILE        on success, write the stage record (JSON) to FILE (removed first)\n"
-	"  --since=FILE        the record's duration counts from FILE's modification time (a\n"
-	"                      stage whose earlier commands ran first)\n"
-	"\n"
-	"Exit status: 0 ok, 1 a required object without profile, none with it, or a damaged\n"
-	"profile, 2 bad usage.\n";
 
 /* Why an object did not use the profile (0: it did). */
 enum reason { USED, NO_FLAG, INSTRUMENTED, NO_COMMAND, NO_PROFILE, COMPLAINT, NO_LAYOUT, NREASONS };
@@ -545,52 +510,66 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 	return 0;
 }
 
+struct verify_options {
+	const char *family, *dir, *stamp, *log, *fingerprint, *profdata, *tool, *nm, *readelf, *since;
+	struct option_list require, skip;
+	int list;
+};
+
+#define O struct verify_options
+static const struct option_spec verify_options[] = {
+	OPT_STRING("family", 0, O, family, "gcc|clang", "the compiler family"),
+	OPT_STRING("build-dir", 0, O, dir, "DIR", "the profile-use build's tree"),
+	OPT_STRING("build-log", 0, O, log, "FILE",
+		   "the profile-use build's log: compile commands and diagnostics (a few shown; all with --list)"),
+	OPT_STRING("fingerprint", 0, O, fingerprint, "FILE",
+		   "the sources' fingerprint recorded at training (profopt check --write-fingerprint): says whether "
+		   "clang's hash mismatch is a changed source or another function of the same name (e.g. several "
+		   "programs' main)"),
+	OPT_STRING("profdata", 0, O, profdata, "FILE", "merged profile (clang; gcc's is the .gcda files)"),
+	OPT_STRING("tool", 0, O, tool, "PATH", "llvm-profdata (clang; default llvm-profdata)"),
+	OPT_STRING("nm", 0, O, nm, "PATH",
+		   "nm to list the objects' symbols (default: clang, the llvm-nm beside --tool, which reads LTO "
+		   "bitcode whole; else nm)"),
+	OPT_STRING("readelf", 0, O, readelf, "PATH", "readelf to read recorded switches (default readelf)"),
+	OPT_LIST("require", 0, O, require, "OBJ",
+		 "object (relative to DIR) that must have used the profile (repeatable)"),
+	OPT_LIST("skip", 0, O, skip, "NAME", "do not descend into directories called NAME (repeatable)"),
+	OPT_FLAG("list", 0, O, list, "list the objects that did not use the profile, with the reason"),
+	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE (removed first)"),
+	OPT_STRING("since", 0, O, since, "FILE",
+		   "the record's duration counts from FILE's modification time (a stage whose earlier commands ran "
+		   "first)"),
+	OPT_END,
+};
+#undef O
+
+const struct command_options options_verify = {
+	"verify",
+	"--family=gcc|clang --build-dir=DIR [OPTIONS]",
+	"Checks, after the profile-use build, that the objects were really compiled with the profile.\n"
+	"\n"
+	"Decides for each object file under DIR whether it was compiled with the profile, from:\n"
+	"its compile command (the build log, else the switches recorded in the object), the\n"
+	"compiler's profile diagnostics about its source, the profile's data for it (gcc: a\n"
+	"well-formed .gcda beside it; clang: records for the functions it defines) and, for\n"
+	"clang, the hot/cold layout the profile gives the object.  Fails if a required object\n"
+	"(e.g. Python/ceval.o) did not use the profile, if none did, or if a profile file or the\n"
+	"compiler says a profile is damaged.\n",
+	verify_options,
+	"Exit status: 0 ok, 1 a required object without profile, none with it, or a damaged\n"
+	"profile, 2 bad usage.\n",
+	0,
+};
+
 int cmd_verify(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{"family", required_argument, NULL, 'f'},   {"build-dir", required_argument, NULL, 'd'},
-		{"objdir", required_argument, NULL, 'd'},
-		{"profdata", required_argument, NULL, 'p'}, {"tool", required_argument, NULL, 't'},
-		{"nm", required_argument, NULL, 'n'},       {"readelf", required_argument, NULL, 'e'},
-		{"require", required_argument, NULL, 'r'},  {"skip", required_argument, NULL, 'k'},
-		{"list", no_argument, NULL, 'l'},           {"stamp", required_argument, NULL, 'S'},
-		{"since", required_argument, NULL, 'W'},
-		{"build-log", required_argument, NULL, 'b'}, {"fingerprint", required_argument, NULL, 'F'},
-		{NULL, 0, NULL, 0},
-	};
-	struct verify v = {.nm = NULL, .readelf = "readelf", .tool = "llvm-profdata"};
-	const char *family = NULL, *dir = NULL, *stamp = NULL, *logpath = NULL, *fppath = NULL;
-	const char *require[32], *skip[16] = {0};
-	int nrequire = 0, nskip = 0, list = 0, c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': family = optarg; break;
-		case 'd': dir = optarg; break;
-		case 'p': v.profdata = optarg; break;
-		case 't': v.tool = optarg; break;
-		case 'n': v.nm = optarg; break;
-		case 'e': v.readelf = optarg; break;
-		case 'b': logpath = optarg; break;
-		case 'F': fppath = optarg; break;
-		case 'r':
-			if (nrequire == 32)
-				usage_error("too many --require options");
-			require[nrequire++] = optarg;
-			break;
-		case 'k':
-			if (nskip == 15)
-				usage_error("too many --skip options");
-			skip[nskip++] = optarg;
-			break;
-		case 'l': list = 1; break;
-		case 'S': stamp = optarg; break;
-		case 'W': v.since = optarg; break;
-		default: usage_error("unknown option '%s' (see 'profopt verify --help')", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s' (see 'profopt verify --help')", argv[optind]);
+	struct verify_options o = {.readelf = "readelf", .tool = "llvm-profdata"};
+	int first = options_parse(&options_verify, argc, argv, &o);
+	if (first < argc)
+		usage_error("unexpected argument '%s' (see 'profopt verify --help')", printable(argv[first]));
+	struct verify v = {.nm = o.nm, .readelf = o.readelf, .tool = o.tool, .profdata = o.profdata, .since = o.since};
+	const char *family = o.family, *dir = o.dir, *stamp = o.stamp, *logpath = o.log, *fppath = o.fingerprint;
 	if (!(v.fam = family_parse(family)) || !dir)
 		usage_error("--family=gcc|clang|apple-clang and --build-dir=DIR are required");
 	setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors in the order they happen */
@@ -614,7 +593,7 @@ int cmd_verify(int argc, char **argv)
 		fp.root = fproot;
 	}
 	v.fp = fppath ? &fp : NULL;
-	int rc = verify_run(&v, dir, logpath, list, skip, require, nrequire, stamp);
+	int rc = verify_run(&v, dir, logpath, o.list, o.skip.v, o.require.v, o.require.n, stamp);
 	fingerprint_free(&fp);
 	free(nm);
 	return rc;

@@ -29,7 +29,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -39,40 +38,83 @@
 #include <time.h>
 #include <unistd.h>
 
-const char help_export[] =
-	"usage: profopt export --profile=FILE (--output=BUNDLE | --write-manifest=JSON)\n"
-	"                      [--manifest=KV-FILE] [KEY=VALUE...]\n"
-	"\n"
+struct export_options {
+	const char *profile, *output, *write_manifest;
+	struct option_list manifest;
+};
+
+static const struct option_spec export_options[] = {
+	OPT_STRING("profile", 0, struct export_options, profile, "FILE",
+		   "the profile: a merged .profdata, or the tar of .gcda files"),
+	OPT_STRING("output", 0, struct export_options, output, "BUNDLE", "the bundle to write (tar.gz)"),
+	OPT_STRING("write-manifest", 0, struct export_options, write_manifest, "JSON",
+		   "write the manifest alone to JSON (the record installed beside an optimized interpreter)"),
+	OPT_LIST("manifest", 0, struct export_options, manifest, "KV-FILE",
+		 "facts for the manifest, KEY=VALUE one per line (repeatable)"),
+	OPT_END,
+};
+
+const struct command_options options_export = {
+	"export",
+	"--profile=FILE (--output=BUNDLE | --write-manifest=JSON) [--manifest=KV-FILE] [KEY=VALUE...]",
 	"Writes BUNDLE (tar.gz): the profile FILE (a merged .profdata, or the tar of .gcda files)\n"
 	"and manifest.json with the KEY=VALUE facts given (one per line in KV-FILE, and on the\n"
-	"command line), plus profile_sha256, created and profopt_version.  --write-manifest\n"
-	"writes the manifest alone to JSON (the record installed beside an optimized interpreter;\n"
-	"--record=JSON, the old spelling, too).\n";
+	"command line), plus profile_sha256, created and profopt_version.\n",
+	export_options,
+	NULL,
+	0,
+};
 
-const char help_import[] =
-	"usage: profopt import --bundle=BUNDLE --dest=FILE [--expect=KV-FILE] [--force]\n"
-	"                      [--sha256=HEX] [--manifest-out=FILE] [--stamp=FILE]\n"
-	"                      [--relocate-root=DIR] [--max-inflate=N] [--max-unpacked=BYTES]\n"
-	"                      [KEY=VALUE...]\n"
-	"\n"
-	"--sha256=HEX: BUNDLE must have this SHA-256 (configure --with-profile-sha256, make\n"
-	"PGO_PROFILE_SHA256): any other file is refused before it is read.\n"
+struct import_opts {
+	const char *bundle, *dest, *manifest_out, *stamp, *pin, *relocate_root;
+	char *root; /* --relocate-root, made absolute */
+	int force;
+	long long max_inflate, max_unpacked; /* 0: the defaults (tar_unpack_limit) */
+	struct option_list expect;
+	struct facts want;
+};
+
+#define O struct import_opts
+static const struct option_spec import_options[] = {
+	OPT_STRING("bundle", 0, O, bundle, "BUNDLE", "the bundle to import (profopt export)"),
+	OPT_STRING("dest", 0, O, dest, "FILE", "where its profile goes"),
+	OPT_LIST("expect", 0, O, expect, "KV-FILE",
+		 "the facts the manifest must match, KEY=VALUE one per line (repeatable; and KEY=VALUE operands)"),
+	OPT_FLAG("force", 0, O, force, "import even when facts differ (they are listed all the same)"),
+	OPT_STRING("sha256", 0, O, pin, "HEX",
+		   "BUNDLE must have this SHA-256 (configure --with-profile-sha256, make PGO_PROFILE_SHA256): any "
+		   "other file is refused before it is read"),
+	OPT_STRING("manifest-out", 0, O, manifest_out, "FILE", "write the bundle's manifest (JSON) to FILE"),
+	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE"),
+	OPT_STRING("relocate-root", 0, O, relocate_root, "DIR",
+		   "when the manifest records another relocate_root (an absolute directory that appears inside the "
+		   "archive's member names), the .gcda archive's members under it are renamed to DIR: a profile of "
+		   "objects named by absolute paths fits here.  Member names holding relocate_root of which none "
+		   "moves are an error"),
+	OPT_INT("max-inflate", 0, O, max_inflate, "N", 1, LLONG_MAX,
+		"the bundle (with the archive in it) unpacks to at most N times its size (default 100, or "
+		"$PROFOPT_MAX_INFLATE)"),
+	OPT_INT("max-unpacked", 0, O, max_unpacked, "BYTES", 1, LLONG_MAX,
+		"and to at most BYTES (default 1 GiB, or $PROFOPT_MAX_UNPACKED_BYTES); a member past either limit "
+		"refuses the bundle before anything is written"),
+	OPT_END,
+};
+#undef O
+
+const struct command_options options_import = {
+	"import",
+	"--bundle=BUNDLE --dest=FILE [OPTIONS] [KEY=VALUE...]",
 	"Unpacks BUNDLE into a private temporary directory, accepting only manifest.json (JSON)\n"
 	"and one regular profile file (profile/NAME.profdata or profile/NAME.tar, whose members\n"
 	"must be regular .gcda files with relative names): a link, a device, an absolute name, a\n"
 	"'..' or any other file refuses the bundle, and nothing is written.\n"
 	"Checks the manifest against the expected KEY=VALUE facts (from KV-FILE and the command\n"
 	"line): any that differ are listed and the import is refused, unless --force.\n"
-	"Then checks the profile's SHA-256 and writes the profile to FILE.\n"
-	"--relocate-root=DIR: when the manifest records another relocate_root (an absolute\n"
-	"directory that appears inside the archive's member names), the .gcda archive's members\n"
-	"under it are renamed to DIR: a profile of objects named by absolute paths fits here.\n"
-	"Member names holding relocate_root of which none moves are an error.\n"
-	"--max-inflate=N, --max-unpacked=BYTES: what the bundle (with the archive in it) may\n"
-	"unpack to: at most N times its size (default 100, or $PROFOPT_MAX_INFLATE) and at most\n"
-	"BYTES (default 1 GiB, or $PROFOPT_MAX_UNPACKED_BYTES); a member past either limit\n"
-	"refuses the bundle before anything is written.\n"
-	"Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n";
+	"Then checks the profile's SHA-256 and writes the profile to FILE.\n",
+	import_options,
+	"Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n",
+	0,
+};
 
 static char *file_sha256(const char *path)
 {
@@ -84,29 +126,14 @@ static char *file_sha256(const char *path)
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{"profile", required_argument, NULL, 'p'},
-		{"output", required_argument, NULL, 'o'},
-		{"manifest", required_argument, NULL, 'm'},
-		{"write-manifest", required_argument, NULL, 'r'},
-		{"record", required_argument, NULL, 'r'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *profile = NULL, *output = NULL, *record = NULL;
+	struct export_options o = {0};
 	struct facts f = {0};
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': profile = optarg; break;
-		case 'o': output = optarg; break;
-		case 'm': facts_load_kv_file(&f, optarg); break;
-		case 'r': record = optarg; break;
-		default: usage_error("unknown option '%s' (see 'profopt export --help')", argv[optind - 1]);
-		}
-	}
-	for (int i = optind; i < argc; i++)
+	int first = options_parse(&options_export, argc, argv, &o);
+	for (int i = 0; i < o.manifest.n; i++)
+		facts_load_kv_file(&f, o.manifest.v[i]);
+	for (int i = first; i < argc; i++)
 		facts_add_kv(&f, argv[i]);
+	const char *profile = o.profile, *output = o.output, *record = o.write_manifest;
 	if (!profile || (!output && !record))
 		usage_error("--profile=FILE and --output=BUNDLE or --write-manifest=JSON are required");
 	struct stat st;
@@ -347,50 +374,14 @@ static void write_import_stamp(const char *stamp, double seconds, const char *bu
 	stamp_end(&s, stamp);
 }
 
-struct import_opts {
-	const char *bundle, *dest, *manifest_out, *stamp, *pin;
-	char *root; /* --relocate-root, made absolute */
-	int force;
-	long long max_inflate, max_unpacked; /* 0: the defaults (tar_unpack_limit) */
-	struct facts want;
-};
-
 static void parse_import_opts(struct import_opts *o, int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{"bundle", required_argument, NULL, 'b'},      {"dest", required_argument, NULL, 'd'},
-		{"expect", required_argument, NULL, 'e'},      {"force", no_argument, NULL, 'f'},
-		{"manifest-out", required_argument, NULL, 'm'}, {"stamp", required_argument, NULL, 'S'},
-		{"relocate-root", required_argument, NULL, 'r'}, {"sha256", required_argument, NULL, 'H'},
-		{"max-inflate", required_argument, NULL, 'I'}, {"max-unpacked", required_argument, NULL, 'U'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *root = NULL;
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'b': o->bundle = optarg; break;
-		case 'd': o->dest = optarg; break;
-		case 'e': facts_load_kv_file(&o->want, optarg); break;
-		case 'f': o->force = 1; break;
-		case 'm': o->manifest_out = optarg; break;
-		case 'S': o->stamp = optarg; break;
-		case 'r': root = optarg; break;
-		case 'H': o->pin = optarg; break;
-		case 'I':
-			if (parse_whole(optarg, 1, LLONG_MAX, &o->max_inflate) < 0)
-				usage_error("--max-inflate wants a whole number > 0, not '%s'", printable(optarg));
-			break;
-		case 'U':
-			if (parse_whole(optarg, 1, LLONG_MAX, &o->max_unpacked) < 0)
-				usage_error("--max-unpacked wants a whole number of bytes > 0, not '%s'", printable(optarg));
-			break;
-		default: usage_error("unknown option '%s' (see 'profopt import --help')", argv[optind - 1]);
-		}
-	}
-	for (int i = optind; i < argc; i++)
+	int first = options_parse(&options_import, argc, argv, o);
+	for (int i = 0; i < o->expect.n; i++)
+		facts_load_kv_file(&o->want, o->expect.v[i]);
+	for (int i = first; i < argc; i++)
 		facts_add_kv(&o->want, argv[i]);
+	const char *root = o->relocate_root;
 	if (!o->bundle || !o->dest)
 		usage_error("--bundle=BUNDLE and --dest=FILE are required");
 	if (o->pin && !sha256_is_hex(o->pin))

@@ -12,57 +12,10 @@
 #include "lib/util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char help_check[] =
-	"usage: profopt check --write-fingerprint=FILE --source-dir=DIR [--suffix=.c ...] [--skip=NAME ...]\n"
-	"       profopt check --write-fingerprint=FILE --build-log=FILE [--build-dir=DIR] [--add-files-of=FILE]\n"
-	"       profopt check [--against=FILE [--source-dir=DIR]] [--build-log=FILE]\n"
-	"                     [--max-changed=N|PCT%] [--json]\n"
-	"\n"
-	"Checks that the sources are still those the profile was trained on (a stale profile).\n"
-	"\n"
-	"  --write-fingerprint=FILE  at training time: write a fingerprint (SHA-256 and size)\n"
-	"                      of every source file under --source-dir to FILE (--record=FILE,\n"
-	"                      the old spelling, too)\n"
-	"  --source-dir=DIR    the source tree (fingerprinting: required; checking: default the\n"
-	"                      tree named in FILE; --root=DIR, the old spelling, too)\n"
-	"  --build-log=FILE    (with --write-fingerprint, no --source-dir) fingerprint the files\n"
-	"                      the build in that log compiled: each compile command's source,\n"
-	"                      and every source or header under its directory and its -I\n"
-	"                      directories (not /usr, /lib, /opt); --against then compares\n"
-	"                      exactly those files (without compile commands in the log, the\n"
-	"                      tree under --build-dir)\n"
-	"  --build-dir=DIR     where the build ran, for a log without \"Entering directory\"\n"
-	"                      lines (default: the current directory)\n"
-	"  --add-files-of=FILE with --build-log: also fingerprint the files FILE (an earlier\n"
-	"                      fingerprint) lists, for a build that compiled only what changed\n"
-	"  --suffix=SUF        source files to fingerprint (repeatable; default .c .h .cc .cpp\n"
-	"                      .cxx .hh .hpp .inc .S)\n"
-	"  --skip=NAME         do not descend into directories called NAME (repeatable; .git\n"
-	"                      is always skipped)\n"
-	"  --against=FILE      compare the sources with the fingerprint in FILE: list the files\n"
-	"                      changed, added and removed since training\n"
-	"  --build-log=FILE    scan a build log for the compilers' profile diagnostics:\n"
-	"                      stale (gcc -Wcoverage-mismatch, 'does not match its profile data';\n"
-	"                      clang 'profile data may be out of date', hash mismatch),\n"
-	"                      corrupted or unreadable ('profile data may be corrupted', 'not a\n"
-	"                      gcov data file', another GCC's version, 'Could not read\n"
-	"                      profile', malformed or unsupported profile), missing\n"
-	"                      (-Wmissing-profile, 'no profile data available', 'profile data\n"
-	"                      may be incomplete')\n"
-	"  --max-changed=LIMIT how many stale sources are tolerated (with a warning): a count N\n"
-	"                      or a share of the fingerprinted files 'P%'.  Changed, added and\n"
-	"                      removed files and files the compiler called stale all count.\n"
-	"                      Default 0: any change fails.\n"
-	"  --json              machine-readable result (keys: files, changed, added, removed,\n"
-	"                      log.{stale,corrupted,missing,messages}, stale_sources, limit, ok)\n"
-	"\n"
-	"Exit status: 0 when the profile may be used (warnings listed), 1 when it is stale\n"
-	"beyond the limit or corrupted (retrain: make profile-removal profile-opt), 2 on bad usage.\n";
 
 struct diff {
 	const char **changed, **added, **removed;
@@ -206,8 +159,8 @@ static int write_fingerprint(const char *file, const char *root, const char *con
 
 struct check_opts {
 	const char *write_fp, *root, *against, *log, *limit_arg, *objdir, *add_from;
-	const char *suffixes[32], *skip[32];
-	int nsuffix, nskip, json;
+	struct option_list suffixes, skip;
+	int json;
 	double limit; /* --max-changed: files, or a percentage of them */
 	int percent;
 };
@@ -224,50 +177,65 @@ static void parse_limit(struct check_opts *o)
 		usage_error("--max-changed wants a count N or a share P%%, not '%s'", o->limit_arg);
 }
 
+#define O struct check_opts
+static const struct option_spec check_options[] = {
+	OPT_STRING("write-fingerprint", 0, O, write_fp, "FILE",
+		   "at training time: write a fingerprint (SHA-256 and size) of every source file under "
+		   "--source-dir (or that the build in --build-log compiled) to FILE"),
+	OPT_STRING("source-dir", 0, O, root, "DIR",
+		   "the source tree (fingerprinting: required; checking: default the tree named in FILE)"),
+	OPT_STRING("build-log", 0, O, log, "FILE",
+		   "with --write-fingerprint and no --source-dir: fingerprint the files the build in that log "
+		   "compiled: each compile command's source, and every source or header under its directory and "
+		   "its -I directories (not /usr, /lib, /opt); --against then compares exactly those files "
+		   "(without compile commands in the log, the tree under --build-dir).  Otherwise: scan a build "
+		   "log for the compilers' profile diagnostics: stale (gcc -Wcoverage-mismatch, 'does not match "
+		   "its profile data'; clang 'profile data may be out of date', hash mismatch), corrupted or "
+		   "unreadable ('profile data may be corrupted', 'not a gcov data file', another GCC's version, "
+		   "'Could not read profile', malformed or unsupported profile), missing (-Wmissing-profile, 'no "
+		   "profile data available', 'profile data may be incomplete')"),
+	OPT_STRING("build-dir", 0, O, objdir, "DIR",
+		   "where the build ran, for a log without \"Entering directory\" lines (default: the current "
+		   "directory)"),
+	OPT_STRING("add-files-of", 0, O, add_from, "FILE",
+		   "with --build-log: also fingerprint the files FILE (an earlier fingerprint) lists, for a build "
+		   "that compiled only what changed"),
+	OPT_LIST("suffix", 0, O, suffixes, "SUF",
+		 "source files to fingerprint (repeatable; default .c .h .cc .cpp .cxx .hh .hpp .inc .S)"),
+	OPT_LIST("skip", 0, O, skip, "NAME",
+		 "do not descend into directories called NAME (repeatable; .git is always skipped)"),
+	OPT_STRING("against", 0, O, against, "FILE",
+		   "compare the sources with the fingerprint in FILE: list the files changed, added and removed "
+		   "since training"),
+	OPT_STRING("max-changed", 0, O, limit_arg, "LIMIT",
+		   "how many stale sources are tolerated (with a warning): a count N or a share of the "
+		   "fingerprinted files 'P%'.  Changed, added and removed files and files the compiler called "
+		   "stale all count.  Default 0: any change fails"),
+	OPT_FLAG("json", 0, O, json,
+		 "machine-readable result (keys: files, changed, added, removed, "
+		 "log.{stale,corrupted,missing,messages}, stale_sources, limit, ok)"),
+	OPT_END,
+};
+#undef O
+
+const struct command_options options_check = {
+	"check",
+	"--write-fingerprint=FILE --source-dir=DIR [--suffix=.c ...] [--skip=NAME ...]\n"
+	"--write-fingerprint=FILE --build-log=FILE [--build-dir=DIR] [--add-files-of=FILE]\n"
+	"[--against=FILE [--source-dir=DIR]] [--build-log=FILE] [--max-changed=N|PCT%] [--json]",
+	"Checks that the sources are still those the profile was trained on (a stale profile).\n",
+	check_options,
+	"Exit status: 0 when the profile may be used (warnings listed), 1 when it is stale\n"
+	"beyond the limit or corrupted (retrain: make profile-removal profile-opt), 2 on bad usage.\n",
+	0,
+};
+
 static void parse_check_opts(struct check_opts *o, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"write-fingerprint", required_argument, NULL, 'r'},
-		{"record", required_argument, NULL, 'r'},
-		{"source-dir", required_argument, NULL, 'R'},
-		{"root", required_argument, NULL, 'R'},
-		{"suffix", required_argument, NULL, 'x'},
-		{"skip", required_argument, NULL, 's'},
-		{"against", required_argument, NULL, 'a'},
-		{"build-log", required_argument, NULL, 'l'},
-		{"build-dir", required_argument, NULL, 'o'},
-		{"add-files-of", required_argument, NULL, 'A'},
-		{"max-changed", required_argument, NULL, 'm'},
-		{"json", no_argument, NULL, 'j'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r': o->write_fp = optarg; break;
-		case 'R': o->root = optarg; break;
-		case 'x':
-			if (o->nsuffix == 31)
-				usage_error("too many --suffix options");
-			o->suffixes[o->nsuffix++] = optarg;
-			break;
-		case 's':
-			if (o->nskip == 31)
-				usage_error("too many --skip options");
-			o->skip[o->nskip++] = optarg;
-			break;
-		case 'a': o->against = optarg; break;
-		case 'l': o->log = optarg; break;
-		case 'o': o->objdir = optarg; break;
-		case 'A': o->add_from = optarg; break;
-		case 'm': o->limit_arg = optarg; break;
-		case 'j': o->json = 1; break;
-		default: usage_error("unknown option '%s' (see 'profopt check --help')", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s' (see 'profopt check --help')", argv[optind]);
+	int first = options_parse(&options_check, argc, argv, o);
+	if (first < argc)
+		usage_error("unexpected argument '%s' (see 'profopt check --help')", printable(argv[first]));
+	option_list_add(&o->skip, ".git");
 	if (o->write_fp && (o->against || (o->log && o->root)))
 		usage_error("--write-fingerprint takes --source-dir=DIR (a tree) or --build-log=FILE (what a build compiled), not both; --against comes later");
 	if (o->write_fp && !o->root && !o->log)
@@ -300,7 +268,7 @@ static void check_run(const struct check_opts *o, const char *const *suf, struct
 			fatal("%s names no source tree; give --source-dir=DIR", o->against);
 		if (r->old.listed)
 			fingerprint_rehash(&r->cur, &r->old, o->root);
-		else if (fingerprint_scan(&r->cur, root, suf, o->skip, err, sizeof err) < 0)
+		else if (fingerprint_scan(&r->cur, root, suf, o->skip.v, err, sizeof err) < 0)
 			fatal("%s", err);
 		compare(&r->old, &r->cur, &r->d);
 	}
@@ -386,13 +354,13 @@ static void print_verdict(const struct check_opts *o, const struct check_result 
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_opts o = {.limit_arg = "0", .skip = {".git"}, .nskip = 1};
+	struct check_opts o = {.limit_arg = "0"};
 	parse_check_opts(&o, argc, argv);
-	const char *const *suf = o.nsuffix ? o.suffixes : fingerprint_default_suffixes;
+	const char *const *suf = o.suffixes.n ? o.suffixes.v : fingerprint_default_suffixes;
 	if (o.write_fp && o.log)
-		return write_compiled_fingerprint(o.write_fp, o.log, o.objdir ? o.objdir : ".", o.skip, o.add_from);
+		return write_compiled_fingerprint(o.write_fp, o.log, o.objdir ? o.objdir : ".", o.skip.v, o.add_from);
 	if (o.write_fp)
-		return write_fingerprint(o.write_fp, o.root, suf, o.skip);
+		return write_fingerprint(o.write_fp, o.root, suf, o.skip.v);
 	struct check_result r = {0};
 	check_run(&o, suf, &r);
 	if (o.json)

@@ -7,28 +7,39 @@
 #include "format/profraw.h"
 #include "lib/util.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char help_check_raw[] =
-	"usage: profopt check-raw [--cc=CC] [--tool=PATH] [--json] [FILE.profraw...]\n"
-	"\n"
+struct check_raw_options {
+	const char *cc, *tool;
+	int json;
+};
+
+static const struct option_spec check_raw_options[] = {
+	OPT_STRING("cc", 0, struct check_raw_options, cc, "CC",
+		   "clang command (default: $CC, else clang), split into words without a shell"),
+	OPT_STRING("tool", 0, struct check_raw_options, tool, "PATH",
+		   "llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)"),
+	OPT_FLAG("json", 0, struct check_raw_options, json,
+		 "machine-readable result per file: file, version, variant, layout_checked, functions, executed, "
+		 "counters, names_bytes, bitmap_bytes, value_data_bytes, tool_reads, error"),
+	OPT_END,
+};
+
+const struct command_options options_check_raw = {
+	"check-raw",
+	"[--cc=CC] [--tool=PATH] [--json] [FILE.profraw...]",
 	"Checks, before training, that llvm-profdata can read the raw profiles this clang writes.\n"
 	"\n"
 	"Without FILE: builds and runs a one-line program with 'CC -fprofile-generate', reads\n"
 	"the raw profile it writes (magic, version, sizes of its sections) and asks llvm-profdata\n"
 	"to read it - so that a raw profile version the tool does not know is an error before\n"
-	"training, not after.  With FILEs: checks those raw profiles the same way.\n"
-	"\n"
-	"  --cc=CC        clang command (default: $CC, else clang), split at blanks\n"
-	"  --tool=PATH    llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)\n"
-	"  --json         machine-readable result per file: file, version, variant,\n"
-	"                 layout_checked, functions, executed, counters, names_bytes,\n"
-	"                 bitmap_bytes, value_data_bytes, tool_reads, error\n"
-	"\n"
+	"training, not after.  With FILEs: checks those raw profiles the same way.\n",
+	check_raw_options,
 	"Exit status: 0 when every raw profile is sound and readable by the tool, 1 otherwise\n"
-	"(the reason names the file and the offset of the damage), 2 on bad usage.\n";
+	"(the reason names the file and the offset of the damage), 2 on bad usage.\n",
+	0,
+};
 
 static void show(struct json *j, const char *file, const struct profraw_info *in, int parsed, int tool_ok,
 		 const char *error)
@@ -73,23 +84,9 @@ static void show(struct json *j, const char *file, const struct profraw_info *in
 
 int cmd_check_raw(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"cc", required_argument, NULL, 'c'},
-		{"tool", required_argument, NULL, 't'},
-		{"json", no_argument, NULL, 'j'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *cc = getenv("CC"), *tool = getenv("LLVM_PROFDATA");
-	int json = 0, c, bad = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': cc = optarg; break;
-		case 't': tool = optarg; break;
-		case 'j': json = 1; break;
-		default: usage_error("unknown option '%s' (see 'profopt check-raw --help')", printable(argv[optind - 1]));
-		}
-	}
+	struct check_raw_options o = {.cc = getenv("CC"), .tool = getenv("LLVM_PROFDATA")};
+	int first = options_parse(&options_check_raw, argc, argv, &o), json = o.json, bad = 0;
+	const char *cc = o.cc, *tool = o.tool;
 	if (!cc || !*cc)
 		cc = "clang";
 	if (!tool || !*tool)
@@ -101,7 +98,7 @@ int cmd_check_raw(int argc, char **argv)
 	}
 	char err[600];
 	struct profraw_info in;
-	if (optind == argc) {
+	if (first == argc) {
 		int rc = profraw_probe(cc, tool, &in, err, sizeof err);
 		show(json ? &j : NULL, "(test program)", &in, in.version != 0, rc == 0, rc == 0 ? NULL : err);
 		if (rc < 0) {
@@ -109,7 +106,7 @@ int cmd_check_raw(int argc, char **argv)
 			bad++;
 		}
 	}
-	for (int i = optind; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		int parsed = profraw_read(argv[i], &in, err, sizeof err) == 0, tool_ok = 0;
 		if (parsed)
 			tool_ok = profraw_tool_reads(tool, argv[i], err, sizeof err) == 0;

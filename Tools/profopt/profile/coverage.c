@@ -14,14 +14,41 @@
 #include "format/tooltext.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
-const char help_coverage[] =
-	"usage: profopt coverage [OPTIONS] [NAME=]REPORT.json [[NAME=]REPORT.json ...]\n"
-	"\n"
+struct coverage_options {
+	const char *groups, *objects, *nm;
+	int list_groups, json;
+	double threshold;
+};
+
+#define O struct coverage_options
+static const struct option_spec coverage_options[] = {
+	OPT_STRING("groups", 0, O, groups, "FILE",
+		   "your own groups: lines 'GROUP PATTERN...' ('#' starts a comment; a group on several lines gets "
+		   "all their patterns)"),
+	OPT_FLAG("list-groups", 0, O, list_groups, "print the groups (built-in or --groups) in that format and exit"),
+	OPT_SHARE("threshold", 0, O, threshold, "PCT",
+		  "a group is not reached when at most PCT% of its functions ran (default 0: not one function "
+		  "executed)"),
+	OPT_STRING("objects", 0, O, objects, "DIR",
+		   "clang: map the functions the profile names no file for (global ones) to the objects under DIR "
+		   "that define them (nm); without it they form the row '(no file)'"),
+	OPT_STRING("nm", 0, O, nm, "PATH", "the nm that reads those objects (default: nm; llvm-nm for LTO bitcode)"),
+	OPT_FLAG("json", 0, O, json,
+		 "machine-readable output; keys: threshold, groups_source, inputs[] {name, file, family, units, "
+		 "functions, executed, count_sum, unlisted_executed}, groups[] {name, patterns, results[] {input, "
+		 "units, units_with_counts, functions, executed, executed_share, count_sum, count_share, "
+		 "in_profile, reached}}, not_reached {INPUT: [GROUP...]}, not_in_profile {INPUT: [GROUP...]}"),
+	OPT_END,
+};
+#undef O
+
+const struct command_options options_coverage = {
+	"coverage",
+	"[OPTIONS] [NAME=]REPORT.json [[NAME=]REPORT.json ...]",
 	"Shows, per group of compiled units, how much of it a training reached: units (source\n"
 	"files) with counts out of all, functions executed out of all, and the group's share of\n"
 	"all the counts of the run; one column per input, e.g.\n"
@@ -33,27 +60,11 @@ const char help_coverage[] =
 	"Groups: by default CPython's (see --list-groups): core, objects, compiler, import,\n"
 	"_sre, _decimal, _sqlite, _json, _pickle, hashing, compression; units that match no group\n"
 	"are 'other'.  A unit belongs to the first group with a pattern that matches its path or a\n"
-	"part of it after a '/' (fnmatch, '*' matches '/' too); an object X.o also as X.c.\n"
-	"\n"
-	"Options:\n"
-	"  --groups=FILE       your own groups: lines 'GROUP PATTERN...' ('#' starts a comment; a\n"
-	"                      group on several lines gets all their patterns)\n"
-	"  --list-groups       print the groups (built-in or --groups) in that format and exit\n"
-	"  --threshold=PCT     a group is not reached when at most PCT% of its functions ran\n"
-	"                      (default 0: not one function executed)\n"
-	"  --objects=DIR       clang: map the functions the profile names no file for (global\n"
-	"                      ones) to the objects under DIR that define them (nm); without it\n"
-	"                      they form the row '(no file)'\n"
-	"  --nm=PATH           the nm that reads those objects (default: nm; llvm-nm for LTO\n"
-	"                      bitcode)\n"
-	"  --json              machine-readable output; keys: threshold, groups_source,\n"
-	"                      inputs[] {name, file, family, units, functions, executed,\n"
-	"                      count_sum, unlisted_executed}, groups[] {name, patterns,\n"
-	"                      results[] {input, units, units_with_counts, functions, executed,\n"
-	"                      executed_share, count_sum, count_share, in_profile, reached}},\n"
-	"                      not_reached {INPUT: [GROUP...]}, not_in_profile {INPUT: [GROUP...]}\n"
-	"\n"
-	"Exit status: 0, 1 when an input cannot be read, 2 on bad usage.\n";
+	"part of it after a '/' (fnmatch, '*' matches '/' too); an object X.o also as X.c.\n",
+	coverage_options,
+	"Exit status: 0, 1 when an input cannot be read, 2 on bad usage.\n",
+	0,
+};
 
 /* CPython's units: the paths of its source tree. */
 static const char builtin_groups[] =
@@ -599,30 +610,10 @@ static void check_listing(const struct cov_input *in)
 
 int cmd_coverage(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"groups", required_argument, NULL, 'g'}, {"list-groups", no_argument, NULL, 'l'},
-		{"threshold", required_argument, NULL, 't'}, {"objects", required_argument, NULL, 'o'},
-		{"nm", required_argument, NULL, 'n'},         {"json", no_argument, NULL, 'j'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *groups_file = NULL, *objects = NULL, *nm = "nm";
-	int json = 0, list = 0, c;
-	double threshold = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'g': groups_file = optarg; break;
-		case 'l': list = 1; break;
-		case 't':
-			if ((threshold = parse_share(optarg)) < 0)
-				usage_error("--threshold wants a percentage from 0 to 100, not '%s'", optarg);
-			break;
-		case 'o': objects = optarg; break;
-		case 'n': nm = optarg; break;
-		case 'j': json = 1; break;
-		default: usage_error("unknown option '%s' (see 'profopt coverage --help')", argv[optind - 1]);
-		}
-	}
+	struct coverage_options o = {.nm = "nm"};
+	int first = options_parse(&options_coverage, argc, argv, &o), json = o.json, list = o.list_groups;
+	const char *groups_file = o.groups, *objects = o.objects, *nm = o.nm;
+	double threshold = o.threshold;
 	struct groups gs = {0};
 	if (groups_file) {
 		struct lines l;
@@ -638,13 +629,13 @@ int cmd_coverage(int argc, char **argv)
 		list_groups(&gs);
 		return 0;
 	}
-	int n = argc - optind;
+	int n = argc - first;
 	if (n < 1)
 		usage_error("no report given: profopt coverage [NAME=]REPORT.json ... (from 'profopt report --json')");
 	struct cov_input *in = xcalloc((size_t)n, sizeof *in);
 	for (int i = 0; i < n; i++) {
 		char err[1024];
-		parse_input(argv[optind + i], &in[i]);
+		parse_input(argv[first + i], &in[i]);
 		for (int k = 0; k < i; k++)
 			if (!strcmp(in[k].name, in[i].name))
 				usage_error("input name '%s' given twice (name them: NAME=REPORT.json)", in[i].name);

@@ -18,29 +18,40 @@
 #include "lib/walk.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-const char help_diff[] =
-	"usage: profopt diff [--json] [--tool=PATH] A B\n"
-	"\n"
+struct diff_options {
+	const char *tool;
+	int json;
+};
+
+static const struct option_spec diff_options[] = {
+	OPT_STRING("tool", 0, struct diff_options, tool, "PATH", "llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)"),
+	OPT_FLAG("json", 0, struct diff_options, json,
+		 "keys: similarity (0..1), identical, no_counts, files, files_differing"),
+	OPT_END,
+};
+
+const struct command_options options_diff = {
+	"diff",
+	"[--json] [--tool=PATH] A B",
 	"Compares two profiles of the same program: clang .profdata files, or gcc profiles\n"
 	"(a build directory of .gcda files, or a stash such as pgo/profiles.tar).  Prints the\n"
 	"similarity (edge-count overlap, 100% = the same distribution of counts) and whether\n"
-	"the profiles are byte-for-byte identical.\n"
-	"\n"
-	"  --tool=PATH   llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)\n"
-	"  --json        keys: similarity (0..1), identical, no_counts, files, files_differing\n"
+	"the profiles are byte-for-byte identical.\n",
+	diff_options,
 	"A stash is read in memory; nothing is extracted.\n"
 	"Identical profiles (byte for byte) have similarity 100%; two profiles without a single\n"
 	"count have the same (empty) distribution, 100%, and one without counts against one with\n"
 	"counts 0% (the text says 'neither profile has a count', the JSON no_counts: true).\n"
 	"Exit status: 0 identical, 1 different (however similar), 2 bad usage or any error (a\n"
 	"missing, damaged or unreadable input, an empty raw profile, named in the message; output\n"
-	"that could not be written).\n";
+	"that could not be written).\n",
+	0,
+};
 
 /* What a comparison found. */
 struct diff_result {
@@ -303,25 +314,13 @@ static void print_result(int json, double similarity, const struct diff_result *
 
 int cmd_diff(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"tool", required_argument, NULL, 't'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *tool = getenv("LLVM_PROFDATA");
-	int json = 0, c;
+	struct diff_options o = {.tool = getenv("LLVM_PROFDATA")};
 	exit_failure = 2; /* 1 means "different": an error must never look like a result */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': json = 1; break;
-		case 't': tool = optarg; break;
-		default: usage_error("unknown option '%s' (see 'profopt diff --help')", printable(argv[optind - 1]));
-		}
-	}
-	if (argc - optind != 2)
+	int first = options_parse(&options_diff, argc, argv, &o), json = o.json;
+	const char *tool = o.tool;
+	if (argc - first != 2)
 		usage_error("two profiles to compare are needed (see 'profopt diff --help')");
-	const char *a = argv[optind], *b = argv[optind + 1];
+	const char *a = argv[first], *b = argv[first + 1];
 	int clang = ends_with(a, ".profdata") || ends_with(a, ".profraw");
 	if (clang != (ends_with(b, ".profdata") || ends_with(b, ".profraw")))
 		usage_error("cannot compare a clang profile with a gcc one");

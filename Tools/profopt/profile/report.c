@@ -24,51 +24,12 @@
 #include "lib/walk.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char help_report[] =
-	"usage: profopt report [--family=gcc|clang] INPUT [--json] [--top=N] [--list-cold]\n"
-	"\n"
-	"Shows what a training run covered: functions executed out of all instrumented ones,\n"
-	"per source file and overall; the hottest functions (by their largest counter); and\n"
-	"the share never executed, which the profile-use build optimizes as cold code.\n"
-	"\n"
-	"INPUT, one of:\n"
-	"  --profile-dir=DIR   gcc: the build directory holding the .gcda files (and .gcno);\n"
-	"                      clang: a directory of .profraw files (merged by llvm-profdata)\n"
-	"  --archive=FILE      gcc: a stash of .gcda files (tar), e.g. pgo/profiles.tar\n"
-	"  --profdata=FILE     clang: a merged .profdata, or one .profraw\n"
-	"\n"
-	"  --family=gcc|clang  compiler (default: guessed from the files found)\n"
-	"  --notes-dir=DIR     gcc: where the .gcno files are (default: beside the .gcda; with\n"
-	"                      --archive, the --profile-dir if given)\n"
-	"  --tool=PATH         llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)\n"
-	"  --nm=PATH           gcc without .gcno: nm, to name global functions from the symbols\n"
-	"                      of the objects beside the .gcda files (default: nm)\n"
-	"  --top=N             hottest functions to list (default 10)\n"
-	"  --list-cold         also list every function never executed\n"
-	"  --skip=NAME         do not descend into directories called NAME (repeatable)\n"
-	"  --json              machine-readable output; keys: family, profile_files,\n"
-	"                      damaged_files, objects_without_data (gcc without notes),\n"
-	"                      functions.{total,executed,never_executed,\n"
-	"                      never_executed_share}, counters.{total,never_taken,\n"
-	"                      never_taken_share}, lines (gcc with .gcno), files[] (count_sum:\n"
-	"                      the file's counter values added up), hottest[],\n"
-	"                      never_executed[]\n"
-	"\n"
-	"GCC names functions only in its .gcno notes, which -fprofile-generate alone does not\n"
-	"write: add -ftest-coverage to the instrumented build (the counters are the same) to\n"
-	"get names and source files.  Without notes, global functions are named from the\n"
-	"objects' symbols (GCC numbers them by a hash of their name); static ones stay\n"
-	"numbered (#IDENT), per object file.\n"
-	"\n"
-	"Exit status: 0, 1 when no profile was found or a profile file is damaged (each is\n"
-	"named with the offset of the problem), 2 on bad usage.\n";
 
 struct fn_stat {
 	char *name, *file;
@@ -742,56 +703,65 @@ static int has_files(const char *dir, const char *suffix, const char *const *ski
 
 struct report_opts {
 	const struct family *fam;
-	const char *family, *dir, *archive, *profdata, *notes_dir, *tool, *nm, *skip[16];
+	const char *family, *dir, *archive, *profdata, *notes_dir, *tool, *nm;
+	struct option_list skip;
 	int json, list_cold;
-	long top;
+	long long top;
+};
+
+#define O struct report_opts
+static const struct option_spec report_options[] = {
+	OPT_STRING("profile-dir", 0, O, dir, "DIR",
+		   "input: where the training's profile data is: gcc's .gcda files (beside the objects, so the "
+		   "build tree; the .gcno too), clang's *.profraw files (merged by llvm-profdata)"),
+	OPT_STRING("archive", 0, O, archive, "FILE", "input, gcc: a stash of .gcda files (tar), e.g. pgo/profiles.tar"),
+	OPT_STRING("profdata", 0, O, profdata, "FILE", "input, clang: a merged .profdata, or one .profraw"),
+	OPT_STRING("family", 0, O, family, "gcc|clang", "compiler (default: guessed from the files found)"),
+	OPT_STRING("notes-dir", 0, O, notes_dir, "DIR",
+		   "gcc: where the .gcno files are (default: beside the .gcda; with --archive, the --profile-dir "
+		   "if given)"),
+	OPT_STRING("tool", 0, O, tool, "PATH", "llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)"),
+	OPT_STRING("nm", 0, O, nm, "PATH",
+		   "gcc without .gcno: nm, to name global functions from the symbols of the objects beside the "
+		   ".gcda files (default: nm)"),
+	OPT_INT("top", 0, O, top, "N", 1, 1000000000, "hottest functions to list (default 10)"),
+	OPT_FLAG("list-cold", 0, O, list_cold, "also list every function never executed"),
+	OPT_LIST("skip", 0, O, skip, "NAME", "do not descend into directories called NAME (repeatable)"),
+	OPT_FLAG("json", 0, O, json,
+		 "machine-readable output; keys: family, profile_files, damaged_files, objects_without_data (gcc "
+		 "without notes), functions.{total,executed,never_executed, never_executed_share}, "
+		 "counters.{total,never_taken, never_taken_share}, lines (gcc with .gcno), files[] (count_sum: "
+		 "the file's counter values added up), hottest[], never_executed[]"),
+	OPT_END,
+};
+#undef O
+
+const struct command_options options_report = {
+	"report",
+	"[--family=gcc|clang] INPUT [--json] [--top=N] [--list-cold]",
+	"Shows what a training run covered: functions executed out of all instrumented ones,\n"
+	"per source file and overall; the hottest functions (by their largest counter); and\n"
+	"the share never executed, which the profile-use build optimizes as cold code.\n"
+	"INPUT is one of --profile-dir, --archive, --profdata.\n",
+	report_options,
+	"GCC names functions only in its .gcno notes, which -fprofile-generate alone does not\n"
+	"write: add -ftest-coverage to the instrumented build (the counters are the same) to\n"
+	"get names and source files.  Without notes, global functions are named from the\n"
+	"objects' symbols (GCC numbers them by a hash of their name); static ones stay\n"
+	"numbered (#IDENT), per object file.\n"
+	"\n"
+	"Exit status: 0, 1 when no profile was found or a profile file is damaged (each is\n"
+	"named with the offset of the problem), 2 on bad usage.\n",
+	0,
 };
 
 /* Options and their consistency; the family guessed from the files when not given. */
 static void parse_options(int argc, char **argv, struct report_opts *o)
 {
-	static const struct option opts[] = {
-		{"family", required_argument, NULL, 'f'},
-		{"profile-dir", required_argument, NULL, 'd'},
-		{"archive", required_argument, NULL, 'a'},
-		{"profdata", required_argument, NULL, 'p'},
-		{"notes-dir", required_argument, NULL, 'n'},
-		{"tool", required_argument, NULL, 't'},
-		{"nm", required_argument, NULL, 'N'},
-		{"top", required_argument, NULL, 'T'},
-		{"list-cold", no_argument, NULL, 'c'},
-		{"skip", required_argument, NULL, 's'},
-		{"json", no_argument, NULL, 'j'},
-		{NULL, 0, NULL, 0},
-	};
-	int nskip = 0, c;
 	*o = (struct report_opts){.tool = getenv("LLVM_PROFDATA"), .nm = "nm", .top = 10};
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f': o->family = optarg; break;
-		case 'd': o->dir = optarg; break;
-		case 'a': o->archive = optarg; break;
-		case 'p': o->profdata = optarg; break;
-		case 'n': o->notes_dir = optarg; break;
-		case 't': o->tool = optarg; break;
-		case 'N': o->nm = optarg; break;
-		case 'T':
-			if ((o->top = parse_positive(optarg)) < 0)
-				usage_error("--top wants a positive number, not '%s'", printable(optarg));
-			break;
-		case 'c': o->list_cold = 1; break;
-		case 's':
-			if (nskip == 15)
-				usage_error("too many --skip options");
-			o->skip[nskip++] = optarg;
-			break;
-		case 'j': o->json = 1; break;
-		default: usage_error("unknown option '%s' (see 'profopt report --help')", printable(argv[optind - 1]));
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s' (see 'profopt report --help')", printable(argv[optind]));
+	int first = options_parse(&options_report, argc, argv, o);
+	if (first < argc)
+		usage_error("unexpected argument '%s' (see 'profopt report --help')", printable(argv[first]));
 	if (!o->tool || !*o->tool)
 		o->tool = "llvm-profdata";
 	const struct family *fam = family_parse(o->family);
@@ -802,10 +772,10 @@ static void parse_options(int argc, char **argv, struct report_opts *o)
 	if (o->archive && fam && fam != &family_gcc)
 		usage_error("--archive holds gcc profiles (.gcda)");
 	if (!fam) {
-		if (o->archive || (!o->profdata && has_files(o->dir, ".gcda", o->skip)))
+		if (o->archive || (!o->profdata && has_files(o->dir, ".gcda", o->skip.v)))
 			fam = &family_gcc;
 		else
-			fam = o->profdata || has_files(o->dir, ".profraw", o->skip) ? &family_clang : &family_gcc;
+			fam = o->profdata || has_files(o->dir, ".profraw", o->skip.v) ? &family_clang : &family_gcc;
 	}
 	o->fam = fam;
 }
@@ -819,17 +789,17 @@ static void collect(struct report *r, const struct report_opts *o)
 		/* notes beside the .gcda; with --archive, in the build directory if given */
 		const char *notes_dir = o->notes_dir ? o->notes_dir : o->dir;
 		if (o->archive)
-			collect_gcc_stash(r, o->archive, notes_dir, o->skip);
+			collect_gcc_stash(r, o->archive, notes_dir, o->skip.v);
 		else
-			collect_gcc(r, o->dir, notes_dir, o->skip);
+			collect_gcc(r, o->dir, notes_dir, o->skip.v);
 		if (o->dir && r->notes_files - r->unloaded < r->profile_files)
 			name_globals(r, o->dir, o->nm);
 		if (o->dir && r->notes_files == 0)
-			r->objects_without_data = count_objects_without_data(o->dir, o->skip);
+			r->objects_without_data = count_objects_without_data(o->dir, o->skip.v);
 		r->have_names = r->notes_files > 0;
 		r->have_lines = r->notes_files > 0;
 	} else {
-		collect_clang(r, o->tool, o->profdata, o->dir, o->skip);
+		collect_clang(r, o->tool, o->profdata, o->dir, o->skip.v);
 		r->have_names = 1;
 	}
 	if (r->profile_files == 0)
