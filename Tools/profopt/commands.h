@@ -6,7 +6,7 @@ struct command {
 	const char *name;
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
 	const char *summary;              /* one line for `profopt --help` */
-	const char *help;                 /* full text for `profopt NAME --help` */
+	const char *help;                 /* full text for `profopt NAME --help` (NULL: run answers) */
 };
 
 extern const struct command commands[];
@@ -28,8 +28,6 @@ DECLARE_COMMAND(summary);
 DECLARE_COMMAND(export);
 DECLARE_COMMAND(import);
 DECLARE_COMMAND(diff);
-DECLARE_COMMAND(bench);
-DECLARE_COMMAND(compare);
 DECLARE_COMMAND(report);
 DECLARE_COMMAND(check);
 DECLARE_COMMAND(check_raw);
