@@ -106,8 +106,7 @@
 #   A configure script may set ax_pgo_instr_default (ir or frontend) before
 #   AX_PGO to choose the default for its program.
 #
-#   Options that stock PGO builds do not use, each off unless given (profopt's
-#   measurements of what they are worth: Misc/MEASUREMENTS-2026-11-22.md):
+#   Options that stock PGO builds do not use, each off unless given:
 #
 #     --enable-pgo-partial-training  GCC: code the training never ran is compiled
 #         as without a profile (-fprofile-partial-training), not for size.
@@ -619,8 +618,8 @@ AS_IF([test -z "$ax_pgo_qemu"], [
 # _AX_PGO_FLAGS: the generate/use flags and the merge command for the family.
 AC_DEFUN([_AX_PGO_FLAGS], [
 ax_pgo_update_flag=
-dnl GCC's atomic counters make every counter update a locked add and training much slower
-dnl (Misc/MEASUREMENTS-2026-11-22.md); clang promotes loop counters to registers and pays
+dnl GCC's atomic counters make every counter update a locked add and training much slower;
+dnl clang promotes loop counters to registers and pays
 dnl nearly nothing.  Processes never lose counts either way (libgcov locks each .gcda file;
 dnl clang's %m pool files are locked too); only increments racing between threads of one
 dnl process can be lost in single mode, which -fprofile-correction absorbs, as stock CPython

@@ -11,8 +11,7 @@
 #                        line sets (default CFLAGS_NODIST, as in CPython's Makefile)
 #
 # Why: a link-time optimizer can inline calls across files into a function that is already
-# huge, such as an interpreter's eval loop, and make every pass through it slower
-# (Misc/MEASUREMENTS-2026-11-22.md).  Such a file keeps the per-file optimization and its
+# huge, such as an interpreter's eval loop, and make every pass through it slower.  Such a file keeps the per-file optimization and its
 # profile; the rest of the program is still link-time optimized, and calls *from* it still
 # resolve at link.
 

@@ -250,7 +250,7 @@ pgo_is_gcc = $(filter gcc,$(PGO_CC_FAMILY))
 # task's name in place of {}, so every task writes its own files (%m: one per instrumented
 # binary or library), named the same in every training, so two trainings give identical
 # profiles: a pool shared by all tasks merges processes in the order they end, and the runtime
-# keeps only a few indirect-call targets per call site (Misc/MEASUREMENTS-2026-11-22.md, 1.9).
+# keeps only a few indirect-call targets per call site.
 PGO_LLVM_PROFILE_PATTERN ?= {}-%m.profraw
 # What a profile is, for export and import: the merged file (clang) or the .gcda archive (gcc).
 pgo_profile_file = $(if $(pgo_is_gcc),$(pgo_stash),$(PGO_PROFDATA))
@@ -674,7 +674,7 @@ $(call pgo_stamp,verify): $(call pgo_after,verify) $(pgo_runner_dep)
 # drop a stack allocation whose slots are still written (llvm/llvm-project#211356), and with
 # -indirect-call-promotion it made a 3.14 interpreter that crashes in its garbage collector.
 # Indirect-call promotion on jump tables only: promoting calls puts a compare and a branch
-# before each hot call, more instructions for no time measured (Misc/MEASUREMENTS-2026-11-26.md).
+# before each hot call: more instructions, and no time gained in measurement.
 # Function folding only where it keeps every address-taken function distinct: CPython compares
 # slot functions by address, and llvm-bolt's -icf=1 merged wrap_binaryfunc with wrap_binaryfunc_l
 # (a wrong interpreter; t0190).  AX_PGO substitutes -icf=safe from LLVM 20, else -icf=0.

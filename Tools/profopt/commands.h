@@ -9,7 +9,7 @@ struct command {
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
 	const char *summary;              /* one line for `profopt --help` */
 	const char *help;                 /* full text for `profopt NAME --help`, or NULL: */
-	const struct command_options *options; /* its table of options makes the help */
+	const struct command_options *options; /* its table of options makes the help (both NULL: run answers) */
 };
 
 extern const struct command commands[];
@@ -34,8 +34,6 @@ DECLARE_COMMAND_OPTIONS(summary);
 DECLARE_COMMAND_OPTIONS(export);
 DECLARE_COMMAND_OPTIONS(import);
 DECLARE_COMMAND_OPTIONS(diff);
-DECLARE_COMMAND(bench);
-DECLARE_COMMAND(compare);
 DECLARE_COMMAND_OPTIONS(report);
 DECLARE_COMMAND_OPTIONS(check);
 DECLARE_COMMAND_OPTIONS(check_raw);

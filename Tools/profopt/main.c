@@ -2,13 +2,37 @@
 #include "commands.h"
 #include "lib/util.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef PROFOPT_VERSION
 #define PROFOPT_VERSION "unknown"
 #endif
+
+/* bench and compare belong to the benchmark tool, a program of its own (profopt-bench) installed
+ * beside this one (PROFOPT_BENCH names another): the command line is handed over unchanged. */
+static int run_bench_tool(int argc, char **argv)
+{
+	const char *tool = getenv("PROFOPT_BENCH");
+	if (!tool || !*tool) {
+		char self[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof self);
+		char *slash = n > 0 && n < (ssize_t)sizeof self ? memrchr(self, '/', n) : NULL;
+		if (!slash)
+			fatal("cannot find the benchmark tool: /proc/self/exe is unreadable (PROFOPT_BENCH=PATH names profopt-bench)");
+		tool = xasprintf("%.*s/profopt-bench", (int)(slash - self), self);
+	}
+	char **args = xcalloc(argc + 2, sizeof *args);
+	args[0] = (char *)tool;
+	memcpy(args + 1, argv, argc * sizeof *argv);
+	execv(tool, args);
+	fatal("cannot run the benchmark tool %s: %s (profopt-bench is installed beside profopt; PROFOPT_BENCH=PATH names another)",
+		printable(tool), strerror(errno));
+}
 
 const struct command commands[] = {
 	{"train", cmd_train, "run training commands in parallel with timeouts and a progress line", help_train, NULL},
@@ -20,8 +44,8 @@ const struct command commands[] = {
 	{"export", cmd_export, "write the merged profile and its manifest as one reusable file", NULL, &options_export},
 	{"import", cmd_import, "check a profile bundle against this build and install its profile", NULL, &options_import},
 	{"diff", cmd_diff, "how alike two profiles are (edge-count overlap) and whether identical", NULL, &options_diff},
-	{"bench", cmd_bench, "compare interpreters on a benchmark suite: medians, speedups, intervals", help_bench, NULL},
-	{"compare", cmd_compare, "one command on two builds (plain and PGO): time, instructions, slower functions", help_compare, NULL},
+	{"bench", run_bench_tool, "compare interpreters on a benchmark suite: medians, speedups, intervals", NULL, NULL},
+	{"compare", run_bench_tool, "one command on two builds (plain and PGO): time, instructions, slower functions", NULL, NULL},
 	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", NULL, &options_report},
 	{"check", cmd_check, "check the sources are still those the profile was trained on", NULL, &options_check},
 	{"coverage", cmd_coverage, "what the training reached per group of units (core, compiler, modules)", NULL, &options_coverage},
@@ -84,6 +108,8 @@ int main(int argc, char **argv)
 		if (argc > 2 && strcmp(argv[1], "help") == 0) {
 			for (const struct command *c = commands; c->name; c++)
 				if (strcmp(c->name, argv[2]) == 0) {
+					if (!c->help && !c->options)
+						return c->run(2, (char *[]){argv[2], "--help", NULL});
 					print_command_help(c);
 					return 0;
 				}
@@ -105,7 +131,7 @@ int main(int argc, char **argv)
 	for (const struct command *c = commands; c->name; c++) {
 		if (strcmp(c->name, argv[1]) != 0)
 			continue;
-		if (wants_help(argc - 1, argv + 1)) {
+		if ((c->help || c->options) && wants_help(argc - 1, argv + 1)) {
 			print_command_help(c);
 			return 0;
 		}

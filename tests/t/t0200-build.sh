@@ -31,13 +31,18 @@ test_install_and_uninstall_with_destdir() {
 	make > /dev/null 2>&1
 	make install DESTDIR="$PWD/dest" > install.out 2>&1 || { cat install.out; fail "install"; }
 	test -x dest/opt/po/bin/profopt || fail "no installed binary"
+	test -x dest/opt/po/bin/profopt-bench || fail "no installed benchmark tool"
 	test -f dest/opt/po/share/man/man1/profopt.1 || fail "no man page"
 	test -f dest/opt/po/share/profopt/m4/ax_pgo.m4 || fail "no m4 macro"
 	test -f dest/opt/po/share/profopt/make/pgo.mk || fail "no make fragment"
 	dest/opt/po/bin/profopt --version > /dev/null
+	# the installed driver runs the installed tool beside it
+	dest/opt/po/bin/profopt bench --help > bench-help.out || fail "installed profopt bench --help"
+	expect_contains bench-help.out '^usage: profopt bench'
 	expect_contains install.out 'only profopt itself was installed'
 	make uninstall DESTDIR="$PWD/dest" > /dev/null
-	test ! -e dest/opt/po/bin/profopt && test ! -e dest/opt/po/share/profopt || fail "uninstall left files"
+	test ! -e dest/opt/po/bin/profopt && test ! -e dest/opt/po/bin/profopt-bench && test ! -e dest/opt/po/share/profopt ||
+		fail "uninstall left files"
 }
 
 test_man_page_renders() {

@@ -37,6 +37,24 @@ test_help_and_usage() {
 	[ "$(wc -l < out)" -eq 1 ] || fail "usage errors are one line"
 }
 
+# bench and compare are a program of their own, profopt-bench, which the driver runs from its
+# own directory (or PROFOPT_BENCH); it is built from bench/ and lib/ only.
+test_the_driver_hands_over_to_the_benchmark_tool() {
+	local tool
+	tool=$(dirname "$(readlink -f "$PROFOPT")")/profopt-bench
+	[ -x "$tool" ] || fail "no profopt-bench beside $PROFOPT"
+	"$tool" compare --help > out
+	expect_contains out '^usage: profopt compare'
+	"$PROFOPT" help bench > out
+	expect_contains out '^usage: profopt bench'
+	expect_status 2 env PROFOPT_BENCH="$tool" "$PROFOPT" bench --rounds=0 a=python3
+	expect_status 1 env PROFOPT_BENCH="$PWD/nosuch" "$PROFOPT" compare --help
+	expect_contains out "^profopt compare: error: cannot run the benchmark tool .*/nosuch: No such file"
+	local outside
+	outside=$(grep -h '^#include "' "$SRCDIR"/Tools/profopt/bench/*.[ch] | grep -v '"bench/\|"lib/' || true)
+	[ -z "$outside" ] || fail "the benchmark tool includes the driver's headers: $outside"
+}
+
 test_suite_has_the_workloads() {
 	bench --list > out
 	[ "$(wc -l < out)" -ge 15 ] || fail "fewer than 15 workloads: $(cat out)"

@@ -1,5 +1,5 @@
-# The speed table in README and Misc/BENCHMARKS is what its command prints from the committed
-# results: run again, Tools/scripts/speed-table gives the same lines.
+# The tables in README and Misc/BENCHMARKS are what their commands print from the committed
+# results: run again, Tools/scripts/speed-table and test-compare-table give the same lines.
 
 test_readme_and_benchmarks_hold_the_printed_table() {
 	require python3
@@ -20,4 +20,34 @@ test_bad_input_is_refused() {
 	mkdir empty
 	expect_status 1 "$SRCDIR/Tools/scripts/speed-table" empty
 	expect_contains out 'no \*-time\.json in empty'
+	expect_status 1 "$SRCDIR/Tools/scripts/test-compare-table" empty
+	expect_contains out 'no \*\.json in empty'
+}
+
+# Every table in Misc/BENCHMARKS is its command's output: after each line "    $ COMMAND" (a
+# table script run from the source tree's top) and a blank line come exactly the lines COMMAND
+# prints from the committed results, indented, and nothing more of the table.
+test_every_table_in_benchmarks_is_what_its_command_prints() {
+	require python3
+	local doc=$SRCDIR/Misc/BENCHMARKS entry at cmd rows n=0
+	grep -n '^    \$ ' "$doc" > commands.txt || fail "Misc/BENCHMARKS names no command"
+	while IFS= read -r entry; do
+		at=${entry%%:*} cmd=${entry#*:    \$ }
+		case $cmd in
+		Tools/scripts/*) ;;
+		*) fail "Misc/BENCHMARKS line $at: '$cmd' is not a table script of Tools/scripts" ;;
+		esac
+		(cd "$SRCDIR" && sh -c "$cmd") > printed.txt || fail "'$cmd' failed"
+		sed 's/^/    /; s/^ *$//' printed.txt > expected.txt
+		rows=$(wc -l < expected.txt)
+		[ "$rows" -ge 2 ] || fail "'$cmd' printed no table"
+		sed -n "$((at + 1))p" "$doc" | grep -qx '' || fail "Misc/BENCHMARKS line $at: no blank line after the command"
+		sed -n "$((at + 2)),$((at + 1 + rows))p" "$doc" > shown.txt
+		diff -u expected.txt shown.txt > diff.txt ||
+			{ cat diff.txt >&2; fail "Misc/BENCHMARKS line $at: the table is not what '$cmd' prints"; }
+		sed -n "$((at + 2 + rows)),$((at + 3 + rows))p" "$doc" | grep -q '^    ' &&
+			fail "Misc/BENCHMARKS line $at: the table goes on after what '$cmd' prints"
+		n=$((n + 1))
+	done < commands.txt
+	expect_eq "$n" 2 "tables in Misc/BENCHMARKS (the test results, the speed)"
 }

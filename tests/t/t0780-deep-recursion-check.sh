@@ -2,7 +2,7 @@
 # deep recursion through C code ends in RecursionError on a sound interpreter, and the check
 # dies when the C stack runs out before the recursion limit (what a PGO build that inlines a
 # large stack buffer into attribute lookup or the eval loop does: seen with clang's IR
-# instrumentation, Misc/MEASUREMENTS-2026-11-26.md).
+# instrumentation).
 
 test_a_sound_interpreter_passes() {
 	require python3

@@ -137,7 +137,7 @@ test_install_macro_for_aclocal() {
 	expect_contains configure.out 'WARNING: aclocal searches .*, not /opt/po/share/aclocal: after make install, projects need ACLOCAL_PATH=/opt/po/share/aclocal'
 	make > /dev/null 2>&1
 	expect_status 0 make install DESTDIR="$PWD/dest"
-	expect_contains out 'install: profopt in /opt/po/bin, AX_PGO in /opt/po/share/aclocal'
+	expect_contains out 'install: profopt and profopt-bench in /opt/po/bin, AX_PGO in /opt/po/share/aclocal'
 	test -f dest/opt/po/share/aclocal/ax_pgo.m4 || fail "no ax_pgo.m4 for aclocal"
 	mkdir proj
 	printf 'AC_INIT([proj], [1])\nAC_PROG_CC\nAX_PGO\nAC_OUTPUT\n' > proj/configure.ac
@@ -145,7 +145,7 @@ test_install_macro_for_aclocal() {
 	proj/configure --help > help.out
 	expect_contains help.out 'enable-optimizations'
 	expect_status 0 make install prefix="$PWD/elsewhere"
-	test -x elsewhere/bin/profopt && test -f elsewhere/share/aclocal/ax_pgo.m4 && test -f elsewhere/share/profopt/make/pgo.mk ||
+	test -x elsewhere/bin/profopt && test -x elsewhere/bin/profopt-bench && test -f elsewhere/share/aclocal/ax_pgo.m4 && test -f elsewhere/share/profopt/make/pgo.mk ||
 		fail "make install prefix= did not move profopt's files"
 	expect_status 0 make uninstall prefix="$PWD/elsewhere"
 	test ! -e elsewhere/share/aclocal/ax_pgo.m4 && test ! -e elsewhere/bin/profopt || fail "uninstall left files"

@@ -2,7 +2,6 @@
  * interleaved, and reports medians, spreads and speedups with intervals (stats.c), as a
  * table, JSON and a gnuplot plot; or counts instructions with callgrind. */
 #include "bench/bench.h"
-#include "commands.h"
 #include "lib/progress.h"
 #include "lib/output.h"
 #include "lib/util.h"

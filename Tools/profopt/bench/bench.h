@@ -168,4 +168,11 @@ void bench_write_json(const struct bench_result *r, FILE *out);
  * Returns 0, or -1 after saying why (gnuplot missing or failing). */
 int bench_plot(const struct bench_result *r, const char *path);
 
+/* ---- the tool's two commands (bench.c, compare.c), dispatched by main.c; argv[0] is the
+ * command's name, and help_NAME is its --help text. */
+int cmd_bench(int argc, char **argv);
+extern const char help_bench[];
+int cmd_compare(int argc, char **argv);
+extern const char help_compare[];
+
 #endif

@@ -73,7 +73,7 @@ static struct interval pair_speedup(const struct bench_result *r, int w, int i, 
 
 /* The worst of k workloads is picked after looking, so its interval must hold for all k at
  * once (Bonferroni): with per-workload intervals an interpreter timed against a byte-identical
- * copy of itself shows some workload "slower" (Misc/MEASUREMENTS-2026-11-26.md, A/A runs). */
+ * copy of itself shows some workload "slower". */
 static double family_conf(double conf, int k)
 {
 	return k > 1 ? 1.0 - (1.0 - conf) / k : conf;

@@ -4,7 +4,6 @@
  * (cgfuncs.c). */
 #include "bench/bench.h"
 #include "bench/cgfuncs.h"
-#include "commands.h"
 #include "lib/json.h"
 #include "lib/output.h"
 #include "lib/proc.h"
