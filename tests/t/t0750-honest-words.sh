@@ -26,7 +26,7 @@ test_summary_shows_lost_training_tasks() {
 test_summary_of_several_workloads_counts_every_run() {
 	configured_fixture gcc
 	printf 'x1\t./toy ppas 100\nx2\tsh -c "exit 3"\n' > extra.txt
-	make profile-opt PGO_WORKLOADS=extra:1 PGO_TRAIN_ARGS_extra=--tasks=extra.txt PGO_MIN_RAN=50% > make.out 2>&1 ||
+	make profile-opt PGO_WORKLOADS="main extra:1" PGO_TRAIN_ARGS_extra=--tasks=extra.txt PGO_MIN_RAN=50% > make.out 2>&1 ||
 		{ cat make.out; fail "make"; }
 	expect_contains make.out '^train +done .* 6 tasks: 2 failed'
 }
