@@ -574,7 +574,7 @@ $(call pgo_stamp,cs-merge): $(call pgo_after,cs-merge)
 # One file with the merged profile and its manifest, for PGO_PROFILE= in another build.
 PGO_EXPORT ?= $(pgo_abs_dir)/profile-export.tar.gz
 profile-export: $(call pgo_stamp,verify)
-	@$(pgo_check_paths){ $(PGO_MANIFEST_CMD); printf 'training_args=%s\n' $(call pgo_quote,$(PGO_TRAIN_ARGS)); \
+	@$(pgo_check_paths){ $(PGO_MANIFEST_CMD); printf 'training_args=%s\n' $(call pgo_quote,$(call pgo_tasks,PGO_TRAIN_ARGS_,$(PGO_TRAIN_ARGS))); \
 		$(if $(PGO_RELOCATE_ROOT),printf 'relocate_root=%s\n' "$(PGO_RELOCATE_ROOT)";) } > $(call pgo_quote,$(pgo_manifest))
 	@$(PROFOPT) export --profile=$(call pgo_quote,$(PGO_EXPORTED_PROFILE)) --manifest=$(call pgo_quote,$(pgo_manifest)) \
 		--output=$(call pgo_quote,$(PGO_EXPORT)) --write-manifest=$(call pgo_quote,$(pgo_abs_dir)/profile-manifest.json)
