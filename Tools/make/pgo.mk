@@ -274,45 +274,55 @@ pgo_skip = --skip=$(notdir $(pgo_abs_dir))
 PGO_STAMP = $(call pgo_stamp,$(1))
 PGO_STAMPS = $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s)))
 
-# The compiler family's differences, set once (configure decided the family; the driver's
-# commands, given --family, do the family's work).  GCC keeps its profile beside the objects
-# (.gcda files, archived around a clean); clang's is one merged file, which the use stage's
-# compiles read and the checks read with llvm-profdata.  For each family:
+# The compiler family's differences, set once: configure decided the family, the driver's
+# commands (given --family) do the family's work, and these say where its profile is.  GCC
+# keeps its profile in the build tree (.gcda files beside the objects, archived around a
+# clean); clang's is one merged file, which the use stage's compiles read and the checks read
+# with llvm-profdata.  Each variable has its two values, NAME_intree and NAME_merged, of which
+# pgo_kind chooses one.  (Plain variables, no define: automake reads this file too.)
 #   PGO_EXPORTED_PROFILE  what profile-export and import carry
 #   pgo_profile_read      how merge --check-only and report read the profile
-#   pgo_merged_profile    the merged profile, for verify (GCC's is in the build tree)
+#   pgo_merged_profile    the merged profile, for verify
 #   pgo_merge_inputs      merge's inputs, $(1) the training's raw directory
 #   pgo_stash_save, pgo_stash_restore  the build tree's profile around a clean
 #   pgo_raw_check         before training: can the tools read what the runtime writes?
 #   pgo_place_profile     the merged profile where the use stage's compiles read it
 #   pgo_repro_file, pgo_repro_save  a copy of the profile for pgo-repro-check ($(1): its name)
-define pgo_family_gcc
-PGO_EXPORTED_PROFILE = $(pgo_stash)
-pgo_profile_read = --profile-dir=$(PGO_BUILD_DIR) $(pgo_skip)
-PGO_REPORT_ARGS = --family=$(PGO_CC_FAMILY) $(pgo_profile_read) $(if $(PGO_NM),--nm=$(PGO_NM))
-pgo_merged_profile =
-pgo_merge_inputs = --profile-dir=$(PGO_BUILD_DIR) --from=$(1)
-pgo_stash_save = test -f $(pgo_stash) || $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)
-pgo_stash_restore = $(PROFOPT) stash restore $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)
-pgo_raw_check = true
-pgo_place_profile = true
-pgo_repro_file = $(pgo_repro_dir)/$(1).tar
-pgo_repro_save = rm -f $(call pgo_repro_file,$(1)) && $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(call pgo_repro_file,$(1))
-endef
-define pgo_family_clang
-PGO_EXPORTED_PROFILE = $(PGO_PROFDATA)
-pgo_profile_read = $(pgo_merged_profile)
-PGO_REPORT_ARGS = --family=$(PGO_CC_FAMILY) $(pgo_profile_read)
-pgo_merged_profile = --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)
-pgo_merge_inputs = --profile-dir=$(1) --tool=$(LLVM_PROFDATA) $(foreach w,$(pgo_workloads),--weighted=$(1)/$(call pgo_wname,$(w)):$(call pgo_wweight,$(w)))
-pgo_stash_save = true
-pgo_stash_restore = true
-pgo_raw_check = $(if $(pgo_runner_on),$(pgo_check_raw_runner),$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2)
-pgo_place_profile = $(pgo_distribute)
-pgo_repro_file = $(pgo_repro_dir)/$(1).profdata
-pgo_repro_save = cp $(PGO_PROFDATA) $(call pgo_repro_file,$(1))
-endef
-$(eval $(value pgo_family_$(if $(filter gcc,$(PGO_CC_FAMILY)),gcc,clang)))
+pgo_kind = $(if $(filter gcc,$(PGO_CC_FAMILY)),intree,merged)
+PGO_EXPORTED_PROFILE = $(PGO_EXPORTED_PROFILE_$(pgo_kind))
+PGO_EXPORTED_PROFILE_intree = $(pgo_stash)
+PGO_EXPORTED_PROFILE_merged = $(PGO_PROFDATA)
+pgo_profile_read = $(pgo_profile_read_$(pgo_kind))
+pgo_profile_read_intree = --profile-dir=$(PGO_BUILD_DIR) $(pgo_skip)
+pgo_profile_read_merged = $(pgo_merged_profile)
+PGO_REPORT_ARGS = --family=$(PGO_CC_FAMILY) $(pgo_profile_read) $(pgo_report_nm_$(pgo_kind))
+pgo_report_nm_intree = $(if $(PGO_NM),--nm=$(PGO_NM))
+pgo_report_nm_merged =
+pgo_merged_profile = $(pgo_merged_profile_$(pgo_kind))
+pgo_merged_profile_intree =
+pgo_merged_profile_merged = --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)
+pgo_merge_inputs = $(call pgo_merge_inputs_$(pgo_kind),$(1))
+pgo_merge_inputs_intree = --profile-dir=$(PGO_BUILD_DIR) --from=$(1)
+pgo_merge_inputs_merged = --profile-dir=$(1) --tool=$(LLVM_PROFDATA) \
+	$(foreach w,$(pgo_workloads),--weighted=$(1)/$(call pgo_wname,$(w)):$(call pgo_wweight,$(w)))
+pgo_stash_save = $(pgo_stash_save_$(pgo_kind))
+pgo_stash_save_intree = test -f $(pgo_stash) || $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)
+pgo_stash_save_merged = true
+pgo_stash_restore = $(pgo_stash_restore_$(pgo_kind))
+pgo_stash_restore_intree = $(PROFOPT) stash restore $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)
+pgo_stash_restore_merged = true
+pgo_raw_check = $(pgo_raw_check_$(pgo_kind))
+pgo_raw_check_intree = true
+pgo_raw_check_merged = $(if $(pgo_runner_on),$(pgo_check_raw_runner),$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2)
+pgo_place_profile = $(pgo_place_profile_$(pgo_kind))
+pgo_place_profile_intree = true
+pgo_place_profile_merged = $(pgo_distribute)
+pgo_repro_file = $(pgo_repro_dir)/$(1).$(pgo_repro_ext_$(pgo_kind))
+pgo_repro_ext_intree = tar
+pgo_repro_ext_merged = profdata
+pgo_repro_save = $(call pgo_repro_save_$(pgo_kind),$(1))
+pgo_repro_save_intree = rm -f $(call pgo_repro_file,$(1)) && $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(call pgo_repro_file,$(1))
+pgo_repro_save_merged = cp $(PGO_PROFDATA) $(call pgo_repro_file,$(1))
 
 # Workloads: PGO_WORKLOADS, NAME[:WEIGHT] each, all trained by one `profopt train` (which runs
 # a GCC workload of weight W W times, libgcov adding the counts into the same .gcda files:
@@ -682,7 +692,7 @@ pgo-clean-build:
 	@rm -f $(foreach s,clean use verify bolt,$(call pgo_stamp,$(s))) $(pgo_abs_dir)/use.started
 pgo-clean:
 	rm -rf $(pgo_abs_dir)
-	$(PROFOPT) clear --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) --notes $(pgo_skip)
+	$(if $(wildcard $(PGO_BUILD_DIR)),$(PROFOPT) clear --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) --notes $(pgo_skip))
 
 # Drops the build but keeps the profile: the next profile-opt only rebuilds with it.
 clean-retain-profile:

@@ -17,7 +17,7 @@ test_pgo_mk_names_the_family_in_at_most_four_lines() {
 	[ "$n" -le 4 ] || { cat family.txt; fail "pgo.mk mentions gcc or clang in $n lines of code (at most 4)"; }
 	[ "$n" -ge 1 ] || fail "no family table in pgo.mk (is the file there?)"
 	# the table is chosen once, by PGO_CC_FAMILY
-	expect_contains "$PGO_MK" '^\$\(eval \$\(value pgo_family_'
+	expect_contains "$PGO_MK" '^pgo_kind = \$\(if \$\(filter gcc,\$\(PGO_CC_FAMILY\)\),intree,merged\)$'
 }
 
 test_pgo_mk_writes_no_stamp_by_hand() {

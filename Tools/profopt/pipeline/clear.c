@@ -6,15 +6,18 @@
 #include "lib/util.h"
 #include "lib/walk.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char help_clear[] =
 	"usage: profopt clear --family=gcc|clang|apple-clang --build-dir=DIR [--notes] [--skip=NAME]\n"
 	"\n"
 	"Removes the profile data the family's runtime wrote under DIR: gcc's *.gcda files (with\n"
 	"--notes its compiles' *.gcno notes too); clang writes none there, so nothing is removed.\n"
+	"A DIR that does not exist holds nothing to remove.\n"
 	"  --skip=NAME   directories of that name are not entered (repeatable)\n"
 	"A directory it cannot read, or a file it cannot remove, stops it, named.\n";
 
@@ -49,6 +52,9 @@ int cmd_clear(int argc, char **argv)
 		return 0;
 	if (strcmp(family, "gcc") != 0)
 		usage_error("--family wants gcc, clang or apple-clang, not '%s'", printable(family));
+	struct stat st;
+	if (stat(dir, &st) < 0 && errno == ENOENT)
+		return 0; /* no build tree, no profile data in it */
 	int n = remove_files(dir, ".gcda", skip);
 	int m = notes ? remove_files(dir, ".gcno", skip) : 0;
 	if (n + m)
