@@ -27,8 +27,8 @@
 #     4. llvm-profdata in PATH
 #     5. xcrun -find llvm-profdata (macOS)
 #
-#   For gcc the same is done for gcov-tool (--with-gcov-tool=PATH or
-#   GCOV_TOOL=, gcov-tool next to gcc, gcov-tool-N, gcov-tool).
+#   GCC needs no tool of its own: libgcov adds the counts, and profopt reads
+#   and installs the .gcda files.
 #
 #   Substituted (AC_SUBST):
 #
@@ -36,15 +36,14 @@
 #     PROFOPT                   the profopt driver (with --enable-optimizations)
 #     PGO_CC_FAMILY             gcc, clang, apple-clang or unknown
 #     PGO_CC_VERSION            e.g. 14.0.6; PGO_CC_MAJOR e.g. 14
-#     PGO_PROFILE_TOOL          path of llvm-profdata or gcov-tool
+#     PGO_PROFILE_TOOL          path of llvm-profdata (empty for gcc)
 #     PGO_PROFILE_TOOL_VERSION  its version
-#     LLVM_PROFDATA, GCOV_TOOL  the same, by tool (empty for the other family)
+#     LLVM_PROFDATA             the same (empty for gcc)
 #     PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS   instrumented build
 #     PGO_USE_CFLAGS, PGO_USE_LDFLAGS   profile-use build; for clang they
 #                               refer to $(PGO_USE_PROFDATA), the merged
 #                               profile named by its content, which pgo.mk
 #                               defines
-#     PGO_MERGE                 merge command (clang: writes $(PGO_PROFDATA))
 #     PGO_TARGET                the machine the compiler builds for ($CC -dumpmachine)
 #     PGO_RUNNER                the command that runs the target's programs for
 #                               training (empty: directly; see Cross builds)
@@ -58,8 +57,8 @@
 #   compiler autoconf's TRIPLE-gcc, or CC="clang --target=TRIPLE" (clang finds
 #   Debian's cross C library, /usr/TRIPLE, itself; its profile runtime for the
 #   target must be installed, Debian: dpkg --add-architecture ARCH && apt-get
-#   install libclang-rt-N-dev:ARCH, which the link check names).  gcov-tool is
-#   the cross GCC's (TRIPLE-gcov-tool) and llvm-profdata clang's, as natively.
+#   install libclang-rt-N-dev:ARCH, which the link check names).  llvm-profdata
+#   is clang's, as natively.
 #   PGO trains by running the instrumented program, so AX_PGO finds how the
 #   target's programs run here and proves it on a test program, or stops,
 #   saying what to install or pass:
@@ -180,10 +179,6 @@ AC_ARG_WITH([llvm-profdata],
   [AS_HELP_STRING([--with-llvm-profdata=PATH],
     [llvm-profdata to merge clang profiles (default: the one matching clang)])],
   [LLVM_PROFDATA=$withval])
-AC_ARG_WITH([gcov-tool],
-  [AS_HELP_STRING([--with-gcov-tool=PATH],
-    [gcov-tool for gcc profiles (default: the one matching gcc)])],
-  [GCOV_TOOL=$withval])
 AC_ARG_WITH([pgo-profile-update],
   [AS_HELP_STRING([--with-pgo-profile-update=MODE],
     [counter updates in the instrumented build: atomic (clang's default), prefer-atomic or single (gcc's default)])],
@@ -212,7 +207,6 @@ AC_ARG_WITH([llvm-bolt],
 AC_ARG_VAR([LLVM_BOLT], [llvm-bolt for --enable-bolt])
 AC_ARG_VAR([MERGE_FDATA], [merge-fdata of the same LLVM version as llvm-bolt])
 AC_ARG_VAR([LLVM_PROFDATA], [llvm-profdata of the same LLVM version as clang])
-AC_ARG_VAR([GCOV_TOOL], [gcov-tool of the same version as gcc])
 AC_ARG_VAR([PROFOPT], [the profopt driver pgo.mk runs (default: profopt in PATH)])
 AC_ARG_WITH([pgo-runner],
   [AS_HELP_STRING([--with-pgo-runner=CMD],
@@ -234,8 +228,8 @@ dnl The machine the compiler builds for (clang --target=T says T): the emulator 
 PGO_TARGET=`$CC $CFLAGS -dumpmachine 2>/dev/null`
 test -n "$PGO_TARGET" || PGO_TARGET=${host_alias:-unknown}
 AC_SUBST([PGO_TARGET])
+ax_pgo_tool_error= PGO_PROFILE_TOOL= PGO_PROFILE_TOOL_VERSION=
 AS_CASE([$ax_cv_pgo_cc_family],
-  [gcc], [_AX_PGO_FIND_TOOL([gcov-tool], [GCOV_TOOL], [--version])],
   [clang|apple-clang], [_AX_PGO_FIND_TOOL([llvm-profdata], [LLVM_PROFDATA], [merge --version])])
 _AX_PGO_FLAGS
 _AX_PGO_LAUNCHER
@@ -388,17 +382,10 @@ AC_CACHE_CHECK([for $1 matching $ax_cv_pgo_cc_family $ax_cv_pgo_cc_version], [ax
     ax_pgo_cands=$$2
   ], [
     ax_pgo_cands=
-    AS_IF([test "$1" = llvm-profdata], [
-      ax_pgo_real=`$CC -### -c -x c /dev/null -o /dev/null 2>&1 | $SED -n 's/^ *"\(@<:@^"@:>@*\)" "-cc1".*/\1/p' | head -n 1`
-      AS_IF([test -n "$ax_pgo_real"], [
-        ax_pgo_real=`readlink -f "$ax_pgo_real" 2>/dev/null || echo "$ax_pgo_real"`
-        ax_pgo_cands=`dirname "$ax_pgo_real"`/llvm-profdata
-      ])
-    ], [
-      ax_pgo_ccpath=`command -v ${CC%% *} 2>/dev/null`
-      ax_pgo_ccbase=`basename "${CC%% *}"`
-      AS_CASE([$ax_pgo_ccbase], [*gcc*], [
-        ax_pgo_cands="`dirname "$ax_pgo_ccpath"`/`echo $ax_pgo_ccbase | $SED 's/gcc/gcov-tool/'`"])
+    ax_pgo_real=`$CC -### -c -x c /dev/null -o /dev/null 2>&1 | $SED -n 's/^ *"\(@<:@^"@:>@*\)" "-cc1".*/\1/p' | head -n 1`
+    AS_IF([test -n "$ax_pgo_real"], [
+      ax_pgo_real=`readlink -f "$ax_pgo_real" 2>/dev/null || echo "$ax_pgo_real"`
+      ax_pgo_cands=`dirname "$ax_pgo_real"`/llvm-profdata
     ])
     ax_pgo_cands="$ax_pgo_cands $1-$PGO_CC_MAJOR $1"
   ])
@@ -421,7 +408,7 @@ AC_CACHE_CHECK([for $1 matching $ax_cv_pgo_cc_family $ax_cv_pgo_cc_version], [ax
   ax_cv_pgo_tool_found=$ax_pgo_found
 ])
 AS_IF([test "$ax_cv_pgo_tool" = no], [
-  AS_IF([test "$1" = llvm-profdata], [ax_pgo_pkg="llvm-$PGO_CC_MAJOR"], [ax_pgo_pkg="gcc-$PGO_CC_MAJOR"])
+  ax_pgo_pkg="llvm-$PGO_CC_MAJOR"
   AS_IF([test -n "$$2"],
     [ax_pgo_tool_error="$2=$$2 is not usable with $CC ($ax_cv_pgo_cc_family $ax_cv_pgo_cc_version): found ${ax_cv_pgo_tool_found:-nothing executable}, but $1 $PGO_CC_MAJOR is needed. Set $2 to $1 $PGO_CC_MAJOR (Debian: apt-get install $ax_pgo_pkg)"],
     [test -n "$ax_cv_pgo_tool_found"],
@@ -648,8 +635,7 @@ AS_CASE([$ax_cv_pgo_cc_family],
     dnl build writes each object's notes (.gcno), so the merge copies only the functions alike.
     PGO_GEN_CFLAGS="-fprofile-generate -ftest-coverage $ax_pgo_update_flag $ax_pgo_ids $ax_pgo_nosi"
     PGO_GEN_LDFLAGS=$PGO_GEN_CFLAGS
-    PGO_USE_CFLAGS="-fprofile-use -fprofile-correction $ax_pgo_ids $ax_pgo_nosi"
-    PGO_MERGE='$(GCOV_TOOL) merge'],
+    PGO_USE_CFLAGS="-fprofile-use -fprofile-correction $ax_pgo_ids $ax_pgo_nosi"],
   [clang|apple-clang], [
     dnl Value profiling (indirect calls) runs out of its static counters in a large program,
     dnl and the runtime then writes a warning to stderr of every process, which fails tests
@@ -672,9 +658,8 @@ AS_CASE([$ax_cv_pgo_cc_family],
     PGO_GEN_LDFLAGS="$ax_pgo_gen $ax_pgo_update_flag"
     dnl The use flags name the profile by its content (pgo.mk's PGO_USE_PROFDATA), so that no
     dnl older file under one fixed name can be compiled with, here or on a distributed worker.
-    PGO_USE_CFLAGS="$ax_pgo_use="'$(PGO_USE_PROFDATA)'
-    PGO_MERGE='$(LLVM_PROFDATA) merge -output=$(PGO_PROFDATA)'],
-  [PGO_GEN_CFLAGS= PGO_GEN_LDFLAGS= PGO_USE_CFLAGS= PGO_MERGE=])
+    PGO_USE_CFLAGS="$ax_pgo_use="'$(PGO_USE_PROFDATA)'],
+  [PGO_GEN_CFLAGS= PGO_GEN_LDFLAGS= PGO_USE_CFLAGS=])
 dnl Partial training: GCC only (clang already compiles functions without counts normally).
 AS_IF([test "x$ax_pgo_partial" != xno], [
   AS_IF([test "$ax_cv_pgo_cc_family" = gcc], [
@@ -706,7 +691,6 @@ AC_SUBST([PGO_GEN_CFLAGS])
 AC_SUBST([PGO_GEN_LDFLAGS])
 AC_SUBST([PGO_USE_CFLAGS])
 AC_SUBST([PGO_USE_LDFLAGS])
-AC_SUBST([PGO_MERGE])
 ])
 
 # _AX_PGO_FIND_BOLT: llvm-bolt and a merge-fdata of the same version, for --enable-bolt.

@@ -65,8 +65,14 @@
 #   PGO_TRAIN_TIMEOUT_SCALE  from AX_PGO: the factor of PGO_TRAIN_TIMEOUT for training and
 #                        PGO_TRAIN_CMD (default 1; AX_PGO says 10 where the programs are
 #                        emulated); the training says the timeout it uses and why
-#   PGO_TRAIN_CMD        (set by pgo.mk) `profopt train` with the runner and the scaled timeout,
-#                        for the project's own runs of its tasks, e.g. in PGO_VERIFY_RUN
+#   PGO_TRAIN_CMD        (set by pgo.mk) `profopt train` as the training runs it (PGO_JOBS,
+#                        the scaled timeout, PGO_MIN_RAN, the runner), for the project's own runs
+#                        of its tasks, e.g. in PGO_VERIFY_RUN
+#   PGO_STAMP            (set by pgo.mk) $(call PGO_STAMP,STAGE): the stamp file of a stage
+#   PGO_STAMPS           (set by pgo.mk) the stamps of the stages this configuration runs, in order
+#   PGO_REPORT_ARGS      (set by pgo.mk) the options by which `profopt report` reads the profile
+#   PGO_EXPORTED_PROFILE (set by pgo.mk) the file that carries the profile (clang's merged
+#                        profile, GCC's .gcda archive): what profile-export bundles
 #   PGO_NM, PGO_READELF  from AX_PGO: the target's nm and readelf for verify and report (a cross
 #                        GCC's; empty: the driver's defaults)
 #   PGO_TARGET           from AX_PGO: the machine the compiler builds for, recorded by the default
@@ -98,9 +104,10 @@
 #                        to the same path on each worker, e.g. for h in w1 w2; do ssh $$h mkdir
 #                        -p $$PGO_PROFILE_STORE && scp $$PGO_PROFILE_FILE $$h:$$PGO_PROFILE_FILE;
 #                        done (default: none, the store is shared)
-#   PGO_WORKLOADS        more training workloads, merged with weights: "NAME:WEIGHT ..."; the
-#                        tasks of workload NAME are PGO_TRAIN_ARGS_NAME (train arguments, like
-#                        PGO_TRAIN_ARGS, which is the workload "main" of weight PGO_MAIN_WEIGHT)
+#   PGO_WORKLOADS        training workloads, merged with weights: "NAME[:WEIGHT] ..." (weight
+#                        default 1); the tasks of workload NAME are PGO_TRAIN_ARGS_NAME (train
+#                        arguments, like PGO_TRAIN_ARGS, which a workload named main defaults to).
+#                        Empty: the one workload PGO_TRAIN_ARGS.  All train in one `profopt train`
 #   PGO_SOURCE_ROOT      source tree fingerprinted at training (unset: the files the instrumented
 #                        build compiled, for verify's word on clang's hash mismatches); the
 #                        profile-use build stops if more than PGO_MAX_CHANGED files (N or P%,
@@ -120,7 +127,6 @@
 #   PGO_RELOCATE_ROOT    an absolute directory (or shell text printing one) that appears inside object paths (GCC writes
 #                        .gcda files beside objects): recorded by profile-export, and on import
 #                        the profile's files under the exporter's directory move under this one
-#   PGO_MAIN_NAME        the name of the workload PGO_TRAIN_ARGS trains (default main)
 #   PGO_CS, PGO_BUILD_CSGEN   context-sensitive PGO (clang, from AX_PGO --enable-pgo-cs): the
 #                        command building with $(PGO_CSGEN_CFLAGS)/$(PGO_CSGEN_LDFLAGS)
 #   PGO_BOLT, LLVM_BOLT, MERGE_FDATA   BOLT (from AX_PGO --enable-bolt); the profile-use build
@@ -206,7 +212,7 @@ pgo_parse_chars = ; : % $(pgo_hash)
 $(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA,$(foreach c,$(pgo_parse_chars),$(if $(findstring $(c),$($(v))),\
 	$(error pgo.mk: $(v) '$($(v))' contains '$(c)', which make reads as syntax in a file name: use a path of letters, digits, / . _ - + = @ ~ ^ ! { }))))
 pgo_check_paths = $(pgo_misread)$(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR,$(call pgo_check_path,$(v)))\
-	$(foreach w,$(PGO_MAIN_NAME) $(foreach x,$(PGO_WORKLOADS),$(word 1,$(subst :, ,$(x)))),$(if $(or $(call pgo_syntax_in,$(w)),$(findstring /,$(w))),\
+	$(foreach w,$(foreach x,$(PGO_WORKLOADS),$(word 1,$(subst :, ,$(x)))),$(if $(or $(call pgo_syntax_in,$(w)),$(findstring /,$(w))),\
 	$(error pgo.mk: the workload '$(w)' holds '$(or $(call pgo_syntax_in,$(w)),/)': a workload is NAME:WEIGHT, NAME of letters, digits, . _ -)))
 PGO_PROFDATA ?= $(pgo_abs_dir)/merged.profdata
 PGO_RAW_DIR ?= $(pgo_abs_dir)/raw
@@ -245,18 +251,14 @@ pgo_rm_later = rm -f $(foreach s,$(call pgo_rest,$(1),$(pgo_all_stages)),$(call 
 # $(1): banner label, $(2): stage (log and stamp name), $(3): more options of profopt run
 # (--since=FILE: a stage of several commands, its stamp counting from the first).
 pgo_run = $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) --label="$(1)" --log=$(call pgo_log,$(2)) --stamp=$(call pgo_stamp,$(2)) --units=$(PGO_DIR)/units.count $(3) --
-pgo_is_gcc = $(filter gcc,$(PGO_CC_FAMILY))
 # Clang's runtime writes raw profiles where LLVM_PROFILE_FILE says.  profopt train puts each
 # task's name in place of {}, so every task writes its own files (%m: one per instrumented
 # binary or library), named the same in every training, so two trainings give identical
 # profiles: a pool shared by all tasks merges processes in the order they end, and the runtime
 # keeps only a few indirect-call targets per call site.
 PGO_LLVM_PROFILE_PATTERN ?= {}-%m.profraw
-# What a profile is, for export and import: the merged file (clang) or the .gcda archive (gcc).
-pgo_profile_file = $(if $(pgo_is_gcc),$(pgo_stash),$(PGO_PROFDATA))
 # The merged profile's SHA-256, written by profopt merge, compared before the rebuild.
 pgo_seal = $(PGO_PROFDATA).sha256
-pgo_report_input = $(if $(pgo_is_gcc),--family=gcc --profile-dir=$(PGO_BUILD_DIR) $(pgo_skip) $(if $(PGO_NM),--nm=$(PGO_NM)),--family=clang --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA))
 pgo_manifest = $(pgo_abs_dir)/manifest.kv
 PGO_TARGET ?=
 PGO_MANIFEST_CMD ?= echo compiler=$(PGO_CC_FAMILY) $(PGO_CC_VERSION); $(if $(PGO_TARGET),echo target=$(PGO_TARGET);) \
@@ -269,45 +271,90 @@ pgo_fingerprint = $(pgo_abs_dir)/sources.fp
 # The pipeline's own directory may sit inside the build directory: its raw profiles are not
 # the build's.
 pgo_skip = --skip=$(notdir $(pgo_abs_dir))
+PGO_STAMP = $(call pgo_stamp,$(1))
+PGO_STAMPS = $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s)))
+
+# The compiler family's differences, set once: configure decided the family, the driver's
+# commands (given --family) do the family's work, and these say where its profile is.  GCC
+# keeps its profile in the build tree (.gcda files beside the objects, archived around a
+# clean); clang's is one merged file, which the use stage's compiles read and the checks read
+# with llvm-profdata.  Each variable has its two values, NAME_intree and NAME_merged, of which
+# pgo_kind chooses one.  (Plain variables, no define: automake reads this file too.)
+#   PGO_EXPORTED_PROFILE  what profile-export and import carry
+#   pgo_profile_read      how merge --check-only and report read the profile
+#   pgo_merged_profile    the merged profile, for verify
+#   pgo_merge_inputs      merge's inputs, $(1) the training's raw directory
+#   pgo_stash_save, pgo_stash_restore  the build tree's profile around a clean
+#   pgo_raw_check         before training: can the tools read what the runtime writes?
+#   pgo_place_profile     the merged profile where the use stage's compiles read it
+#   pgo_repro_file, pgo_repro_save  a copy of the profile for pgo-repro-check ($(1): its name)
+pgo_kind = $(if $(filter gcc,$(PGO_CC_FAMILY)),intree,merged)
+PGO_EXPORTED_PROFILE = $(PGO_EXPORTED_PROFILE_$(pgo_kind))
+PGO_EXPORTED_PROFILE_intree = $(pgo_stash)
+PGO_EXPORTED_PROFILE_merged = $(PGO_PROFDATA)
+pgo_profile_read = $(pgo_profile_read_$(pgo_kind))
+pgo_profile_read_intree = --profile-dir=$(PGO_BUILD_DIR) $(pgo_skip)
+pgo_profile_read_merged = $(pgo_merged_profile)
+PGO_REPORT_ARGS = --family=$(PGO_CC_FAMILY) $(pgo_profile_read) $(pgo_report_nm_$(pgo_kind))
+pgo_report_nm_intree = $(if $(PGO_NM),--nm=$(PGO_NM))
+pgo_report_nm_merged =
+pgo_merged_profile = $(pgo_merged_profile_$(pgo_kind))
+pgo_merged_profile_intree =
+pgo_merged_profile_merged = --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)
+pgo_merge_inputs = $(call pgo_merge_inputs_$(pgo_kind),$(1))
+pgo_merge_inputs_intree = --profile-dir=$(PGO_BUILD_DIR) --from=$(1)
+pgo_merge_inputs_merged = --profile-dir=$(1) --tool=$(LLVM_PROFDATA) \
+	$(foreach w,$(pgo_workloads),--weighted=$(1)/$(call pgo_wname,$(w)):$(call pgo_wweight,$(w)))
+pgo_stash_save = $(pgo_stash_save_$(pgo_kind))
+pgo_stash_save_intree = test -f $(pgo_stash) || $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)
+pgo_stash_save_merged = true
+pgo_stash_restore = $(pgo_stash_restore_$(pgo_kind))
+pgo_stash_restore_intree = $(PROFOPT) stash restore $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)
+pgo_stash_restore_merged = true
+pgo_raw_check = $(pgo_raw_check_$(pgo_kind))
+pgo_raw_check_intree = true
+pgo_raw_check_merged = $(if $(pgo_runner_on),$(pgo_check_raw_runner),$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2)
+pgo_place_profile = $(pgo_place_profile_$(pgo_kind))
+pgo_place_profile_intree = true
+pgo_place_profile_merged = $(pgo_distribute)
+pgo_repro_file = $(pgo_repro_dir)/$(1).$(pgo_repro_ext_$(pgo_kind))
+pgo_repro_ext_intree = tar
+pgo_repro_ext_merged = profdata
+pgo_repro_save = $(call pgo_repro_save_$(pgo_kind),$(1))
+pgo_repro_save_intree = rm -f $(call pgo_repro_file,$(1)) && $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(call pgo_repro_file,$(1))
+pgo_repro_save_merged = cp $(PGO_PROFDATA) $(call pgo_repro_file,$(1))
+
+# Workloads: PGO_WORKLOADS, NAME[:WEIGHT] each, all trained by one `profopt train` (which runs
+# a GCC workload of weight W W times, libgcov adding the counts into the same .gcda files:
+# gcov-tool 12 cannot merge CPython's profiles, it dies with "internal compiler error: in
+# __gcov_topn_counter_op" on the indirect-call counters; clang's workloads each write under
+# RAW/NAME, merged by llvm-profdata with the weights).
 PGO_WORKLOADS ?=
-PGO_MAIN_WEIGHT ?= 1
+PGO_TRAIN_ARGS_main ?= $(PGO_TRAIN_ARGS)
+pgo_workloads = $(strip $(PGO_WORKLOADS))
 pgo_wname = $(word 1,$(subst :, ,$(1)))
-pgo_wweight = $(word 2,$(subst :, ,$(1)))
-PGO_MAIN_NAME ?= main
-PGO_TRAIN_ARGS_$(PGO_MAIN_NAME) ?= $(PGO_TRAIN_ARGS)
-pgo_workloads = $(if $(strip $(PGO_WORKLOADS)),$(PGO_MAIN_NAME):$(PGO_MAIN_WEIGHT) $(PGO_WORKLOADS))
-# Weights.  Clang: each workload writes its raw profiles under RAW/NAME, merged by
-# llvm-profdata with the weights.  GCC: gcov-tool 12 cannot merge CPython's profiles (it dies
-# with "internal compiler error: in __gcov_topn_counter_op" on the indirect-call counters), so
-# a workload of weight W simply runs W times, and libgcov itself adds every run's counts into
-# the .gcda files beside the objects, as it does for parallel tasks.
-pgo_wdir = $(2)/$(1)
-pgo_wenv = $(if $(pgo_is_gcc),$(call pgo_gcov_env,$(2)),--setenv=LLVM_PROFILE_FILE=$(call pgo_wdir,$(1),$(2))/$(PGO_LLVM_PROFILE_PATTERN))
-# GCC: the run's .gcda files go under its own directory (GCOV_PREFIX: the object's absolute
-# path below it); the merge stage installs them beside the objects.
-pgo_gcov_env = --setenv=GCOV_PREFIX=$(1) --setenv=GCOV_PREFIX_STRIP=0
-pgo_weighted_inputs = $(if $(pgo_is_gcc),,$(foreach w,$(pgo_workloads),--weighted=$(call pgo_wdir,$(call pgo_wname,$(w)),$(1)):$(call pgo_wweight,$(w))))
-pgo_runs = $(if $(pgo_is_gcc),$(shell seq 1 $(1)),1)
+pgo_wweight = $(or $(word 2,$(subst :, ,$(1))),1)
+# A stage's tasks, $(1) the prefix of each workload's arguments' variable (PGO_TRAIN_ARGS_,
+# PGO_BOLT_TRAIN_ARGS_) and $(2) the arguments of the one workload when there are none.
+pgo_tasks = $(if $(pgo_workloads),$(foreach w,$(pgo_workloads),--workload=$(w) $($(1)$(call pgo_wname,$(w)))),$(2))
 PGO_TRAIN_WRAPPER ?=
-# The runner (Cross builds, above): profopt train through target-run, which rewrites the
-# tasks' commands and then runs it; the timeout scaled by PGO_TRAIN_TIMEOUT_SCALE (at most
-# profopt's limit, a week), and said before the training.
+# The runner (Cross builds, above): every task's command starts through target-run; the
+# timeout scaled by PGO_TRAIN_TIMEOUT_SCALE (at most profopt's limit, a week), and said
+# before the training.
 pgo_runner_on = $(strip $(PGO_RUNNER))
 pgo_launcher = $(pgo_abs_dir)/target-run
-pgo_via_runner = $(if $(pgo_runner_on),$(pgo_launcher) --train $(pgo_abs_dir)/runner-tasks --)
 pgo_runner_dep = $(if $(pgo_runner_on),| $(pgo_launcher))
 pgo_timeout_scale = $(or $(strip $(PGO_TRAIN_TIMEOUT_SCALE)),1)
 pgo_scaled = $(filter-out 1,$(pgo_timeout_scale))
 pgo_train_timeout = $(if $(pgo_scaled),$(shell awk 'BEGIN { t = ($(PGO_TRAIN_TIMEOUT)) * ($(pgo_timeout_scale)); \
 	if (t > 604800) t = 604800; printf "%.10g", t }'),$(PGO_TRAIN_TIMEOUT))
-PGO_TRAIN_CMD = $(pgo_via_runner) $(PROFOPT) train $(if $(pgo_scaled),--timeout=$(pgo_train_timeout))
 pgo_timeout_why = $(if $(pgo_scaled),(PGO_TRAIN_TIMEOUT $(PGO_TRAIN_TIMEOUT) s x PGO_TRAIN_TIMEOUT_SCALE $(pgo_timeout_scale): \
 	emulated programs run slower),(not scaled: PGO_TRAIN_TIMEOUT_SCALE=N scales it for a slow runner))
 pgo_runner_said = $(if $(or $(pgo_runner_on),$(pgo_scaled)),echo $(call pgo_quote,train: $(if $(pgo_runner_on),the target's \
 	programs run through $(PGO_RUNNER); )timeout $(pgo_train_timeout) s per task $(pgo_timeout_why)) >&2 &&)
 # --stop-with-parent: make, killed by SIGTERM, kills the recipe's shell, which does not pass it on.
-pgo_train_common = $(PGO_TRAIN_WRAPPER) $(pgo_via_runner) $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(pgo_train_timeout) --min-ran=$(PGO_MIN_RAN) \
-	--heartbeat=$(PGO_HEARTBEAT) --stop-with-parent
+PGO_TRAIN_CMD = $(PGO_TRAIN_WRAPPER) $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(pgo_train_timeout) --min-ran=$(PGO_MIN_RAN) \
+	--heartbeat=$(PGO_HEARTBEAT) --stop-with-parent $(if $(pgo_runner_on),--launcher=$(pgo_launcher))
 # target-run, the launcher (Cross builds, above), written from this text whenever pgo.mk changes.
 define pgo_launcher_text
 #!/bin/sh
@@ -315,63 +362,9 @@ define pgo_launcher_text
 # cannot (any file but a script, #!, and an ELF program of /bin/sh's machine) through
 # $$PGO_RUNNER, and any other program as it is.
 #   target-run [NAME=VALUE...] PROGRAM [ARG...]
-#   target-run --train DIR -- PROFOPT train [OPTION...] [--] [COMMAND...]: profopt train with each
-#     task's command started by target-run (the lines of --tasks, copied into DIR; --each's
-#     template; the COMMANDs).  A task in shell syntax reaches the runner with its first word.
+# (profopt train --launcher=target-run starts every task's command so; a task in shell syntax
+# reaches it with its first word.)
 sig() { od -An -tx1 -N20 "$$1" 2>/dev/null | tr -d ' \n' | cut -c1-12,37-40; }
-if test "$${1-}" = --train; then
-	dir=$$2; shift 2; test "$${1-}" != -- || shift
-	each= tasks= prev= out= tab=$$(printf '\t') nl=$$(printf '\nx'); nl=$${nl%x}
-	valued='|-j|-C|--jobs|--timeout|--work-dir|--log-dir|--min-ran|--crashed-before|--failed-before|--setenv|--heartbeat|--results|--stamp|--stage|--tasks|--each|'
-	i=0
-	for a; do
-		i=$$((i + 1)); test $$i -gt 2 || continue
-		case $$prev in --each) each=1 ;; --tasks) tasks=$$a ;; esac
-		if test -n "$$prev"; then prev=; continue; fi
-		case $$a in --|[!-]*|-) break ;; --each=*) each=1 ;; --tasks=*) tasks=$${a#--tasks=} ;; esac
-		case $$valued in *"|$$a|"*) prev=$$a ;; esac
-	done
-	if test -z "$$each"; then
-		mkdir -p "$$dir" && out=$$(mktemp "$$dir/tasks.XXXXXX") || exit 2
-		test -z "$$tasks" || awk -v run="$$0" '{ sub(/^[ \t]+/, ""); sub(/ +$$/, "") }
-			$$0 == "" || /^#/ { next }
-			{ t = index($$0, "\t") }
-			t { print substr($$0, 1, t - 1) "\t" run " " substr($$0, t + 1); next }
-			length($$0) > 255 { print run " " $$0; next }
-			{ print $$0 "\t" run " " $$0 }' "$$tasks" > "$$out" || exit 2
-	fi
-	n=$$# i=0 prev= ended=
-	while test $$i -lt $$n; do
-		a=$$1; shift; i=$$((i + 1))
-		if test $$i -le 2; then
-			set -- "$$@" "$$a"
-			if test $$i = 2 && test -n "$$out"; then set -- "$$@" "--tasks=$$out"; fi
-			continue
-		fi
-		if test -n "$$prev"; then
-			case $$prev in --each) a="$$0 $$a" ;; esac
-			case $$prev/$$out in --tasks/?*) ;; *) set -- "$$@" "$$a" ;; esac
-			prev=; continue
-		fi
-		if test -z "$$ended"; then
-			case $$a in
-			--) ended=1; set -- "$$@" "$$a"; continue ;;
-			--each=*) set -- "$$@" "--each=$$0 $${a#--each=}"; continue ;;
-			--tasks=*) test -n "$$out" || set -- "$$@" "$$a"; continue ;;
-			-?*) case $$valued in *"|$$a|"*) prev=$$a ;; esac
-				case $$a/$$out in --tasks/?*) ;; *) set -- "$$@" "$$a" ;; esac
-				continue ;;
-			esac
-			ended=1
-		fi
-		case $$a in
-		*"$$tab"*|*"$$nl"*) set -- "$$@" "$$0 $$a" ;;
-		*) if test -n "$$out" && test $${#a} -le 255; then printf '%s\t%s %s\n' "$$a" "$$0" "$$a" >> "$$out"
-			else set -- "$$@" "$$0 $$a"; fi ;;
-		esac
-	done
-	exec "$$@"
-fi
 while test $$# -gt 0; do
 	case $${1%%=*} in "$$1"|''|[0-9]*|*[!A-Za-z0-9_]*) break ;; esac
 	export "$$1"; shift
@@ -391,32 +384,20 @@ $(pgo_launcher): $(pgo_mk_file)
 	@mkdir -p $(pgo_abs_dir) && printf '%s\n' '$(subst $(pgo_nl),' ',$(subst ','\'',$(pgo_launcher_text)))' > $@.tmp && \
 		chmod +x $@.tmp && mv -f $@.tmp $@
 
-# The training of stage $(1) (train or cs-train) into the run's fresh directory $(2) (a shell
-# variable): one run of PGO_TRAIN_ARGS, or one run per workload (per unit of weight, for
-# GCC).  The stage's record goes to $(2).stamp, which becomes the stamp once the run's profile
-# is in place.
-pgo_train_one = echo "==> $(3)" >&2 && $(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/$(1) \
-	--results=$(pgo_abs_dir)/$(1)-results.json --stamp=$(2).stamp --stage=$(1) \
-	$(if $(pgo_is_gcc),$(call pgo_gcov_env,$(2)),--setenv=LLVM_PROFILE_FILE=$(2)/$(PGO_LLVM_PROFILE_PATTERN)) $(PGO_TRAIN_ARGS)
-# $(1) stage, $(2) raw directory, $(3) label, $(4) workload name, $(5) weight, $(6) run number
-pgo_train_run = echo "==> $(3): workload $(4), weight $(5)$(if $(pgo_is_gcc),$(if $(filter-out 1,$(5)), (run $(6) of $(5))))" >&2 && \
-	$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/$(1)-$(4)$(if $(filter-out 1,$(6)),-$(6)) \
-	--results=$(pgo_abs_dir)/$(1)-results-$(4)$(if $(filter-out 1,$(6)),-$(6)).json \
-	--stamp=$(pgo_abs_dir)/$(1)-$(4)$(if $(filter-out 1,$(6)),-$(6)).stamp --stage=$(1) \
-	$(call pgo_wenv,$(4),$(2)) $(PGO_TRAIN_ARGS_$(4)) &&
-pgo_train_each = $(foreach w,$(pgo_workloads),$(foreach r,$(call pgo_runs,$(call pgo_wweight,$(w))),\
-	$(call pgo_train_run,$(1),$(2),$(3),$(call pgo_wname,$(w)),$(call pgo_wweight,$(w)),$(r)))) \
-	printf '{"stage": "%s", "status": "ok", "workloads": "%s"}\n' $(1) $(call pgo_quote,$(pgo_workloads)) > $(2).stamp
-# Each training run writes into a fresh directory (pgo/run.XXXXXX), which replaces $(2) only
-# once the run succeeded; earlier runs' directories are removed first.  A stray process of an
+# The training of stage $(1) (train or cs-train) into the run's fresh directory, which
+# replaces $(2) only once the run succeeded, with the stage's stamp (written by profopt train
+# as $$run.stamp).  Earlier runs' directories are removed first.  A stray process of an
 # earlier run (a task left running by a kill -9 of make) writes into its own run's directory,
 # never into the profile in use: training always starts from zero counts.  Such a process may
 # be writing into its directory while it is removed (rm then fails, "Directory not empty"):
 # the directory is left, said, and never read, since only this run's directory is merged.
-pgo_train_cmds = $(pgo_runner_said) $(if $(pgo_runner_on),rm -rf $(pgo_abs_dir)/runner-tasks &&) { rm -rf $(pgo_abs_dir)/run.* 2> /dev/null || echo "==> an earlier run's directory is still being written (a task of a killed run?), left as it is: $$(ls -d $(pgo_abs_dir)/run.*)" >&2; } && \
-	run=$$(mktemp -d $(pgo_abs_dir)/run.XXXXXX) && \
-	$(if $(pgo_workloads),$(call pgo_train_each,$(1),$$run,$(3)),$(call pgo_train_one,$(1),$$run,$(3))) && \
+pgo_train_cmds = $(pgo_runner_said) { rm -rf $(pgo_abs_dir)/run.* 2> /dev/null || echo "==> an earlier run's directory is still being written (a task of a killed run?), left as it is: $$(ls -d $(pgo_abs_dir)/run.*)" >&2; } && \
+	run=$$(mktemp -d $(pgo_abs_dir)/run.XXXXXX) && echo "==> $(3)$(if $(pgo_workloads), (workloads $(pgo_workloads)))" >&2 && \
+	$(PGO_TRAIN_CMD) --family=$(PGO_CC_FAMILY) --raw-dir=$$run --profile-pattern=$(call pgo_quote,$(PGO_LLVM_PROFILE_PATTERN)) \
+		--log-dir=$(pgo_abs_dir)/logs/$(1) --results=$(pgo_abs_dir)/$(1)-results.json --stamp=$$run.stamp --stage=$(1) \
+		$(call pgo_tasks,PGO_TRAIN_ARGS_,$(PGO_TRAIN_ARGS)) && \
 	rm -rf $(2) && mv $$run $(2) && mv $$run.stamp $(call pgo_stamp,$(1))
+
 
 
 # Distributed compiles: AX_PGO's --with-distcc[=HOSTS] or --with-icecc (PGO_LAUNCHER, the
@@ -443,12 +424,12 @@ PGO_USE_PROFDATA ?= $(PGO_PROFILE_STORE)/merged-$(pgo_profile_sha).profdata
 # in the pipeline's own directory, earlier profiles so named are removed), then PGO_DISTRIBUTE_CMD, which gets the file's path as $$PGO_PROFILE_FILE (the same path on
 # every worker) and copies it to each worker that does not share the store.
 pgo_sha_named = $(pgo_abs_dir)/merged-$(subst x,?,xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx).profdata
-pgo_distribute = $(if $(pgo_is_gcc),true,f=$(call pgo_quote,$(PGO_USE_PROFDATA)) && \
+pgo_distribute = f=$(call pgo_quote,$(PGO_USE_PROFDATA)) && \
 	mkdir -p $(call pgo_quote,$(PGO_PROFILE_STORE)) && \
 	for o in $(pgo_sha_named); do test "$$o" = "$$f" || rm -f "$$o"; done && \
 	{ cmp -s $(PGO_PROFDATA) "$$f" || { cp $(PGO_PROFDATA) "$$f.tmp" && mv -f "$$f.tmp" "$$f"; }; } && \
 	$(if $(strip $(PGO_DISTRIBUTE_CMD)),echo "==> the profile to the workers: $$f" >&2 && \
-	PGO_PROFILE_FILE="$$f" PGO_PROFILE_STORE=$(call pgo_quote,$(PGO_PROFILE_STORE)) sh -c $(call pgo_quote,$(PGO_DISTRIBUTE_CMD)),true))
+	PGO_PROFILE_FILE="$$f" PGO_PROFILE_STORE=$(call pgo_quote,$(PGO_PROFILE_STORE)) sh -c $(call pgo_quote,$(PGO_DISTRIBUTE_CMD)),true)
 pgo_dist_file = $(pgo_abs_dir)/distcc-$(1)
 pgo_dist_notes = $(if $(pgo_distcc_on),$(call pgo_dist_file,instrument).txt $(call pgo_dist_file,use).txt)
 pgo_dist_log = $(if $(pgo_distcc_on),rm -f $(call pgo_dist_file,$(1)).log $(call pgo_dist_file,$(1)).txt && DISTCC_LOG=$(call pgo_dist_file,$(1)).log)
@@ -495,7 +476,7 @@ profile-opt:
 	$(if $(pgo_enabled),$(call pgo_locked,profile-opt),@$(call pgo_not_enabled,profile-opt))
 
 pgo-profile-opt-locked: $(call pgo_stamp,$(lastword $(pgo_stages)))
-	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))) >&2
+	@$(PROFOPT) summary $(PGO_STAMPS) >&2
 	@$(if $(wildcard $(PGO_SUMMARY_NOTES) $(pgo_dist_notes)),cat $(wildcard $(PGO_SUMMARY_NOTES) $(pgo_dist_notes)) >&2)
 
 pgo-sources-changed:
@@ -518,7 +499,7 @@ pgo_check_raw_runner = d=$(pgo_abs_dir)/check-raw && rm -rf $$d && mkdir -p $$d 
 $(call pgo_stamp,instrument): $(call pgo_after,instrument)
 	@$(call pgo_rm_later,instrument)
 	$(pgo_recurse)@$(PROFOPT) run --label="clean before the instrumented build" --log=$(call pgo_log,preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
-	@$(if $(pgo_is_gcc),,$(if $(pgo_runner_on),$(pgo_check_raw_runner),$(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) >&2))
+	@$(pgo_raw_check)
 	$(pgo_recurse)@$(call pgo_dist_log,instrument) $(call pgo_run,instrumented build,instrument) $(call pgo_logged_build,$(PGO_BUILD_GEN)) $(call pgo_dist_said,instrument)
 
 # With an imported profile no training ran in this tree: the first stage that runs the
@@ -541,7 +522,7 @@ $(call pgo_stamp,train): $(call pgo_after,train) $(pgo_runner_dep)
 	@rm -f $(pgo_fingerprint)
 	@$(if $(PGO_SOURCE_ROOT),$(PROFOPT) check --write-fingerprint=$(pgo_fingerprint) --source-dir=$(PGO_SOURCE_ROOT),\
 		test ! -f $(call pgo_log,instrument) || $(PROFOPT) check --write-fingerprint=$(pgo_fingerprint) $(pgo_instrumented_files))
-	@$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) -name '*.gcda' -exec rm -f {} +)
+	@$(PROFOPT) clear --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) $(pgo_skip)
 	@$(call pgo_train_cmds,train,$(PGO_RAW_DIR),training)
 
 # Every raw profile is checked before anything is merged (a damaged one stops the build,
@@ -559,16 +540,15 @@ PGO_PROFILE_SHA256 ?=
 pgo_merge_recipe = echo "==> merge profiles" >&2 && $(call pgo_rm_later,merge) && \
 	rm -f $(pgo_ir_profdata) $(call pgo_stamp,merge).tmp && \
 	$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --stamp=$(call pgo_stamp,merge).tmp $(pgo_skip) \
-		$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR) --from=$(PGO_RAW_DIR),--profile-dir=$(PGO_RAW_DIR) --tool=$(LLVM_PROFDATA) --output=$(PGO_PROFDATA)) \
-		$(call pgo_weighted_inputs,$(PGO_RAW_DIR)) && \
+		$(call pgo_merge_inputs,$(PGO_RAW_DIR)) --output=$(PGO_PROFDATA) && \
 	rm -f $(pgo_stash) && mv $(call pgo_stamp,merge).tmp $(call pgo_stamp,merge) && \
-	{ $(PROFOPT) report $(pgo_report_input) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true; } && \
-	{ $(PROFOPT) report $(pgo_report_input) > $(pgo_abs_dir)/report.txt 2>&1 && sed -n '2,3p' $(pgo_abs_dir)/report.txt >&2 || \
+	{ $(PROFOPT) report $(PGO_REPORT_ARGS) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true; } && \
+	{ $(PROFOPT) report $(PGO_REPORT_ARGS) > $(pgo_abs_dir)/report.txt 2>&1 && sed -n '2,3p' $(pgo_abs_dir)/report.txt >&2 || \
 		echo "report: coverage report unavailable (see $(pgo_abs_dir)/report.txt)" >&2; }
 pgo_import_recipe = echo "==> import profile $(PGO_PROFILE)" >&2 && $(call pgo_rm_later,merge) && \
 	rm -f $(call pgo_quote,$(pgo_seal)) && \
 	{ $(PGO_MANIFEST_CMD); } > $(call pgo_quote,$(pgo_manifest)) && \
-	$(PROFOPT) import --bundle=$(call pgo_quote,$(abspath $(PGO_PROFILE))) --dest=$(call pgo_quote,$(pgo_profile_file)) \
+	$(PROFOPT) import --bundle=$(call pgo_quote,$(abspath $(PGO_PROFILE))) --dest=$(call pgo_quote,$(PGO_EXPORTED_PROFILE)) \
 		--expect=$(call pgo_quote,$(pgo_manifest)) --manifest-out=$(call pgo_quote,$(pgo_abs_dir)/profile-manifest.json) \
 		--stamp=$(call pgo_quote,$(call pgo_stamp,merge)) $(if $(PGO_PROFILE_FORCE),--force) \
 		$(if $(PGO_PROFILE_SHA256),--sha256=$(call pgo_quote,$(PGO_PROFILE_SHA256))) \
@@ -595,26 +575,24 @@ $(call pgo_stamp,cs-merge): $(call pgo_after,cs-merge)
 	@echo "==> merge context-sensitive profiles" >&2
 	@$(call pgo_rm_later,cs-merge)
 	@test -f $(pgo_ir_profdata) || cp -p $(PGO_PROFDATA) $(pgo_ir_profdata)
-	@$(PROFOPT) merge --family=clang --profile-dir=$(PGO_CS_RAW_DIR) --tool=$(LLVM_PROFDATA) \
-		--output=$(pgo_abs_dir)/merged-cs.profdata $(call pgo_weighted_inputs,$(PGO_CS_RAW_DIR))
+	@$(PROFOPT) merge --family=$(PGO_CC_FAMILY) $(call pgo_merge_inputs,$(PGO_CS_RAW_DIR)) --output=$(pgo_abs_dir)/merged-cs.profdata
 	@rm -f $(pgo_seal)
 	@$(call pgo_run,combine the two profiles,cs-merge) $(LLVM_PROFDATA) merge \
 		--output=$(PGO_PROFDATA) $(pgo_ir_profdata) $(pgo_abs_dir)/merged-cs.profdata
-	@$(PROFOPT) merge --family=clang --seal --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)
+	@$(PROFOPT) merge --family=$(PGO_CC_FAMILY) --seal --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)
 
 # One file with the merged profile and its manifest, for PGO_PROFILE= in another build.
 PGO_EXPORT ?= $(pgo_abs_dir)/profile-export.tar.gz
 profile-export: $(call pgo_stamp,verify)
-	@$(pgo_check_paths){ $(PGO_MANIFEST_CMD); printf 'training_args=%s\n' $(call pgo_quote,$(PGO_TRAIN_ARGS)); \
+	@$(pgo_check_paths){ $(PGO_MANIFEST_CMD); printf 'training_args=%s\n' $(call pgo_quote,$(call pgo_tasks,PGO_TRAIN_ARGS_,$(PGO_TRAIN_ARGS))); \
 		$(if $(PGO_RELOCATE_ROOT),printf 'relocate_root=%s\n' "$(PGO_RELOCATE_ROOT)";) } > $(call pgo_quote,$(pgo_manifest))
-	@$(PROFOPT) export --profile=$(call pgo_quote,$(pgo_profile_file)) --manifest=$(call pgo_quote,$(pgo_manifest)) \
+	@$(PROFOPT) export --profile=$(call pgo_quote,$(PGO_EXPORTED_PROFILE)) --manifest=$(call pgo_quote,$(pgo_manifest)) \
 		--output=$(call pgo_quote,$(PGO_EXPORT)) --write-manifest=$(call pgo_quote,$(pgo_abs_dir)/profile-manifest.json)
 
 # GCC keeps its profiles next to the objects: they are archived before the clean (once: an
 # interrupted clean finds the archive and does not archive the cleaned tree) and put back in
 # the same step, so the stamp says "clean and profiles in place".
-pgo_stash_save = $(if $(pgo_is_gcc),test -f $(pgo_stash) || $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash),true)
-pgo_clean_keeping = sh -c $(call pgo_quote,$(PGO_CLEAN) $(if $(pgo_is_gcc),&& $(PROFOPT) stash restore $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)))
+pgo_clean_keeping = sh -c $(call pgo_quote,$(PGO_CLEAN) && $(pgo_stash_restore))
 
 $(call pgo_stamp,clean): $(call pgo_after,clean)
 	@$(call pgo_rm_later,clean)
@@ -626,8 +604,7 @@ $(call pgo_stamp,clean): $(call pgo_after,clean)
 # failed) may have left half-written objects: the tree is cleaned again, keeping the profile,
 # before building.
 pgo_use_started = $(pgo_abs_dir)/use.started
-pgo_check_profile = $(PROFOPT) merge --check-only --family=$(PGO_CC_FAMILY) \
-	$(if $(pgo_is_gcc),--profile-dir=$(PGO_BUILD_DIR) $(pgo_skip),--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA))
+pgo_check_profile = $(PROFOPT) merge --check-only --family=$(PGO_CC_FAMILY) $(pgo_profile_read)
 $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-changed)
 	@$(call pgo_rm_later,use)
 	@rm -f $(call pgo_stamp,use) $(pgo_lists_written)
@@ -639,7 +616,7 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 	$(pgo_recurse)@if test -f $(pgo_use_started); then echo "==> the last profile-use build did not finish: cleaning its objects first" >&2 && \
 		$(pgo_stash_save) && $(PROFOPT) run --label="clean keeping profiles" --log=$(call pgo_log,clean-again) -- $(pgo_clean_keeping); fi
 	@$(pgo_check_profile)
-	@$(pgo_distribute)
+	@$(pgo_place_profile)
 	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
 	@touch $(pgo_use_started)
 	$(pgo_recurse)@$(call pgo_dist_log,use) $(call pgo_run,rebuild with profile,use) $(call pgo_logged_build,$(PGO_BUILD_USE)) $(call pgo_dist_said,use)
@@ -647,7 +624,7 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 		mv -f $(pgo_use_log).both $(pgo_use_log) && rm -f $(pgo_use_log).before; }
 	@$(pgo_record_use_sources) > /dev/null
 	@# libtool's link of a -module library removes the .gcda its compile read (.libs/NAME.*)
-	@$(if $(pgo_is_gcc),{ said=$$($(PROFOPT) stash restore $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash) 2>&1) || { echo "$$said" >&2; exit 1; }; })
+	@said=$$($(pgo_stash_restore) 2>&1) || { echo "$$said" >&2; exit 1; }
 	@rm -f $(pgo_use_started) $(pgo_use_fp).before
 
 $(call pgo_stamp,verify): $(call pgo_after,verify) $(pgo_runner_dep)
@@ -663,7 +640,7 @@ $(call pgo_stamp,verify): $(call pgo_after,verify) $(pgo_runner_dep)
 	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) --build-log=$(call pgo_log,use) \
 		--stamp=$(call pgo_stamp,verify) --since=$(pgo_abs_dir)/verify.started $(pgo_skip) \
 		$(if $(wildcard $(pgo_fingerprint)),--fingerprint=$(pgo_fingerprint)) \
-		$(if $(pgo_is_gcc),,--profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)) \
+		$(pgo_merged_profile) \
 		$(if $(PGO_NM),--nm=$(PGO_NM)) $(if $(PGO_READELF),--readelf=$(PGO_READELF)) $(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
 
 # BOLT: the linked program is instrumented by llvm-bolt, trained (each workload, unweighted:
@@ -689,7 +666,6 @@ pgo_bolt_bin = $(abspath $(PGO_BUILD_DIR))/$(PGO_BOLT_BINARY)
 pgo_bolt_dir = $(pgo_abs_dir)/bolt
 PGO_BOLT_INST = $(pgo_bolt_bin).bolt_inst
 PGO_BOLT_NEW = $(pgo_bolt_bin).bolt
-pgo_bolt_trainings = $(or $(pgo_workloads),$(PGO_MAIN_NAME):1)
 # Merge, rewrite, check, and only then replace: one shell command (PGO_BOLT_CHECK may quote).
 pgo_bolt_apply = $(MERGE_FDATA) $(pgo_bolt_dir)/prof.*.fdata > $(pgo_bolt_dir)/merged.fdata && \
 	$(LLVM_BOLT) $(pgo_bolt_bin).prebolt -o $(PGO_BOLT_NEW) -data=$(pgo_bolt_dir)/merged.fdata $(PGO_BOLT_FLAGS) \
@@ -703,10 +679,8 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 	@$(call pgo_run,BOLT: instrument $(PGO_BOLT_BINARY),bolt-instrument) $(LLVM_BOLT) $(pgo_bolt_bin).prebolt \
 		-instrument -instrumentation-file=$(pgo_bolt_dir)/prof -instrumentation-file-append-pid -o $(PGO_BOLT_INST) \
 		$(if $(PGO_BOLT_SKIP),"-skip-funcs=$(PGO_BOLT_SKIP)")
-	@$(foreach w,$(pgo_bolt_trainings),echo "==> BOLT training: workload $(call pgo_wname,$(w))" >&2 && \
-		$(pgo_train_common) --log-dir=$(pgo_abs_dir)/logs/bolt-train-$(call pgo_wname,$(w)) \
-		--results=$(pgo_abs_dir)/bolt-train-results-$(call pgo_wname,$(w)).json \
-		$(PGO_BOLT_TRAIN_ARGS_$(call pgo_wname,$(w))) && ) true
+	@echo "==> BOLT training" >&2 && $(PGO_TRAIN_CMD) --log-dir=$(pgo_abs_dir)/logs/bolt-train \
+		--results=$(pgo_abs_dir)/bolt-train-results.json $(call pgo_tasks,PGO_BOLT_TRAIN_ARGS_,$(PGO_BOLT_TRAIN_ARGS_main))
 	@$(call pgo_run,BOLT: optimize the layout,bolt,--since=$(pgo_bolt_dir)/started) sh -c $(call pgo_quote,$(pgo_bolt_apply))
 	@sed -n 's/^BOLT-INFO: \(.*have non-empty execution profile\)/bolt: \1/p' $(call pgo_log,bolt) >&2
 
@@ -718,7 +692,7 @@ pgo-clean-build:
 	@rm -f $(foreach s,clean use verify bolt,$(call pgo_stamp,$(s))) $(pgo_abs_dir)/use.started
 pgo-clean:
 	rm -rf $(pgo_abs_dir)
-	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) \( -name '*.gcda' -o -name '*.gcno' \) -exec rm -f {} + 2>/dev/null || true)
+	$(if $(wildcard $(PGO_BUILD_DIR)),$(PROFOPT) clear --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) --notes $(pgo_skip))
 
 # Drops the build but keeps the profile: the next profile-opt only rebuilds with it.
 clean-retain-profile:
@@ -737,15 +711,14 @@ pgo-clean-retain-profile-locked:
 profile-removal:
 	$(call pgo_locked,profile-removal)
 pgo-profile-removal-locked:
-	rm -rf $(PGO_RAW_DIR) $(PGO_CS_RAW_DIR) $(pgo_abs_dir)/run.* $(PGO_PROFDATA) $(pgo_sha_named) $(pgo_seal) $(pgo_ir_profdata) $(pgo_use_fp) $(pgo_abs_dir)/merged-cs.profdata $(pgo_bolt_dir) $(pgo_stash) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/logs/train-* \
-		$(pgo_abs_dir)/logs/cs-train* $(pgo_abs_dir)/logs/bolt-train-* $(pgo_abs_dir)/*train-results*.json \
-		$(pgo_abs_dir)/train-*.stamp $(pgo_abs_dir)/cs-train-*.stamp $(pgo_fingerprint) $(pgo_abs_dir)/report.*
-	$(if $(pgo_is_gcc),find $(PGO_BUILD_DIR) \( -name '*.gcda' -o -name '*.gcno' \) -exec rm -f {} + 2>/dev/null || true)
+	rm -rf $(PGO_RAW_DIR) $(PGO_CS_RAW_DIR) $(pgo_abs_dir)/run.* $(PGO_PROFDATA) $(pgo_sha_named) $(pgo_seal) $(pgo_ir_profdata) $(pgo_use_fp) $(pgo_abs_dir)/merged-cs.profdata $(pgo_bolt_dir) $(pgo_stash) $(pgo_abs_dir)/logs/train \
+		$(pgo_abs_dir)/logs/cs-train $(pgo_abs_dir)/logs/bolt-train $(pgo_abs_dir)/*train-results.json $(pgo_fingerprint) $(pgo_abs_dir)/report.*
+	$(PROFOPT) clear --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) --notes $(pgo_skip)
 	$(call pgo_rm_later,configure)
 
 # What training will run: each workload, its weight and its `profopt train` arguments.
 pgo-workloads:
-	@$(foreach w,$(or $(pgo_workloads),$(PGO_MAIN_NAME):1),printf '%s weight %s: profopt train %s\n' \
+	@$(foreach w,$(or $(pgo_workloads),main),printf '%s weight %s: profopt train %s\n' \
 		$(call pgo_wname,$(w)) $(call pgo_wweight,$(w)) $(call pgo_quote,$(PGO_TRAIN_ARGS_$(call pgo_wname,$(w))));)
 
 # Reproducibility: trains the same instrumented build twice and compares the merged profiles
@@ -753,8 +726,6 @@ pgo-workloads:
 # instrumented build: once the pipeline has cleaned it, it is built again.  Leaves the
 # pipeline after merge, with the second profile, so `make profile-opt` goes on from there.
 pgo_repro_dir = $(pgo_abs_dir)/repro
-pgo_repro_save = $(if $(pgo_is_gcc),rm -f $(pgo_repro_dir)/$(1).tar && $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_repro_dir)/$(1).tar,cp $(PGO_PROFDATA) $(pgo_repro_dir)/$(1).profdata)
-pgo_repro_file = $(pgo_repro_dir)/$(1).$(if $(pgo_is_gcc),tar,profdata)
 pgo-repro-check:
 	@$(if $(pgo_enabled),,$(call pgo_not_enabled,pgo-repro-check))
 	@$(pgo_check_paths)$(if $(strip $(PGO_PROFILE)),echo "pgo-repro-check trains: it cannot work on an imported profile (PGO_PROFILE)" >&2; exit 2)
@@ -765,15 +736,15 @@ pgo-repro-check:
 	@$(call pgo_rm_later,instrument) && $(MAKE) --no-print-directory $(call pgo_stamp,merge)
 	@$(call pgo_repro_save,second)
 	@echo "==> two trainings compared" >&2
-	@$(PROFOPT) diff $(if $(pgo_is_gcc),,--tool=$(LLVM_PROFDATA)) $(call pgo_repro_file,first) $(call pgo_repro_file,second) \
+	@$(PROFOPT) diff $(if $(LLVM_PROFDATA),--tool=$(LLVM_PROFDATA)) $(call pgo_repro_file,first) $(call pgo_repro_file,second) \
 		> $(pgo_repro_dir)/diff.txt; rc=$$?; cat $(pgo_repro_dir)/diff.txt; exit $$rc
 
 # An unfinished pipeline is an answer (exit 1); a damaged or foreign stamp (exit 3) is an error.
 pgo-status:
-	@$(PROFOPT) summary $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s))); test $$? -le 1
+	@$(PROFOPT) summary $(PGO_STAMPS); test $$? -le 1
 
 pgo-summary:
-	@$(PROFOPT) summary --json $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s)))
+	@$(PROFOPT) summary --json $(PGO_STAMPS)
 
 # pgo-bench: is the PGO program faster than a plain one on what its users run?  Training on a
 # project's test suite alone can make it slower (error paths and corner cases weigh as much as
@@ -831,8 +802,7 @@ pgo-bench:
 		echo "==> pgo-bench: the plain build in $(pgo_bench_tree) is newer than the PGO build: reusing it" >&2; \
 	else rm -rf $(pgo_bench_dir) && mkdir -p $(pgo_bench_tree) && \
 		$(PROFOPT) run --label="plain build (no PGO flags) in $(pgo_bench_tree)" --log=$(call pgo_log,bench-plain) \
-			-- sh -c $(call pgo_quote,$(pgo_bench_plain_cmds)) && \
-		printf '{"stage": "bench-plain", "status": "ok"}\n' > $(pgo_bench_stamp); fi
+			--stamp=$(pgo_bench_stamp) -- sh -c $(call pgo_quote,$(pgo_bench_plain_cmds)); fi
 	@$(PROFOPT) compare --command=$(call pgo_quote,$(PGO_BENCH_COMMAND)) --rounds=$(PGO_BENCH_ROUNDS) \
 		--json=$(pgo_abs_dir)/bench.json --table=$(pgo_abs_dir)/bench.txt $(PGO_BENCH_ARGS) plain=$(pgo_bench_tree) pgo=$(call pgo_quote,$(CURDIR))
 # Run by the plain build's own make, in its directory.

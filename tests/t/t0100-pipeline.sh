@@ -135,9 +135,9 @@ test_clang_parallel_training_merges_all_processes() {
 weighted_fixture() {
 	configured_fixture "$1"
 	printf 'x1\t./toy ppas 100\nx2\t./toy ppas 100\nx3\t./toy ppas 100\n' > extra.txt
-	make profile-opt PGO_WORKLOADS=extra:2 PGO_TRAIN_ARGS_extra=--tasks=extra.txt > make.out 2>&1 || { cat make.out; fail "make"; }
-	expect_contains make.out '==> training: workload main, weight 1'
-	expect_contains make.out '==> training: workload extra, weight 2'
+	make profile-opt PGO_WORKLOADS="main extra:2" PGO_TRAIN_ARGS_extra=--tasks=extra.txt > make.out 2>&1 || { cat make.out; fail "make"; }
+	expect_contains make.out '==> training \(workloads main extra:2\)'
+	expect_contains pgo/train.stamp '"workloads": "main:1 extra:2"'
 	expect_contains make.out 'verify: interp.o: used profile data'
 }
 

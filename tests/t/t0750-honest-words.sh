@@ -26,7 +26,7 @@ test_summary_shows_lost_training_tasks() {
 test_summary_of_several_workloads_counts_every_run() {
 	configured_fixture gcc
 	printf 'x1\t./toy ppas 100\nx2\tsh -c "exit 3"\n' > extra.txt
-	make profile-opt PGO_WORKLOADS=extra:1 PGO_TRAIN_ARGS_extra=--tasks=extra.txt PGO_MIN_RAN=50% > make.out 2>&1 ||
+	make profile-opt PGO_WORKLOADS="main extra:1" PGO_TRAIN_ARGS_extra=--tasks=extra.txt PGO_MIN_RAN=50% > make.out 2>&1 ||
 		{ cat make.out; fail "make"; }
 	expect_contains make.out '^train +done .* 6 tasks: 2 failed'
 }
@@ -90,16 +90,17 @@ test_summary_foreign_nul_and_failed_stamps() {
 }
 
 # A training of several workloads: the stage took as long as its runs together, not 0 s.
-test_summary_adds_up_the_workloads_training_time() {
-	printf '{"stage": "train", "status": "ok", "workloads": "profopt:1 regrtest:1"}\n' > train.stamp
-	printf '{"stage": "train", "status": "ok", "seconds": 17.5, "tasks": 20, "ran": 20, "failed": 0, "lost": 0}\n' > train-profopt.stamp
-	printf '{"stage": "train", "status": "ok", "seconds": 23.8, "tasks": 43, "ran": 42, "failed": 1, "lost": 0}\n' > train-regrtest.stamp
+# Several workloads train in one profopt train, whose stamp counts every task of them.
+test_summary_of_a_training_of_several_workloads() {
+	printf 'a\ttrue\nb\tfalse\n' > r.txt
+	"$PROFOPT" train --min-ran=50% --log-dir=logs --stamp=train.stamp --workload=profopt --tasks=r.txt \
+		--workload=regrtest:2 true 2> /dev/null
+	expect_contains train.stamp '"workloads": "profopt:1 regrtest:2"'
 	printf '{"stage": "use", "status": "ok", "seconds": 100}\n' > use.stamp
 	expect_status 0 "$PROFOPT" summary train.stamp use.stamp
-	expect_contains out '^train +done +41\.3 s +63 tasks: 1 failed'
-	expect_contains out '^total +ok +2 min 21 s'
+	expect_contains out '^train +done +[0-9.]+ s +3 tasks: 1 failed'
 	"$PROFOPT" summary --json train.stamp use.stamp > s.json
-	expect_eq "$(json_get s.json total_seconds)" 141.3
+	expect_eq "$(json_get s.json training.tasks)" 3
 }
 
 test_fatal_stops_are_errors_not_warnings() {

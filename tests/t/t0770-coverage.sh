@@ -191,7 +191,7 @@ test_make_pgo_coverage() {
 	expect_contains out 'no profile yet in .*pgo: run make profile-opt first'
 	touch pgo/merge.stamp
 	make -s -C "$BUILDDIR" pgo-coverage PGO_DIR="$PWD/pgo" PROFOPT="$PWD/fakebin/profopt" PGO_CC_FAMILY=clang \
-		LLVM_PROFDATA=llvm-profdata-14 PGO_TRAINING="profopt regrtest:2 user" PGO_COVERAGE_ARGS=--threshold=5 > out 2>&1 ||
+		LLVM_PROFDATA=llvm-profdata-14 PGO_WORKLOADS="profopt regrtest:2 user" PGO_COVERAGE_ARGS=--threshold=5 > out 2>&1 ||
 		{ cat out; fail "make pgo-coverage failed"; }
 	expect_contains out '^coverage table$'
 	expect_contains calls "^report --json --top=1000000000 --family=clang --profdata=$PWD/pgo/merged\.profdata"
@@ -201,7 +201,7 @@ test_make_pgo_coverage() {
 	# gcc: one column (the workloads share their .gcda files), no objects needed
 	rm calls
 	make -s -C "$BUILDDIR" pgo-coverage PGO_DIR="$PWD/pgo" PROFOPT="$PWD/fakebin/profopt" PGO_CC_FAMILY=gcc \
-		PGO_TRAINING=profopt > out 2>&1 || { cat out; fail "make pgo-coverage (gcc) failed"; }
+		PGO_WORKLOADS=profopt > out 2>&1 || { cat out; fail "make pgo-coverage (gcc) failed"; }
 	expect_contains calls "^report --json --top=1000000000 --family=gcc --profile-dir="
 	expect_contains calls "^coverage +profopt=$PWD/pgo/coverage/built\.json$"
 }

@@ -73,7 +73,6 @@ cross_round_trip() {
 test_cross_gcc_under_qemu() {
 	require_aarch64
 	cross_round_trip
-	expect_contains configure.out 'gcov-tool matching gcc .*aarch64-linux-gnu-gcov-tool'
 	expect_contains configure.out 'verify reads the objects with aarch64-linux-gnu-gcc-nm and aarch64-linux-gnu-readelf'
 	# the emulated runs wrote their .gcda files here: main() ran once per task
 	expect_contains make.out 'merge: 2 \.gcda files'
@@ -155,8 +154,8 @@ test_no_runner_is_a_configure_error() {
 	expect_contains out '--enable-bolt: the BOLT stage runs the linked program on this machine, not aarch64-linux-gnu.s \(a cross build has no BOLT stage\)'
 }
 
-# target-run --train keeps profopt train's tasks as they were - names, order, --each, commands
-# given as arguments, options with their values - and puts itself before each command.
+# profopt train --launcher=target-run keeps the tasks as they were - names, order, --each,
+# commands given as arguments, workloads - and starts each command through target-run.
 test_launcher_rewrites_only_the_commands() {
 	require_aarch64 no-qemu
 	setup_fixture
@@ -169,7 +168,7 @@ EOF
 	printf '#!/bin/sh\necho script > script.out\n' > script.sh && chmod +x script.sh
 	printf '# a comment\n\nnamed\t./prog a\n  ./prog b  \nhost\tsh -c "echo host > host.out"\nscript\t./script.sh\nenv\tX=1 ./prog e\n' > tasks.txt
 	printf 'x\ny\n' > names.txt
-	PGO_RUNNER=$PWD/runner.sh pgo/target-run --train "$PWD/rt" -- "$PROFOPT" train -j 1 --log-dir logs1 \
+	PGO_RUNNER=$PWD/runner.sh "$PROFOPT" train --launcher="$PWD/pgo/target-run" -j 1 --log-dir logs1 \
 		--tasks tasks.txt --results r1.json -- './prog c' > t1.out 2>&1 || { cat t1.out; fail "train through target-run"; }
 	expect_eq "$(python3 -c 'import json; print(",".join(t["name"] for t in json.load(open("r1.json"))["results"]))')" \
 		"named,./prog b,host,script,env,./prog c" "task names, in order"
@@ -177,9 +176,10 @@ EOF
 	expect_eq "$(cat host.out)" host "the host's sh -c task, run as it is"
 	expect_eq "$(cat script.out)" script "the script task, run as it is"
 	rm -f runner.log
-	PGO_RUNNER=$PWD/runner.sh pgo/target-run --train "$PWD/rt" -- "$PROFOPT" train -j 1 --tasks=names.txt \
-		--each './prog {}' --results=r2.json --log-dir=logs2 > t2.out 2>&1 || { cat t2.out; fail "--each through target-run"; }
-	expect_eq "$(cat runner.log)" "$(printf 'ran ./prog x\nran ./prog y')" "what the runner ran for --each"
+	PGO_RUNNER=$PWD/runner.sh "$PROFOPT" train --launcher="$PWD/pgo/target-run" -j 1 --results=r2.json --log-dir=logs2 \
+		--workload=w1 --tasks=names.txt --each './prog {}' --workload=w2:2 './prog z' > t2.out 2>&1 ||
+		{ cat t2.out; fail "--each through target-run"; }
+	expect_eq "$(cat runner.log)" "$(printf 'ran ./prog x\nran ./prog y\nran ./prog z')" "what the runner ran for --each and workloads"
 }
 
 # A profile exported by a native build of the same sources is refused by the aarch64 build: the

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void file_list_add(struct file_list *l, char *path, long long size)
 {
@@ -134,4 +135,16 @@ void format_bytes(char *out, size_t n, long long b)
 		snprintf(out, n, "%.1f MiB", b / 1048576.0);
 	else
 		snprintf(out, n, "%.2f GiB", b / 1073741824.0);
+}
+
+int remove_files(const char *dir, const char *suffix, const char *const *skip)
+{
+	struct file_list found = {0};
+	find_files_all(&found, dir, suffix, skip);
+	for (int i = 0; i < found.n; i++)
+		if (unlink(found.paths[i]) < 0 && errno != ENOENT)
+			fatal("cannot remove %s: %s", found.paths[i], strerror(errno));
+	int n = found.n;
+	file_list_free(&found);
+	return n;
 }

@@ -23,6 +23,10 @@ int find_files(struct file_list *out, const char *dir, const char *suffix, const
 void find_files_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
 /* The same for symbolic links (never followed) whose names end with suffix. */
 void find_links_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
+/* Removes every regular file under dir whose name ends with suffix (skip as above): the one
+ * deletion of profile data in the build tree.  Returns how many; a fatal error names a
+ * directory it cannot read or a file it cannot remove. */
+int remove_files(const char *dir, const char *suffix, const char *const *skip);
 /* Appends path (malloc'd; the list takes it). */
 void file_list_add(struct file_list *l, char *path, long long size);
 void file_list_sort(struct file_list *l);

@@ -186,7 +186,7 @@ static void install_file(const char *src, const char *dest)
  * before (an earlier run's, or the build's own) are removed first. */
 static void install_run(const char *run, const char *dir, const char *const *skip)
 {
-	struct file_list got = {0}, old = {0};
+	struct file_list got = {0};
 	if (find_files(&got, run, ".gcda", NULL) < 0)
 		fatal("cannot read the training run's profile directory %s: %s", run, strerror(errno));
 	file_list_sort(&got);
@@ -212,21 +212,17 @@ static void install_run(const char *run, const char *dir, const char *const *ski
 		free(d);
 		free(full);
 	}
-	find_files_all(&old, dir, ".gcda", skip);
-	for (int i = 0; i < old.n; i++)
-		if (unlink(old.paths[i]) < 0 && errno != ENOENT)
-			fatal("cannot remove %s: %s", old.paths[i], strerror(errno));
+	int removed = remove_files(dir, ".gcda", skip);
 	for (int i = 0; i < got.n; i++) {
 		install_file(got.paths[i], dest[i]);
 		free(dest[i]);
 	}
 	fprintf(stderr, "merge: %d .gcda files of the training run %s installed under %s (%d earlier ones removed)\n",
-		got.n, printable(run), printable(dir), old.n);
+		got.n, printable(run), printable(dir), removed);
 	free(dest);
 	free(rdir);
 	free(rrun);
 	file_list_free(&got);
-	file_list_free(&old);
 }
 
 struct workload {

@@ -78,28 +78,6 @@ static void add_tasks(struct tasks *t, json_t *rec)
 	t->seconds += json_number_value(json_object_get(rec, "seconds"));
 }
 
-/* A training of several workloads leaves one stamp per run beside the stage's: STAGE-*.stamp. */
-static void workload_tasks(struct tasks *t, const char *path, json_t *rec)
-{
-	add_tasks(t, rec);
-	if (!json_object_get(rec, "workloads") || !ends_with(path, ".stamp"))
-		return;
-	char *pattern = xasprintf("%.*s-*.stamp", (int)strlen(path) - 6, path);
-	glob_t g;
-	if (glob(pattern, GLOB_NOSORT, NULL, &g) == 0) {
-		for (size_t i = 0; i < g.gl_pathc; i++) {
-			enum state s;
-			char why[300];
-			json_t *r = load_stamp(g.gl_pathv[i], &s, why, sizeof why);
-			if (r)
-				add_tasks(t, r);
-			json_decref(r);
-		}
-		globfree(&g);
-	}
-	free(pattern);
-}
-
 /* "4 tasks: 1 failed, 0 lost" for the table. */
 static void tasks_note(char *out, size_t n, const struct tasks *t)
 {
@@ -178,7 +156,7 @@ int cmd_summary(int argc, char **argv)
 		json_t *rec = load_stamp(argv[i], &state, why, sizeof why);
 		struct tasks t = {0};
 		if (rec)
-			workload_tasks(&t, argv[i], rec);
+			add_tasks(&t, rec);
 		if (t.known) {
 			all.known = 1, all.tasks += t.tasks, all.ran += t.ran, all.failed += t.failed, all.lost += t.lost;
 		}

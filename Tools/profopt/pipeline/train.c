@@ -24,6 +24,7 @@
 
 const char help_train[] =
 	"usage: profopt train [OPTIONS] [--tasks=FILE] [--] [COMMAND...]\n"
+	"       profopt train [OPTIONS] --workload=NAME[:WEIGHT] [WORKLOAD OPTIONS] [COMMAND...] ...\n"
 	"\n"
 	"Runs training tasks for a PGO build, N at a time.  Tasks come from --tasks=FILE\n"
 	"(one per line: 'NAME<TAB>COMMAND', or just COMMAND; '#' starts a comment) and from\n"
@@ -32,6 +33,13 @@ const char help_train[] =
 	"are executed directly, others by /bin/sh -c.  FILE is UTF-8 text without control\n"
 	"characters but tab, lines of at most 65536 bytes, names of at most 255: a line that is\n"
 	"not refuses the list, naming it (no byte may hide the tasks after it).\n"
+	"\n"
+	"Several workloads train in one call: each --workload=NAME[:WEIGHT] argument starts a\n"
+	"workload, whose tasks are the --tasks, --each, --setenv and COMMAND arguments after it, up\n"
+	"to the next --workload (which therefore ends a list of COMMANDs too).  All of them run in\n"
+	"one pool; their logs go to LOG-DIR/NAME/.  WEIGHT (default 1) counts the workload so many\n"
+	"times: with --family=gcc its tasks run WEIGHT times (libgcov adds the counts); otherwise\n"
+	"merge applies it (clang: profopt merge --weighted=RAW-DIR/NAME:WEIGHT).\n"
 	"\n"
 	"  -j, --jobs=N            parallel tasks (default: number of CPUs)\n"
 	"  --timeout=SECONDS       per-task limit, at most 604800 (a week): SIGTERM to the task's\n"
@@ -51,10 +59,18 @@ const char help_train[] =
 	"  --failed-before=FILE    with --all-pass: a task that did not pass in the run whose\n"
 	"                          --results FILE is (the training, on the instrumented build) is\n"
 	"                          named but excused; every other task must pass (repeatable)\n"
-	"  --setenv=NAME=VALUE     set for every task (repeatable), e.g. LLVM_PROFILE_FILE;\n"
-	"                          {} in VALUE becomes the task's name (as in its log's name),\n"
-	"                          e.g. LLVM_PROFILE_FILE=raw/{}-%m.profraw: a profile file per\n"
-	"                          task, the same from one training to the next\n"
+	"  --setenv=NAME=VALUE     set for every task (repeatable; after --workload, for that\n"
+	"                          workload's tasks); {} in VALUE becomes the task's name (as in\n"
+	"                          its log's name)\n"
+	"  --family=gcc|clang|apple-clang  with --raw-dir: where the instrumented program writes\n"
+	"                          its profile: gcc, GCOV_PREFIX=DIR (the .gcda files under DIR at\n"
+	"                          their objects' absolute paths, for profopt merge --from=DIR);\n"
+	"                          clang, LLVM_PROFILE_FILE=DIR[/NAME]/PATTERN\n"
+	"  --raw-dir=DIR           the training's raw profiles (see --family)\n"
+	"  --profile-pattern=PAT   clang: raw profile file names, {} the task's name (default\n"
+	"                          {}-%m.profraw: files per task, the same in every training)\n"
+	"  --launcher=PROGRAM      start every task's command as PROGRAM COMMAND (a cross build's\n"
+	"                          runner; a command in shell syntax reaches it with its first word)\n"
 	"  --heartbeat=SECONDS     interval of plain progress lines off a terminal (default 30)\n"
 	"  --results=FILE          write per-task results as JSON\n"
 	"  --stamp=FILE            on success, write the stage record (JSON) to FILE\n"
@@ -78,18 +94,28 @@ struct names {
 	int n;
 };
 
+/* Where tasks come from: the whole training, or one --workload of it. */
+struct source {
+	const char *name; /* the workload's name, or NULL */
+	int weight;
+	const char *tasks_file, *each;
+	struct names env;  /* --setenv values (with {}: made per task) */
+	struct names cmds; /* COMMAND arguments */
+};
+
 struct train_opts {
 	int jobs;
 	double timeout;
-	const char *cwd, *log_dir, *tasks_file, *each, *results, *stamp, *stage;
+	const char *cwd, *log_dir, *results, *stamp, *stage;
+	const char *family, *raw_dir, *pattern, *launcher;
 	double min_ran;
 	int all_pass, no_crash;
 	struct names crashed_before; /* tasks an earlier run's results record as crashed */
 	struct names failed_before;  /* tasks an earlier run's results record as not passed */
 	double heartbeat;
-	char **task_env; /* --setenv values with {}, made per task */
-	int ntask_env;
 	int stop_with_parent;
+	struct source *src; /* src[0]: the options before any --workload; then one per workload */
+	int nsrc;
 };
 
 struct train_state {
@@ -139,23 +165,70 @@ static char *safe_name(const char *s)
 	return n;
 }
 
-static void add_job(struct pool *pool, int *cap, const char *name, const char *cmd, const struct train_opts *o)
+static void names_add(struct names *list, const char *s)
 {
-	pool->jobs = grow_array(pool->jobs, pool->njobs, cap, sizeof *pool->jobs, 64);
-	struct job *j = &pool->jobs[pool->njobs];
-	memset(j, 0, sizeof *j);
-	j->name = xstrdup(name);
-	j->cmd = xstrdup(cmd);
+	list->v = xrealloc(list->v, (size_t)(list->n + 1) * sizeof *list->v);
+	list->v[list->n++] = xstrdup(s);
+}
+
+static int is_gcc(const struct train_opts *o)
+{
+	return o->family && strcmp(o->family, "gcc") == 0;
+}
+
+/* The NAME=VALUE templates ({}: the task's file name) a task of src gets: the training's
+ * --setenv, its workload's, and where the family's runtime writes the profile. */
+static struct names task_env(const struct train_opts *o, const struct source *src)
+{
+	struct names env = {0};
+	for (int i = 0; i < o->src[0].env.n; i++)
+		names_add(&env, o->src[0].env.v[i]);
+	for (int i = 0; src != &o->src[0] && i < src->env.n; i++)
+		names_add(&env, src->env.v[i]);
+	if (!o->raw_dir)
+		return env;
+	char *e = is_gcc(o) ? xasprintf("GCOV_PREFIX=%s", o->raw_dir)
+			    : xasprintf("LLVM_PROFILE_FILE=%s%s%s/%s", o->raw_dir, src->name ? "/" : "",
+					src->name ? src->name : "", o->pattern);
+	names_add(&env, e);
+	free(e);
+	if (is_gcc(o))
+		names_add(&env, "GCOV_PREFIX_STRIP=0");
+	return env;
+}
+
+static void names_free(struct names *list)
+{
+	for (int i = 0; i < list->n; i++)
+		free(list->v[i]);
+	free(list->v);
+	list->v = NULL, list->n = 0;
+}
+
+/* A task of src; a workload of weight W runs W times for gcc (its counts add up in the .gcda). */
+static void add_job(struct pool *pool, int *cap, const struct source *src, const char *name, const char *cmd,
+		    const struct train_opts *o)
+{
 	char *file = safe_name(name);
-	/* Two tasks with the same name get distinct logs. */
-	j->log_path = xasprintf("%s/%03d-%s.log", o->log_dir, pool->njobs + 1, file);
-	if (o->ntask_env) {
-		j->env = xcalloc((size_t)o->ntask_env + 1, sizeof *j->env);
-		for (int i = 0; i < o->ntask_env; i++)
-			j->env[i] = substitute(o->task_env[i], file, 0);
+	struct names env = task_env(o, src);
+	for (int run = 0; run < (is_gcc(o) ? src->weight : 1); run++) {
+		pool->jobs = grow_array(pool->jobs, pool->njobs, cap, sizeof *pool->jobs, 64);
+		struct job *j = &pool->jobs[pool->njobs];
+		memset(j, 0, sizeof *j);
+		j->name = xstrdup(name);
+		j->cmd = o->launcher ? xasprintf("%s %s", o->launcher, cmd) : xstrdup(cmd);
+		/* Two tasks with the same name get distinct logs. */
+		j->log_path = xasprintf("%s%s%s/%03d-%s.log", o->log_dir, src->name ? "/" : "", src->name ? src->name : "",
+					pool->njobs + 1, file);
+		if (env.n) {
+			j->env = xcalloc((size_t)env.n + 1, sizeof *j->env);
+			for (int i = 0; i < env.n; i++)
+				j->env[i] = substitute(env.v[i], file, 0);
+		}
+		pool->njobs++;
 	}
+	names_free(&env);
 	free(file);
-	pool->njobs++;
 }
 
 /* A task list's bounds: a line is a command, a name is a file name and a line of the summary. */
@@ -163,35 +236,36 @@ static void add_job(struct pool *pool, int *cap, const char *name, const char *c
 #define TASK_NAME_MAX 255
 
 /* One line of a task list: NAME<TAB>COMMAND, COMMAND, or (--each) NAME. */
-static void add_task_line(struct pool *pool, int *cap, const struct train_opts *o, char *line, int lineno)
+static void add_task_line(struct pool *pool, int *cap, const struct train_opts *o, const struct source *src, char *line,
+			  int lineno)
 {
 	char *tab = strchr(line, '\t');
-	size_t name_len = o->each ? strlen(line) : tab ? (size_t)(tab - line) : 0;
+	size_t name_len = src->each ? strlen(line) : tab ? (size_t)(tab - line) : 0;
 	if (name_len > TASK_NAME_MAX)
-		fatal("%s:%d: a task name of %zu bytes, more than the limit of %d", printable(o->tasks_file), lineno,
+		fatal("%s:%d: a task name of %zu bytes, more than the limit of %d", printable(src->tasks_file), lineno,
 		      name_len, TASK_NAME_MAX);
-	if (o->each) {
-		if (*line == '-' && name_starts_a_word(o->each))
+	if (src->each) {
+		if (*line == '-' && name_starts_a_word(src->each))
 			fatal("task '%s' in %s starts with '-': in --each='%s' the command would read it as "
 			      "an option (rename it, or put a path before {} in the template)",
-			      printable(line), printable(o->tasks_file), printable(o->each));
-		char *cmd = substitute(o->each, line, 1);
-		add_job(pool, cap, line, cmd, o);
+			      printable(line), printable(src->tasks_file), printable(src->each));
+		char *cmd = substitute(src->each, line, 1);
+		add_job(pool, cap, src, line, cmd, o);
 		free(cmd);
 	} else if (tab) {
 		*tab = '\0';
-		add_job(pool, cap, line, tab + 1, o);
+		add_job(pool, cap, src, line, tab + 1, o);
 	} else {
-		add_job(pool, cap, line, line, o);
+		add_job(pool, cap, src, line, line, o);
 	}
 }
 
 /* Every line is checked before one is used: a NUL byte would otherwise end the list early. */
-static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o)
+static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o, const struct source *src)
 {
 	struct lines l;
 	char err[512];
-	if (lines_read(&l, o->tasks_file, LINES_TEXT, TASK_LINE_MAX, err, sizeof err) < 0)
+	if (lines_read(&l, src->tasks_file, LINES_TEXT, TASK_LINE_MAX, err, sizeof err) < 0)
 		fatal("cannot read the task list: %s", err);
 	for (char *line; (line = lines_next(&l)) != NULL;) {
 		while (*line == ' ' || *line == '\t')
@@ -200,7 +274,7 @@ static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o)
 		while (n > 0 && line[n - 1] == ' ')
 			line[--n] = '\0';
 		if (*line && *line != '#')
-			add_task_line(pool, cap, o, line, l.lineno);
+			add_task_line(pool, cap, o, src, line, l.lineno);
 	}
 	lines_free(&l);
 }
@@ -462,90 +536,201 @@ static void load_earlier_results(struct names *list, const char *opt, const char
 			fatal("--%s=%s: result %zu has no \"name\" and \"result\" strings", opt, path, i + 1);
 		if (want ? strcmp(result, want) != 0 : strcmp(result, "passed") == 0)
 			continue;
-		list->v = xrealloc(list->v, (size_t)(list->n + 1) * sizeof *list->v);
-		list->v[list->n++] = xstrdup(name);
+		names_add(list, name);
 	}
 	json_decref(doc);
 }
 
+#define MAX_WEIGHT 1000
+
+/* A new source of tasks: the training's own (spec NULL) or --workload=NAME[:WEIGHT]'s. */
+static void add_source(struct train_opts *o, const char *spec)
+{
+	o->src = xrealloc(o->src, (size_t)(o->nsrc + 1) * sizeof *o->src);
+	struct source *s = &o->src[o->nsrc++];
+	memset(s, 0, sizeof *s);
+	s->weight = 1;
+	if (!spec)
+		return;
+	char *name = xstrdup(spec), *colon = strchr(name, ':');
+	long long w = 1;
+	if (colon) {
+		*colon = '\0';
+		if (parse_whole(colon + 1, 1, MAX_WEIGHT, &w) < 0)
+			usage_error("--workload=%s: the weight is a whole number from 1 to %d", printable(spec), MAX_WEIGHT);
+	}
+	char *bad = name + strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
+	if (!*name || *bad || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		usage_error("--workload wants NAME[:WEIGHT], NAME of letters, digits, . _ - (a directory name), not '%s'",
+			    printable(spec));
+	for (int i = 1; i < o->nsrc - 1; i++)
+		if (strcmp(o->src[i].name, name) == 0)
+			usage_error("--workload=%s: workload '%s' is given twice", printable(spec), name);
+	s->name = name;
+	s->weight = (int)w;
+}
+
+/* An option that belongs to the training, not to one workload. */
+static void global_option(struct train_opts *o, int c, const char *arg)
+{
+	long long v;
+	switch (c) {
+	case 'j':
+		if (parse_whole(arg, 1, MAX_JOBS, &v) < 0)
+			usage_error("--jobs wants a whole number from 1 to %d, not '%s'", MAX_JOBS, printable(arg));
+		o->jobs = (int)v;
+		break;
+	case 't':
+		if ((o->timeout = parse_seconds(arg, MAX_TIMEOUT)) < 0)
+			usage_error("--timeout wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, arg);
+		break;
+	case 'C': o->cwd = arg; break;
+	case 'l': o->log_dir = arg; break;
+	case 'm':
+		if ((o->min_ran = parse_share(arg)) < 0)
+			usage_error("--min-ran wants a share like 90%% or 0.9, not '%s'", arg);
+		break;
+	case 'A': o->all_pass = 1; break;
+	case 'X': o->no_crash = 1; break;
+	case 'B': load_earlier_results(&o->crashed_before, "crashed-before", arg, "crashed"); break;
+	case 'F': load_earlier_results(&o->failed_before, "failed-before", arg, NULL); break;
+	case 'h':
+		if ((o->heartbeat = parse_seconds(arg, MAX_TIMEOUT)) < 0)
+			usage_error("--heartbeat wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, arg);
+		break;
+	case 'r': o->results = arg; break;
+	case 'S': o->stamp = arg; break;
+	case 'g': o->stage = arg; break;
+	case 'P': o->stop_with_parent = 1; break;
+	case 'Y': o->family = arg; break;
+	case 'R': o->raw_dir = arg; break;
+	case 'T': o->pattern = arg; break;
+	case 'L': o->launcher = arg; break;
+	}
+}
+
+static const struct option train_lopts[] = {
+	{"jobs", required_argument, NULL, 'j'},
+	{"timeout", required_argument, NULL, 't'},
+	{"work-dir", required_argument, NULL, 'C'},
+	{"log-dir", required_argument, NULL, 'l'},
+	{"tasks", required_argument, NULL, 'f'},
+	{"each", required_argument, NULL, 'e'},
+	{"min-ran", required_argument, NULL, 'm'},
+	{"all-pass", no_argument, NULL, 'A'},
+	{"no-crash", no_argument, NULL, 'X'},
+	{"crashed-before", required_argument, NULL, 'B'},
+	{"failed-before", required_argument, NULL, 'F'},
+	{"setenv", required_argument, NULL, 's'},
+	{"heartbeat", required_argument, NULL, 'h'},
+	{"results", required_argument, NULL, 'r'},
+	{"stamp", required_argument, NULL, 'S'},
+	{"stage", required_argument, NULL, 'g'},
+	{"stop-with-parent", no_argument, NULL, 'P'},
+	{"family", required_argument, NULL, 'Y'},
+	{"raw-dir", required_argument, NULL, 'R'},
+	{"profile-pattern", required_argument, NULL, 'T'},
+	{"launcher", required_argument, NULL, 'L'},
+	{NULL, 0, NULL, 0},
+};
+
+/* The arguments of one source (n of them at args): its options, then its COMMANDs. */
+static void parse_source(struct train_opts *o, struct source *src, char *prog, char **args, int n)
+{
+	char **sub = xcalloc((size_t)n + 2, sizeof *sub);
+	sub[0] = prog;
+	memcpy(sub + 1, args, (size_t)n * sizeof *sub);
+	int c;
+	opterr = 0;
+	optind = 0; /* glibc: start afresh on a new argument vector */
+	while ((c = getopt_long(n + 1, sub, "+j:C:", train_lopts, NULL)) != -1) {
+		if (c == '?')
+			usage_error("unknown option '%s' (see 'profopt train --help')", sub[optind - 1]);
+		if (c == 'f')
+			src->tasks_file = optarg;
+		else if (c == 'e')
+			src->each = optarg;
+		else if (c == 's' && (!strchr(optarg, '=') || optarg[0] == '='))
+			usage_error("--setenv wants NAME=VALUE, not '%s'", optarg);
+		else if (c == 's')
+			names_add(&src->env, optarg);
+		else if (src->name)
+			usage_error("'%s' is for the whole training: give it before the first --workload", sub[optind - 1]);
+		else
+			global_option(o, c, optarg);
+	}
+	for (int i = optind; i < n + 1; i++)
+		names_add(&src->cmds, sub[i]);
+	free(sub);
+	if (src->each && !src->tasks_file)
+		usage_error("--each needs --tasks=FILE (the names to put in place of {})");
+}
+
+/* The arguments up to the first --workload are the training's; each --workload's up to the next. */
 static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{"jobs", required_argument, NULL, 'j'},
-		{"timeout", required_argument, NULL, 't'},
-		{"work-dir", required_argument, NULL, 'C'},
-		{"log-dir", required_argument, NULL, 'l'},
-		{"tasks", required_argument, NULL, 'f'},
-		{"each", required_argument, NULL, 'e'},
-		{"min-ran", required_argument, NULL, 'm'},
-		{"all-pass", no_argument, NULL, 'A'},
-		{"no-crash", no_argument, NULL, 'X'},
-		{"crashed-before", required_argument, NULL, 'B'},
-		{"failed-before", required_argument, NULL, 'F'},
-		{"setenv", required_argument, NULL, 's'},
-		{"heartbeat", required_argument, NULL, 'h'},
-		{"results", required_argument, NULL, 'r'},
-		{"stamp", required_argument, NULL, 'S'},
-		{"stage", required_argument, NULL, 'g'},
-		{"stop-with-parent", no_argument, NULL, 'P'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-	long long v;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+j:C:", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			if (parse_whole(optarg, 1, MAX_JOBS, &v) < 0)
-				usage_error("--jobs wants a whole number from 1 to %d, not '%s'", MAX_JOBS, printable(optarg));
-			o->jobs = (int)v;
+	add_source(o, NULL);
+	for (int start = 1, end;; start = end + 1) {
+		for (end = start; end < argc && !starts_with(argv[end], "--workload="); end++)
+			;
+		parse_source(o, &o->src[o->nsrc - 1], argv[0], argv + start, end - start);
+		if (end >= argc)
 			break;
-		case 't':
-			if ((o->timeout = parse_seconds(optarg, MAX_TIMEOUT)) < 0)
-				usage_error("--timeout wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, optarg);
-			break;
-		case 'C': o->cwd = optarg; break;
-		case 'l': o->log_dir = optarg; break;
-		case 'f': o->tasks_file = optarg; break;
-		case 'e': o->each = optarg; break;
-		case 'm':
-			if ((o->min_ran = parse_share(optarg)) < 0)
-				usage_error("--min-ran wants a share like 90%% or 0.9, not '%s'", optarg);
-			break;
-		case 'A': o->all_pass = 1; break;
-		case 'X': o->no_crash = 1; break;
-		case 'B': load_earlier_results(&o->crashed_before, "crashed-before", optarg, "crashed"); break;
-		case 'F': load_earlier_results(&o->failed_before, "failed-before", optarg, NULL); break;
-		case 's':
-			if (!strchr(optarg, '=') || optarg[0] == '=')
-				usage_error("--setenv wants NAME=VALUE, not '%s'", optarg);
-			if (strstr(optarg, "{}")) {
-				o->task_env = xrealloc(o->task_env, (size_t)(o->ntask_env + 1) * sizeof *o->task_env);
-				o->task_env[o->ntask_env++] = optarg;
-			} else {
-				putenv(optarg);
-			}
-			break;
-		case 'h':
-			if ((o->heartbeat = parse_seconds(optarg, MAX_TIMEOUT)) < 0)
-				usage_error("--heartbeat wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, optarg);
-			break;
-		case 'r': o->results = optarg; break;
-		case 'S': o->stamp = optarg; break;
-		case 'g': o->stage = optarg; break;
-		case 'P': o->stop_with_parent = 1; break;
-		default: usage_error("unknown option '%s' (see 'profopt train --help')", argv[optind - 1]);
-		}
+		add_source(o, argv[end] + strlen("--workload="));
 	}
-	if (o->each && !o->tasks_file)
-		usage_error("--each needs --tasks=FILE (the names to put in place of {})");
+	if (o->nsrc > 1 && (o->src[0].tasks_file || o->src[0].cmds.n))
+		usage_error("tasks before the first --workload belong to no workload: give them after one");
+	if (!o->family != !o->raw_dir)
+		usage_error("--family and --raw-dir go together (where the instrumented program writes its profile)");
+	if (o->family && strcmp(o->family, "gcc") && strcmp(o->family, "clang") && strcmp(o->family, "apple-clang"))
+		usage_error("--family wants gcc, clang or apple-clang, not '%s'", printable(o->family));
+}
+
+/* Every task of every source, into the pool. */
+static void load_sources(struct pool *pool, const struct train_opts *o)
+{
+	int cap = 0;
+	for (int k = 0; k < o->nsrc; k++) {
+		const struct source *src = &o->src[k];
+		char *dir = src->name ? xasprintf("%s/%s", o->log_dir, src->name) : xstrdup(o->log_dir);
+		if (make_dirs(dir, 0755) < 0)
+			fatal("cannot create log directory %s: %s", dir, strerror(errno));
+		free(dir);
+		if (src->tasks_file)
+			load_tasks(pool, &cap, o, src);
+		for (int i = 0; i < src->cmds.n; i++)
+			add_job(pool, &cap, src, src->cmds.v[i], src->cmds.v[i], o);
+	}
+}
+
+/* "main:1 extra:2": the workloads the stage's record names. */
+static char *workloads_said(const struct train_opts *o)
+{
+	struct buf b = {0};
+	buf_add(&b, "", 0);
+	for (int k = 1; k < o->nsrc; k++)
+		buf_printf(&b, "%s%s:%d", k > 1 ? " " : "", o->src[k].name, o->src[k].weight);
+	return b.data;
+}
+
+static void write_stamp(const struct train_opts *o, const struct pool *pool, double seconds, int failed, int lost)
+{
+	struct stamp s;
+	char *workloads = workloads_said(o);
+	struct json *j = stamp_begin(&s, o->stage, seconds);
+	jw_kv_int(j, "tasks", pool->njobs), jw_kv_int(j, "ran", pool->njobs - lost), jw_kv_int(j, "failed", failed);
+	jw_kv_int(j, "lost", lost), jw_kv_int(j, "jobs", pool->parallel);
+	if (*workloads)
+		jw_kv_string(j, "workloads", workloads);
+	stamp_end(&s, o->stamp);
+	free(workloads);
 }
 
 int cmd_train(int argc, char **argv)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct train_opts o = {.jobs = ncpu > 0 ? (int)ncpu : 1, .timeout = 1200, .log_dir = "train-logs",
-			       .min_ran = 0.9, .heartbeat = 30, .stage = "train"};
+			       .min_ran = 0.9, .heartbeat = 30, .stage = "train", .pattern = "{}-%m.profraw"};
 	parse_train_opts(&o, argc, argv);
 #ifdef __linux__
 	/* The parent (make's shell) dies of make's SIGTERM without passing it on. */
@@ -555,15 +740,8 @@ int cmd_train(int argc, char **argv)
 	if (o.stop_with_parent && getppid() != parent)
 		fatal("the process that started profopt train is gone: not training");
 #endif
-	if (make_dirs(o.log_dir, 0755) < 0)
-		fatal("cannot create log directory %s: %s", o.log_dir, strerror(errno));
-
 	struct pool pool = {0};
-	int cap = 0;
-	if (o.tasks_file)
-		load_tasks(&pool, &cap, &o);
-	for (int i = optind; i < argc; i++)
-		add_job(&pool, &cap, argv[i], argv[i], &o);
+	load_sources(&pool, &o);
 	if (pool.njobs == 0)
 		usage_error("no training tasks (give --tasks=FILE or commands; see 'profopt train --help')");
 
@@ -610,12 +788,7 @@ int cmd_train(int argc, char **argv)
 			progname, ran, pool.njobs, 100.0 * ran / pool.njobs, 100 * o.min_ran);
 		return 1;
 	}
-	if (o.stamp) {
-		struct stamp s;
-		struct json *j = stamp_begin(&s, o.stage, seconds);
-		jw_kv_int(j, "tasks", pool.njobs), jw_kv_int(j, "ran", ran), jw_kv_int(j, "failed", failed);
-		jw_kv_int(j, "lost", lost), jw_kv_int(j, "jobs", pool.parallel);
-		stamp_end(&s, o.stamp);
-	}
+	if (o.stamp)
+		write_stamp(&o, &pool, seconds, failed, lost);
 	return 0;
 }

@@ -1,0 +1,58 @@
+# t0180-make-shape.sh - the make side decides nothing twice (issue 38): pgo.mk names the
+# compiler family in at most four lines (a table of flag variables, chosen once; the driver's
+# commands, given --family, do the family's work), writes no stage stamp itself (the driver
+# does), deletes no profile data with find (profopt clear does), parses no output of the driver,
+# and Makefile.pre.in uses only pgo.mk's documented upper-case names.
+
+PGO_MK=$SRCDIR/Tools/make/pgo.mk
+
+# pgo.mk's lines of make code: comments (and recipe comments, @#) left out.
+code_lines() {
+	grep -v -E '^[[:space:]]*@?#' "$1"
+}
+
+test_pgo_mk_names_the_family_in_at_most_four_lines() {
+	code_lines "$PGO_MK" | grep -i -E 'gcc|clang' > family.txt || true
+	local n; n=$(wc -l < family.txt)
+	[ "$n" -le 4 ] || { cat family.txt; fail "pgo.mk mentions gcc or clang in $n lines of code (at most 4)"; }
+	[ "$n" -ge 1 ] || fail "no family table in pgo.mk (is the file there?)"
+	# the table is chosen once, by PGO_CC_FAMILY
+	expect_contains "$PGO_MK" '^pgo_kind = \$\(if \$\(filter gcc,\$\(PGO_CC_FAMILY\)\),intree,merged\)$'
+}
+
+test_pgo_mk_writes_no_stamp_by_hand() {
+	code_lines "$PGO_MK" | grep -n -E "printf[^|]*\\\\?\"stage\\\\?\"|\\{\"stage\"|> *\\$\\(call pgo_stamp|> *[^ ]*\\.stamp\\b" > stamps.txt || true
+	[ ! -s stamps.txt ] || { cat stamps.txt; fail "pgo.mk writes a stamp itself"; }
+	# every stage stamp comes from the driver: --stamp= of profopt run, train, merge, verify, import
+	expect_contains "$PGO_MK" 'train .*--stamp=|--stamp=\$\$run\.stamp'
+}
+
+test_pgo_mk_deletes_no_profile_data_itself() {
+	code_lines "$PGO_MK" | grep -n -E "find .*(gcda|gcno)|-name '\\*\\.gc" > finds.txt || true
+	[ ! -s finds.txt ] || { cat finds.txt; fail "pgo.mk deletes profile data with find"; }
+	expect_contains "$PGO_MK" '\$\(PROFOPT\) clear --family=\$\(PGO_CC_FAMILY\)'
+	# and the merge's own removal is the same driver function
+	expect_contains "$SRCDIR/Tools/profopt/pipeline/merge.c" 'remove_files\('
+	expect_contains "$SRCDIR/Tools/profopt/pipeline/clear.c" 'remove_files\('
+}
+
+test_pgo_mk_has_one_training_path() {
+	local n; n=$(code_lines "$PGO_MK" | grep -c -E '\$\(PGO_TRAIN_CMD\) --family')
+	expect_eq "$n" 1 "training calls of profopt train with the family"
+	code_lines "$PGO_MK" | grep -n -E 'shell seq|pgo_train_(one|run|each|common)' > old.txt || true
+	[ ! -s old.txt ] || { cat old.txt; fail "pgo.mk still has the old training paths"; }
+}
+
+test_makefile_uses_only_documented_pgo_names() {
+	grep -o -E '\bpgo_[a-z_]+' "$SRCDIR/Makefile.pre.in" | sort -u > private.txt || true
+	[ ! -s private.txt ] || { cat private.txt; fail "Makefile.pre.in uses pgo.mk's private names"; }
+	# every PGO_ name it reads from pgo.mk is in pgo.mk's documented interface (its header)
+	local name
+	for name in PGO_STAMP PGO_STAMPS PGO_TRAIN_CMD PGO_REPORT_ARGS PGO_EXPORTED_PROFILE PGO_WORKLOADS; do
+		grep -q -E "^#   $name\b" "$PGO_MK" || fail "$name is not documented in pgo.mk's header"
+	done
+}
+
+test_configure_requires_no_gcov_tool_and_no_merge_command() {
+	expect_not_contains "$SRCDIR/m4/ax_pgo.m4" 'gcov-tool|GCOV_TOOL|PGO_MERGE'
+}
