@@ -25,7 +25,7 @@ int wants_help(int argc, char **argv);
 	int cmd_##name(int argc, char **argv); \
 	extern const struct command_options options_##name
 
-DECLARE_COMMAND(train);
+DECLARE_COMMAND_OPTIONS(train);
 DECLARE_COMMAND(clear);
 DECLARE_COMMAND_OPTIONS(run);
 DECLARE_COMMAND_OPTIONS(merge);

@@ -35,7 +35,7 @@ static int run_bench_tool(int argc, char **argv)
 }
 
 const struct command commands[] = {
-	{"train", cmd_train, "run training commands in parallel with timeouts and a progress line", help_train, NULL},
+	{"train", cmd_train, "run training commands in parallel with timeouts and a progress line", NULL, &options_train},
 	{"run", cmd_run, "run one build stage quietly: log, heartbeat, duration, tail on failure", NULL, &options_run},
 	{"merge", cmd_merge, "merge raw profiles into one (llvm-profdata) or check .gcda files", NULL, &options_merge},
 	{"stash", cmd_stash, "save or restore profile files around a clean", NULL, &options_stash},

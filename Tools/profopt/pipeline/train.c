@@ -6,12 +6,13 @@
 #include "lib/lines.h"
 #include "lib/pool.h"
 #include "lib/progress.h"
+#include "format/family.h"
 #include "format/stamp.h"
+#include "lib/options.h"
 #include "lib/output.h"
 #include "lib/util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -21,73 +22,6 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
-
-const char help_train[] =
-	"usage: profopt train [OPTIONS] [--tasks=FILE] [--] [COMMAND...]\n"
-	"       profopt train [OPTIONS] --workload=NAME[:WEIGHT] [WORKLOAD OPTIONS] [COMMAND...] ...\n"
-	"\n"
-	"Runs training tasks for a PGO build, N at a time.  Tasks come from --tasks=FILE\n"
-	"(one per line: 'NAME<TAB>COMMAND', or just COMMAND; '#' starts a comment) and from\n"
-	"the COMMAND arguments.  With --each=TEMPLATE each line of FILE is a name and the\n"
-	"command is TEMPLATE with {} replaced by the name.  Commands without shell syntax\n"
-	"are executed directly, others by /bin/sh -c.  FILE is UTF-8 text without control\n"
-	"characters but tab, lines of at most 65536 bytes, names of at most 255: a line that is\n"
-	"not refuses the list, naming it (no byte may hide the tasks after it).\n"
-	"\n"
-	"Several workloads train in one call: each --workload=NAME[:WEIGHT] argument starts a\n"
-	"workload, whose tasks are the --tasks, --each, --setenv and COMMAND arguments after it, up\n"
-	"to the next --workload (which therefore ends a list of COMMANDs too).  All of them run in\n"
-	"one pool; their logs go to LOG-DIR/NAME/.  WEIGHT (default 1) counts the workload so many\n"
-	"times: with --family=gcc its tasks run WEIGHT times (libgcov adds the counts); otherwise\n"
-	"merge applies it (clang: profopt merge --weighted=RAW-DIR/NAME:WEIGHT).\n"
-	"\n"
-	"  -j, --jobs=N            parallel tasks (default: number of CPUs)\n"
-	"  --timeout=SECONDS       per-task limit, at most 604800 (a week): SIGTERM to the task's\n"
-	"                          process group, then SIGKILL 5 s later (default 1200)\n"
-	"  -C, --work-dir=DIR      run tasks in DIR\n"
-	"  --log-dir=DIR           one log per task, DIR/NAME.log (default: train-logs)\n"
-	"  --min-ran=SHARE         fail unless this share of tasks ran to the end, passing or\n"
-	"                          failing (default 90%; '100%' or '1' = all)\n"
-	"  --all-pass              fail unless every task passed (exit status 0): for checking\n"
-	"                          a program with self-checking tasks rather than training it\n"
-	"                          (--min-ran then does not apply)\n"
-	"  --no-crash              fail if a task was killed by a signal it was not sent (a\n"
-	"                          crash): for checking that an optimized program runs what its\n"
-	"                          instrumented build ran, where tests may fail for other reasons\n"
-	"  --crashed-before=FILE   with --no-crash: a task that crashed in the run whose --results\n"
-	"                          FILE is (the training) is named but excused (repeatable)\n"
-	"  --failed-before=FILE    with --all-pass: a task that did not pass in the run whose\n"
-	"                          --results FILE is (the training, on the instrumented build) is\n"
-	"                          named but excused; every other task must pass (repeatable)\n"
-	"  --setenv=NAME=VALUE     set for every task (repeatable; after --workload, for that\n"
-	"                          workload's tasks); {} in VALUE becomes the task's name (as in\n"
-	"                          its log's name)\n"
-	"  --family=gcc|clang|apple-clang  with --raw-dir: where the instrumented program writes\n"
-	"                          its profile: gcc, GCOV_PREFIX=DIR (the .gcda files under DIR at\n"
-	"                          their objects' absolute paths, for profopt merge --from=DIR);\n"
-	"                          clang, LLVM_PROFILE_FILE=DIR[/NAME]/PATTERN\n"
-	"  --raw-dir=DIR           the training's raw profiles (see --family)\n"
-	"  --profile-pattern=PAT   clang: raw profile file names, {} the task's name (default\n"
-	"                          {}-%m.profraw: files per task, the same in every training)\n"
-	"  --launcher=PROGRAM      start every task's command as PROGRAM COMMAND (a cross build's\n"
-	"                          runner; a command in shell syntax reaches it with its first word)\n"
-	"  --heartbeat=SECONDS     interval of plain progress lines off a terminal (default 30)\n"
-	"  --results=FILE          write per-task results as JSON\n"
-	"  --stamp=FILE            on success, write the stage record (JSON) to FILE\n"
-	"  --stage=NAME            the stage the record names (default train; e.g. cs-train)\n"
-	"  --stop-with-parent      (Linux) stop as on SIGTERM when the process that started\n"
-	"                          profopt train ends: a training whose make was killed does\n"
-	"                          not run on\n"
-	"\n"
-	"A task that fails (non-zero exit) still ran and its counts are in the profile.  Of a task\n"
-	"that crashed or timed out, what its processes counted is in the profile if they exited\n"
-	"(on SIGTERM too) and lost if a signal killed them; the rest of the profile is intact.  A\n"
-	"task that timed out gets SIGTERM, and what of it still runs 5 s later SIGKILL.  A task\n"
-	"whose profile could not be written (the profiling runtime said so in its output:\n"
-	"'profiling:FILE:...' from libgcov, 'LLVM Profile Error: ...' from clang's) is lost too.\n"
-	"Processes a task leaves behind in its process group are stopped when it ends.\n"
-	"Exit status: 0 ok, 1 too few tasks ran (or, with --all-pass, one did not pass; with\n"
-	"--no-crash, one crashed), 2 bad usage, 130 interrupted.\n";
 
 struct names {
 	char **v;
@@ -104,16 +38,20 @@ struct source {
 };
 
 struct train_opts {
-	int jobs;
+	long long jobs;
 	double timeout;
 	const char *cwd, *log_dir, *results, *stamp, *stage;
 	const char *family, *raw_dir, *pattern, *launcher;
 	double min_ran;
 	int all_pass, no_crash;
+	struct option_list crashed_before_files, failed_before_files; /* as given */
 	struct names crashed_before; /* tasks an earlier run's results record as crashed */
 	struct names failed_before;  /* tasks an earlier run's results record as not passed */
 	double heartbeat;
 	int stop_with_parent;
+	/* One source's options, parsed anew for each --workload (then copied to its source). */
+	const char *tasks_file, *each, *workload;
+	struct option_list setenv;
 	struct source *src; /* src[0]: the options before any --workload; then one per workload */
 	int nsrc;
 };
@@ -278,9 +216,6 @@ static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o, 
 	}
 	lines_free(&l);
 }
-
-#define MAX_TIMEOUT MAX_SECONDS
-#define MAX_JOBS 4096 /* parallel tasks: more than any machine runs at once */
 
 /* A log line in which the profiling runtime says it could not write the task's profile. */
 static int profile_error_line(const char *line, size_t len, void *out)
@@ -570,69 +505,105 @@ static void add_source(struct train_opts *o, const char *spec)
 	s->weight = (int)w;
 }
 
-/* An option that belongs to the training, not to one workload. */
-static void global_option(struct train_opts *o, int c, const char *arg)
+#define MAX_TIMEOUT MAX_SECONDS
+#define MAX_JOBS 4096 /* parallel tasks: more than any machine runs at once */
+
+#define O struct train_opts
+static const struct option_spec train_options[] = {
+	OPT_INT("jobs", 'j', O, jobs, "N", 1, MAX_JOBS, "parallel tasks (default: number of CPUs)"),
+	OPT_SECONDS("timeout", 0, O, timeout,
+		    "per-task limit, at most 604800 (a week): SIGTERM to the task's process group, then SIGKILL "
+		    "5 s later (default 1200)"),
+	OPT_STRING("work-dir", 'C', O, cwd, "DIR", "run tasks in DIR"),
+	OPT_STRING("log-dir", 0, O, log_dir, "DIR", "one log per task, DIR/NAME.log (default: train-logs)"),
+	OPT_STRING("workload", 0, O, workload, "NAME[:WEIGHT]",
+		   "start a workload: the --tasks, --each, --setenv and COMMANDs after it are its tasks"),
+	OPT_STRING("tasks", 0, O, tasks_file, "FILE", "the task list (per workload after --workload)"),
+	OPT_STRING("each", 0, O, each, "TEMPLATE", "each line of --tasks is a name; the command is TEMPLATE with {} the name"),
+	OPT_SHARE("min-ran", 0, O, min_ran, "SHARE",
+		  "fail unless this share of tasks ran to the end, passing or failing (default 90%; '100%' or '1' = all)"),
+	OPT_FLAG("all-pass", 0, O, all_pass,
+		 "fail unless every task passed (exit status 0): for checking a program with self-checking tasks "
+		 "rather than training it (--min-ran then does not apply)"),
+	OPT_FLAG("no-crash", 0, O, no_crash,
+		 "fail if a task was killed by a signal it was not sent (a crash): for checking that an optimized "
+		 "program runs what its instrumented build ran, where tests may fail for other reasons"),
+	OPT_LIST("crashed-before", 0, O, crashed_before_files, "FILE",
+		 "with --no-crash: a task that crashed in the run whose --results FILE is (the training) is named but "
+		 "excused (repeatable)"),
+	OPT_LIST("failed-before", 0, O, failed_before_files, "FILE",
+		 "with --all-pass: a task that did not pass in the run whose --results FILE is (the training, on the "
+		 "instrumented build) is named but excused; every other task must pass (repeatable)"),
+	OPT_LIST("setenv", 0, O, setenv, "NAME=VALUE",
+		 "set for every task (repeatable; after --workload, for that workload's tasks); {} in VALUE becomes "
+		 "the task's name (as in its log's name)"),
+	OPT_STRING("family", 0, O, family, "gcc|clang|apple-clang",
+		   "with --raw-dir: where the instrumented program writes its profile: gcc, GCOV_PREFIX=DIR (the .gcda "
+		   "files under DIR at their objects' absolute paths, for profopt merge --from=DIR); clang, "
+		   "LLVM_PROFILE_FILE=DIR[/NAME]/PATTERN"),
+	OPT_STRING("raw-dir", 0, O, raw_dir, "DIR", "the training's raw profiles (see --family)"),
+	OPT_STRING("profile-pattern", 0, O, pattern, "PAT",
+		   "clang: raw profile file names, {} the task's name (default {}-%m.profraw: files per task, the "
+		   "same in every training)"),
+	OPT_STRING("launcher", 0, O, launcher, "PROGRAM",
+		   "start every task's command as PROGRAM COMMAND (a cross build's runner; a command in shell syntax "
+		   "reaches it with its first word)"),
+	OPT_SECONDS("heartbeat", 0, O, heartbeat, "interval of plain progress lines off a terminal (default 30)"),
+	OPT_STRING("results", 0, O, results, "FILE", "write per-task results as JSON"),
+	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE"),
+	OPT_STRING("stage", 0, O, stage, "NAME", "the stage the record names (default train; e.g. cs-train)"),
+	OPT_FLAG("stop-with-parent", 0, O, stop_with_parent,
+		 "(Linux) stop as on SIGTERM when the process that started profopt train ends: a training whose make "
+		 "was killed does not run on"),
+	OPT_END,
+};
+#undef O
+
+const struct command_options options_train = {
+	"train",
+	"[OPTIONS] [--tasks=FILE] [--] [COMMAND...]\n"
+	"[OPTIONS] --workload=NAME[:WEIGHT] [WORKLOAD OPTIONS] [COMMAND...] ...",
+	"Runs training tasks for a PGO build, N at a time.  Tasks come from --tasks=FILE\n"
+	"(one per line: 'NAME<TAB>COMMAND', or just COMMAND; '#' starts a comment) and from\n"
+	"the COMMAND arguments.  With --each=TEMPLATE each line of FILE is a name and the\n"
+	"command is TEMPLATE with {} replaced by the name.  Commands without shell syntax\n"
+	"are executed directly, others by /bin/sh -c.  FILE is UTF-8 text without control\n"
+	"characters but tab, lines of at most 65536 bytes, names of at most 255: a line that is\n"
+	"not refuses the list, naming it (no byte may hide the tasks after it).\n"
+	"\n"
+	"Several workloads train in one call: each --workload=NAME[:WEIGHT] argument starts a\n"
+	"workload, whose tasks are the --tasks, --each, --setenv and COMMAND arguments after it, up\n"
+	"to the next --workload (which therefore ends a list of COMMANDs too).  All of them run in\n"
+	"one pool; their logs go to LOG-DIR/NAME/.  WEIGHT (default 1) counts the workload so many\n"
+	"times: with --family=gcc its tasks run WEIGHT times (libgcov adds the counts); otherwise\n"
+	"merge applies it (clang: profopt merge --weighted=RAW-DIR/NAME:WEIGHT).\n",
+	train_options,
+	"A task that fails (non-zero exit) still ran and its counts are in the profile.  Of a task\n"
+	"that crashed or timed out, what its processes counted is in the profile if they exited\n"
+	"(on SIGTERM too) and lost if a signal killed them; the rest of the profile is intact.  A\n"
+	"task that timed out gets SIGTERM, and what of it still runs 5 s later SIGKILL.  A task\n"
+	"whose profile could not be written (the profiling runtime said so in its output:\n"
+	"'profiling:FILE:...' from libgcov, 'LLVM Profile Error: ...' from clang's) is lost too.\n"
+	"Processes a task leaves behind in its process group are stopped when it ends.\n"
+	"Exit status: 0 ok, 1 too few tasks ran (or, with --all-pass, one did not pass; with\n"
+	"--no-crash, one crashed), 2 bad usage, 130 interrupted.\n",
+	1,
+};
+
+/* After a --workload only its own options may come: the rest are the whole training's. */
+static void refuse_training_options(char **args, int n)
 {
-	long long v;
-	switch (c) {
-	case 'j':
-		if (parse_whole(arg, 1, MAX_JOBS, &v) < 0)
-			usage_error("--jobs wants a whole number from 1 to %d, not '%s'", MAX_JOBS, printable(arg));
-		o->jobs = (int)v;
-		break;
-	case 't':
-		if ((o->timeout = parse_seconds(arg, MAX_TIMEOUT)) < 0)
-			usage_error("--timeout wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, arg);
-		break;
-	case 'C': o->cwd = arg; break;
-	case 'l': o->log_dir = arg; break;
-	case 'm':
-		if ((o->min_ran = parse_share(arg)) < 0)
-			usage_error("--min-ran wants a share like 90%% or 0.9, not '%s'", arg);
-		break;
-	case 'A': o->all_pass = 1; break;
-	case 'X': o->no_crash = 1; break;
-	case 'B': load_earlier_results(&o->crashed_before, "crashed-before", arg, "crashed"); break;
-	case 'F': load_earlier_results(&o->failed_before, "failed-before", arg, NULL); break;
-	case 'h':
-		if ((o->heartbeat = parse_seconds(arg, MAX_TIMEOUT)) < 0)
-			usage_error("--heartbeat wants seconds > 0 and at most %.0f, not '%s'", MAX_TIMEOUT, arg);
-		break;
-	case 'r': o->results = arg; break;
-	case 'S': o->stamp = arg; break;
-	case 'g': o->stage = arg; break;
-	case 'P': o->stop_with_parent = 1; break;
-	case 'Y': o->family = arg; break;
-	case 'R': o->raw_dir = arg; break;
-	case 'T': o->pattern = arg; break;
-	case 'L': o->launcher = arg; break;
+	for (int i = 0; i < n && strcmp(args[i], "--") != 0 && args[i][0] == '-'; i++) {
+		const char *name = args[i] + (args[i][1] == '-' ? 2 : 1);
+		size_t len = strcspn(name, "=");
+		for (const struct option_spec *spec = train_options; spec->name; spec++)
+			if ((strlen(spec->name) == len && !strncmp(spec->name, name, len)) ||
+			    (args[i][1] != '-' && spec->letter == args[i][1]))
+				if (strcmp(spec->name, "tasks") && strcmp(spec->name, "each") && strcmp(spec->name, "setenv"))
+					usage_error("'%s' is for the whole training: give it before the first --workload",
+						    printable(args[i]));
 	}
 }
-
-static const struct option train_lopts[] = {
-	{"jobs", required_argument, NULL, 'j'},
-	{"timeout", required_argument, NULL, 't'},
-	{"work-dir", required_argument, NULL, 'C'},
-	{"log-dir", required_argument, NULL, 'l'},
-	{"tasks", required_argument, NULL, 'f'},
-	{"each", required_argument, NULL, 'e'},
-	{"min-ran", required_argument, NULL, 'm'},
-	{"all-pass", no_argument, NULL, 'A'},
-	{"no-crash", no_argument, NULL, 'X'},
-	{"crashed-before", required_argument, NULL, 'B'},
-	{"failed-before", required_argument, NULL, 'F'},
-	{"setenv", required_argument, NULL, 's'},
-	{"heartbeat", required_argument, NULL, 'h'},
-	{"results", required_argument, NULL, 'r'},
-	{"stamp", required_argument, NULL, 'S'},
-	{"stage", required_argument, NULL, 'g'},
-	{"stop-with-parent", no_argument, NULL, 'P'},
-	{"family", required_argument, NULL, 'Y'},
-	{"raw-dir", required_argument, NULL, 'R'},
-	{"profile-pattern", required_argument, NULL, 'T'},
-	{"launcher", required_argument, NULL, 'L'},
-	{NULL, 0, NULL, 0},
-};
 
 /* The arguments of one source (n of them at args): its options, then its COMMANDs. */
 static void parse_source(struct train_opts *o, struct source *src, char *prog, char **args, int n)
@@ -640,26 +611,22 @@ static void parse_source(struct train_opts *o, struct source *src, char *prog, c
 	char **sub = xcalloc((size_t)n + 2, sizeof *sub);
 	sub[0] = prog;
 	memcpy(sub + 1, args, (size_t)n * sizeof *sub);
-	int c;
-	opterr = 0;
-	optind = 0; /* glibc: start afresh on a new argument vector */
-	while ((c = getopt_long(n + 1, sub, "+j:C:", train_lopts, NULL)) != -1) {
-		if (c == '?')
-			usage_error("unknown option '%s' (see 'profopt train --help')", sub[optind - 1]);
-		if (c == 'f')
-			src->tasks_file = optarg;
-		else if (c == 'e')
-			src->each = optarg;
-		else if (c == 's' && (!strchr(optarg, '=') || optarg[0] == '='))
-			usage_error("--setenv wants NAME=VALUE, not '%s'", optarg);
-		else if (c == 's')
-			names_add(&src->env, optarg);
-		else if (src->name)
-			usage_error("'%s' is for the whole training: give it before the first --workload", sub[optind - 1]);
-		else
-			global_option(o, c, optarg);
+	if (src->name)
+		refuse_training_options(args, n);
+	o->tasks_file = o->each = o->workload = NULL;
+	o->setenv = (struct option_list){0};
+	int first = options_parse(&options_train, n + 1, sub, o);
+	if (o->workload)
+		usage_error("--workload wants its NAME[:WEIGHT] after '=' (--workload=NAME)");
+	src->tasks_file = o->tasks_file;
+	src->each = o->each;
+	for (int i = 0; i < o->setenv.n; i++) {
+		const char *e = o->setenv.v[i];
+		if (!strchr(e, '=') || e[0] == '=')
+			usage_error("--setenv wants NAME=VALUE, not '%s'", printable(e));
+		names_add(&src->env, e);
 	}
-	for (int i = optind; i < n + 1; i++)
+	for (int i = first; i < n + 1; i++)
 		names_add(&src->cmds, sub[i]);
 	free(sub);
 	if (src->each && !src->tasks_file)
@@ -682,8 +649,12 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		usage_error("tasks before the first --workload belong to no workload: give them after one");
 	if (!o->family != !o->raw_dir)
 		usage_error("--family and --raw-dir go together (where the instrumented program writes its profile)");
-	if (o->family && strcmp(o->family, "gcc") && strcmp(o->family, "clang") && strcmp(o->family, "apple-clang"))
-		usage_error("--family wants gcc, clang or apple-clang, not '%s'", printable(o->family));
+	if (o->family)
+		family_parse(o->family);
+	for (int i = 0; i < o->crashed_before_files.n; i++)
+		load_earlier_results(&o->crashed_before, "crashed-before", o->crashed_before_files.v[i], "crashed");
+	for (int i = 0; i < o->failed_before_files.n; i++)
+		load_earlier_results(&o->failed_before, "failed-before", o->failed_before_files.v[i], NULL);
 }
 
 /* Every task of every source, into the pool. */
