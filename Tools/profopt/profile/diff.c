@@ -315,8 +315,7 @@ int cmd_diff(int argc, char **argv)
 {
 	struct diff_options o = {.tool = getenv("LLVM_PROFDATA")};
 	exit_failure = 2; /* 1 means "different": an error must never look like a result */
-	int first = options_parse(&options_diff, argc, argv, &o), json = o.json;
-	const char *tool = o.tool;
+	int first = options_parse(&options_diff, argc, argv, &o);
 	if (argc - first != 2)
 		usage_error("two profiles to compare are needed (see 'profopt diff --help')");
 	const char *a = argv[first], *b = argv[first + 1];
@@ -327,7 +326,7 @@ int cmd_diff(int argc, char **argv)
 	/* totals: 1 unless counted (gcc; clang when overlap has no figure) */
 	struct diff_result r = {.files = 1, .total_a = 1, .total_b = 1};
 	if (clang) {
-		overlap = clang_overlap(tool && *tool ? tool : "llvm-profdata", a, b, &r);
+		overlap = clang_overlap(o.tool && *o.tool ? o.tool : "llvm-profdata", a, b, &r);
 	} else {
 		struct profile_tree ta, tb;
 		open_tree(&ta, a);
@@ -338,6 +337,6 @@ int cmd_diff(int argc, char **argv)
 		close_tree(&ta);
 		close_tree(&tb);
 	}
-	print_result(json, settle(overlap, &r), &r);
+	print_result(o.json, settle(overlap, &r), &r);
 	return r.identical ? 0 : 1;
 }
