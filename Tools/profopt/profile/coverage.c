@@ -520,11 +520,11 @@ static void print_json(const struct table *tb, const char *groups_source)
 	jw_begin_array(&j);
 	for (int i = 0; i < tb->ninputs; i++) {
 		const struct cov_input *in = &tb->in[i];
-		const struct tally *all = cell(tb, tb->ngroups, i);
 		jw_begin_object(&j);
 		jw_kv_string(&j, "name", in->name);
 		jw_kv_string(&j, "file", in->path);
 		jw_kv_string(&j, "family", in->family);
+		const struct tally *all = cell(tb, tb->ngroups, i); /* the input's units in every group */
 		jw_kv_int(&j, "units", all->units);
 		jw_kv_int(&j, "functions", all->functions);
 		jw_kv_int(&j, "executed", all->executed);
