@@ -7,11 +7,7 @@
 
 void jw_init(struct json *j, FILE *out)
 {
-	j->out = out;
-	j->depth = 0;
-	j->first[0] = 1;
-	j->pending_key = 0;
-	j->one_line = 0;
+	*j = (struct json){.out = out, .first = {1}};
 }
 
 void jw_init_line(struct json *j, FILE *out)
@@ -126,23 +122,19 @@ void jw_string(struct json *j, const char *s)
 	quoted(j->out, s);
 }
 
-void jw_number(struct json *j, double v)
-{
-	before_item(j);
-	if (isfinite(v))
-		fprintf(j->out, "%.6g", v);
-	else
-		fputs("null", j->out);
-}
-
+/* decimals < 0: six significant digits; JSON has no infinity or NaN: null */
 void jw_fixed(struct json *j, double v, int decimals)
 {
 	before_item(j);
-	if (isfinite(v))
-		fprintf(j->out, "%.*f", decimals, v);
-	else
+	if (!isfinite(v))
 		fputs("null", j->out);
+	else if (decimals < 0)
+		fprintf(j->out, "%.6g", v);
+	else
+		fprintf(j->out, "%.*f", decimals, v);
 }
+
+void jw_number(struct json *j, double v) { jw_fixed(j, v, -1); }
 
 void jw_int(struct json *j, long long v)
 {

@@ -55,15 +55,6 @@ int sha256_file(const char *path, char out[SHA256_HEX_LEN + 1])
 	return rc;
 }
 
-void sha256_data(const void *data, size_t len, char out[SHA256_HEX_LEN + 1])
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-	if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) != 1)
-		fatal("libcrypto cannot compute SHA-256");
-	to_hex(md, out);
-}
-
 int sha256_is_hex(const char *s)
 {
 	size_t n = strspn(s, "0123456789abcdefABCDEF");

@@ -11,8 +11,6 @@
 int sha256_fd(int fd, char out[SHA256_HEX_LEN + 1]);
 /* The same for a file (symbolic links followed). */
 int sha256_file(const char *path, char out[SHA256_HEX_LEN + 1]);
-/* The same for bytes in memory. */
-void sha256_data(const void *data, size_t len, char out[SHA256_HEX_LEN + 1]);
 /* Whether s is 64 hex digits (either case) and nothing else. */
 int sha256_is_hex(const char *s);
 

@@ -387,17 +387,6 @@ int tar_open(const char *archive, struct stat *st)
 	return fd;
 }
 
-int tar_extract(const char *archive, const char *dir, enum tar_mode mode, tar_accept_fn accept, void *ctx,
-		struct file_list *got)
-{
-	struct stat st;
-	int fd = tar_open(archive, &st);
-	int n = tar_extract_fd(fd, archive, dir, mode, accept, ctx, tar_unpack_limit((unsigned long long)st.st_size, 0, 0),
-			       got);
-	close(fd);
-	return n;
-}
-
 static char *accept_suffix(const char *name, void *ctx, const char **why)
 {
 	if (!ends_with(name, (const char *)ctx)) {
@@ -409,7 +398,12 @@ static char *accept_suffix(const char *name, void *ctx, const char **why)
 
 int tar_extract_profiles(const char *archive, const char *dir, const char *suffix, enum tar_mode mode)
 {
-	return tar_extract(archive, dir, mode, accept_suffix, (void *)suffix, NULL);
+	struct stat st;
+	int fd = tar_open(archive, &st);
+	unsigned long long limit = tar_unpack_limit((unsigned long long)st.st_size, 0, 0);
+	int n = tar_extract_fd(fd, archive, dir, mode, accept_suffix, (void *)suffix, limit, NULL);
+	close(fd);
+	return n;
 }
 
 /* ---- reading into memory ---- */
@@ -466,13 +460,20 @@ static int read_data(struct archive *a, struct member *m, size_t *total)
 	return n < 0 ? -1 : 0;
 }
 
-/* Reads the members of an opened archive; name is the archive's, for messages. */
-static int read_members(struct archive *a, const char *name, const char *suffix, struct member_list *out, char *err,
-			size_t errlen)
+/* Reads the members of an archive that `opened` (libarchive's result) opened; name is the
+ * archive's, for messages. */
+static int read_members(struct archive *a, int opened, const char *name, const char *suffix, struct member_list *out,
+			char *err, size_t errlen)
 {
 	struct archive_entry *e;
 	int rc = 0, r;
 	size_t total = 0;
+	memset(out, 0, sizeof *out);
+	if (opened != ARCHIVE_OK) {
+		snprintf(err, errlen, "%s: %s", printable(name), archive_error_string(a));
+		archive_read_free(a);
+		return -1;
+	}
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
 		const char *raw = member_name(e), *why;
 		if (!raw || archive_entry_filetype(e) != AE_IFREG || !ends_with(raw, suffix))
@@ -519,25 +520,14 @@ int tarmem_read(const char *path, const char *suffix, struct member_list *out, c
 		return -1;
 	}
 	struct archive *a = new_reader();
-	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s: %s", printable(path), archive_error_string(a));
-		archive_read_free(a);
-		return -1;
-	}
-	return read_members(a, path, suffix, out, err, errlen);
+	return read_members(a, archive_read_open_filename(a, path, 65536), path, suffix, out, err, errlen);
 }
 
 int tarmem_parse(const void *data, size_t len, const char *name, const char *suffix, struct member_list *out, char *err,
 		 size_t errlen)
 {
 	struct archive *a = new_reader();
-	memset(out, 0, sizeof *out);
-	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s: %s", printable(name), archive_error_string(a));
-		archive_read_free(a);
-		return -1;
-	}
-	return read_members(a, name, suffix, out, err, errlen);
+	return read_members(a, archive_read_open_memory(a, data, len), name, suffix, out, err, errlen);
 }
 
 const struct member *tarmem_find(const struct member_list *l, const char *name)

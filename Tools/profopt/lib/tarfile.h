@@ -41,19 +41,16 @@ unsigned long long tar_unpack_limit(unsigned long long archive_bytes, long long 
 /* Opens an archive for reading: exits unless it is a regular file (never /dev/zero).  *st: its
  * status (size). */
 int tar_open(const char *archive, struct stat *st);
-/* Extracts the archive (tar, plain or compressed) at `archive` into dir.  Every member is
- * checked (and accept()ed) before the first is written, so a refused archive writes nothing;
- * the refusal exits, naming the archive and the member.  Members whose sizes add up to more
- * than tar_unpack_limit() of the archive's size refuse it.  The names extracted (relative to
- * dir) are added to got (if not NULL).  Returns the number of files extracted. */
-int tar_extract(const char *archive, const char *dir, enum tar_mode mode, tar_accept_fn accept, void *ctx,
-		struct file_list *got);
-/* The same with the archive open on fd (read from its start; `archive` names it), unpacking at
- * most max_bytes. */
+/* Extracts the archive (tar, plain or compressed) open on fd (read from its start; `archive`
+ * names it) into dir.  Every member is checked (and accept()ed) before the first is written,
+ * so a refused archive writes nothing; the refusal exits, naming the archive and the member.
+ * Members whose sizes add up to more than max_bytes refuse it.  The names extracted (relative
+ * to dir) are added to got (if not NULL).  Returns the number of files extracted. */
 int tar_extract_fd(int fd, const char *archive, const char *dir, enum tar_mode mode, tar_accept_fn accept, void *ctx,
 		   unsigned long long max_bytes, struct file_list *got);
-/* A stash of profile files (tar_extract accepting regular files named *suffix, e.g. .gcda):
- * what `profopt stash restore`, and any reader of a stash, unpacks. */
+/* A stash of profile files at `archive` (accepting regular files named *suffix, e.g. .gcda),
+ * unpacking to at most tar_unpack_limit() of its size: what `profopt stash restore`, and any
+ * reader of a stash, unpacks. */
 int tar_extract_profiles(const char *archive, const char *dir, const char *suffix, enum tar_mode mode);
 
 /* ---- reading into memory ---- */

@@ -57,9 +57,8 @@ static const struct option_spec export_options[] = {
 const struct command_options options_export = {
 	"export",
 	"--profile=FILE (--output=BUNDLE | --write-manifest=JSON) [--manifest=KV-FILE] [KEY=VALUE...]",
-	"Writes BUNDLE (tar.gz): the profile FILE (a merged .profdata, or the tar of .gcda files)\n"
-	"and manifest.json with the KEY=VALUE facts given (one per line in KV-FILE, and on the\n"
-	"command line), plus profile_sha256, created and profopt_version.\n",
+	"Writes BUNDLE: the profile and manifest.json, the facts given (--manifest, KEY=VALUE)\n"
+	"with profile_sha256, created and profopt_version.\n",
 	export_options,
 	NULL,
 	0,
@@ -108,9 +107,8 @@ const struct command_options options_import = {
 	"and one regular profile file (profile/NAME.profdata or profile/NAME.tar, whose members\n"
 	"must be regular .gcda files with relative names): a link, a device, an absolute name, a\n"
 	"'..' or any other file refuses the bundle, and nothing is written.\n"
-	"Checks the manifest against the expected KEY=VALUE facts (from KV-FILE and the command\n"
-	"line): any that differ are listed and the import is refused, unless --force.\n"
-	"Then checks the profile's SHA-256 and writes the profile to FILE.\n",
+	"Then checks the manifest against the facts expected (--expect, KEY=VALUE) and the\n"
+	"profile's SHA-256, and writes the profile to FILE.\n",
 	import_options,
 	"Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n",
 	0,
@@ -167,14 +165,11 @@ int cmd_export(int argc, char **argv)
 
 /* ---- import */
 
-/* What a bundle may hold: manifest.json and one profile/NAME.profdata or profile/NAME.tar. */
-struct bundle_members {
-	char *profile; /* NAME */
-};
-
+/* What a bundle may hold: manifest.json and one profile/NAME.profdata or profile/NAME.tar
+ * (ctx: where NAME goes). */
 static char *accept_bundle_member(const char *name, void *ctx, const char **why)
 {
-	struct bundle_members *m = ctx;
+	char **profile = ctx;
 	if (strcmp(name, "manifest.json") == 0)
 		return xstrdup(name);
 	const char *base = starts_with(name, "profile/") ? name + 8 : NULL;
@@ -182,11 +177,11 @@ static char *accept_bundle_member(const char *name, void *ctx, const char **why)
 		*why = "is not part of a profile bundle (manifest.json, and profile/NAME.profdata or profile/NAME.tar)";
 		return NULL;
 	}
-	if (m->profile) {
+	if (*profile) {
 		*why = "is a second profile file (a bundle holds one)";
 		return NULL;
 	}
-	m->profile = xstrdup(base);
+	*profile = xstrdup(base);
 	return xstrdup(name);
 }
 
@@ -342,8 +337,8 @@ static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct f
 	char *dir = xasprintf("%s/bundle", tmp);
 	if (mkdir(dir, 0700) < 0)
 		fatal("cannot create %s: %s", dir, strerror(errno));
-	struct bundle_members m = {0};
-	tar_extract_fd(fd, bundle, dir, TAR_PRIVATE, accept_bundle_member, &m, limit, NULL);
+	char *profile = NULL;
+	tar_extract_fd(fd, bundle, dir, TAR_PRIVATE, accept_bundle_member, &profile, limit, NULL);
 	char *manifest = xasprintf("%s/manifest.json", dir), err[300];
 	if (access(manifest, F_OK) < 0)
 		fatal("%s is not a profopt profile bundle (no manifest.json)", bundle);
@@ -352,7 +347,7 @@ static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct f
 	const char *file = facts_get(have, "profile_file"), *sum = facts_get(have, "profile_sha256");
 	if (!file || !sum)
 		fatal("%s: manifest lacks profile_file or profile_sha256", bundle);
-	if (!m.profile || strcmp(m.profile, file) != 0) {
+	if (!profile || strcmp(profile, file) != 0) {
 		const char *p = printable(file);
 		fatal("%s: the manifest names the profile '%s', which the bundle does not hold", bundle, p);
 	}
@@ -361,7 +356,7 @@ static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct f
 		const char *p = printable(sum);
 		fatal("%s: the profile is damaged: sha256 %s, expected %s", bundle, actual, p);
 	}
-	free(dir), free(manifest), free(m.profile), free(actual);
+	free(dir), free(manifest), free(profile), free(actual);
 	return path;
 }
 

@@ -17,26 +17,29 @@
 #include <string.h>
 
 
+/* The sources changed, added and removed since training (the JSON keys and text labels). */
+enum { CHANGED, ADDED, REMOVED, CHANGES };
+static const char *const change_names[CHANGES] = {"changed", "added", "removed"};
+
 struct diff {
-	const char **changed, **added, **removed;
-	int nchanged, nadded, nremoved;
+	const char **v[CHANGES];
+	int n[CHANGES];
 };
 
 static void compare(const struct fingerprint *old, const struct fingerprint *cur, struct diff *d)
 {
-	d->changed = xcalloc((size_t)old->n + 1, sizeof *d->changed);
-	d->removed = xcalloc((size_t)old->n + 1, sizeof *d->removed);
-	d->added = xcalloc((size_t)cur->n + 1, sizeof *d->added);
+	for (int c = 0; c < CHANGES; c++)
+		d->v[c] = xcalloc((size_t)old->n + (size_t)cur->n + 1, sizeof *d->v[c]);
 	int i = 0, k = 0;
 	while (i < old->n || k < cur->n) {
 		int c = i == old->n ? 1 : k == cur->n ? -1 : strcmp(old->e[i].path, cur->e[k].path);
 		if (c < 0) {
-			d->removed[d->nremoved++] = old->e[i++].path;
+			d->v[REMOVED][d->n[REMOVED]++] = old->e[i++].path;
 		} else if (c > 0) {
-			d->added[d->nadded++] = cur->e[k++].path;
+			d->v[ADDED][d->n[ADDED]++] = cur->e[k++].path;
 		} else {
 			if (strcmp(old->e[i].hash, cur->e[k].hash) != 0 || !cur->e[k].hash[0] || old->e[i].size != cur->e[k].size)
-				d->changed[d->nchanged++] = cur->e[k].path;
+				d->v[CHANGED][d->n[CHANGED]++] = cur->e[k].path;
 			i++;
 			k++;
 		}
@@ -48,10 +51,10 @@ static void compare(const struct fingerprint *old, const struct fingerprint *cur
  * tables keep it linear: a log of many messages is not compared pairwise. */
 static int count_stale(const struct diff *d, const struct build_log *s)
 {
-	int n = d->nchanged + d->nadded + d->nremoved;
+	int n = d->n[CHANGED] + d->n[ADDED] + d->n[REMOVED];
 	struct strmap changed = {0}, seen = {0};
-	for (int k = 0; k < d->nchanged; k++)
-		*strmap_slot(&changed, d->changed[k], 1) = (void *)1;
+	for (int k = 0; k < d->n[CHANGED]; k++)
+		*strmap_slot(&changed, d->v[CHANGED][k], 1) = (void *)1;
 	for (int i = 0; i < s->n; i++) {
 		const char *src = s->m[i].source;
 		if (s->m[i].kind != LOG_STALE)
@@ -75,22 +78,28 @@ static int count_stale(const struct diff *d, const struct build_log *s)
 	return n;
 }
 
-static void json_list(struct json *j, const char *key, const char **v, int n)
+/* A source tree's fingerprint written to file; from_log: the tree of a build whose log shows
+ * no compile (an empty record is written, with a warning, rather than refused). */
+static void write_tree_fingerprint(const char *file, const char *root, const char *const *suffixes,
+				   const char *const *skip, int from_log)
 {
-	jw_key(j, key);
-	jw_begin_array(j);
-	for (int i = 0; i < n; i++)
-		jw_string(j, v[i]);
-	jw_end_array(j);
+	struct fingerprint m;
+	char err[512];
+	if (fingerprint_scan(&m, root, suffixes, skip, err, sizeof err) < 0)
+		fatal("%s", err);
+	if (m.n == 0 && !from_log)
+		fatal("no source files under %s (suffixes: see --suffix)", root);
+	if (m.n == 0) {
+		/* a record that lists nothing: the next run has nothing to compare, and says so */
+		warn("no source file under %s either: edits after this build will not be noticed", printable(root));
+		m.listed = 1;
+	}
+	fingerprint_write(&m, file);
+	if (!from_log)
+		fprintf(stderr, "check: fingerprint of %d source files under %s written to %s\n", m.n, printable(m.root),
+			printable(file));
+	fingerprint_free(&m);
 }
-
-static void print_list(const char *what, const char **v, int n)
-{
-	for (int i = 0; i < n; i++)
-		printf("  %-8s %s\n", what, printable(v[i]));
-}
-
-static int write_fingerprint(const char *file, const char *root, const char *const *suffixes, const char *const *skip);
 
 /* The files a build log's compiles read, fingerprinted one by one. */
 static int write_compiled_fingerprint(const char *file, const char *log_path, const char *objdir, const char *const *skip,
@@ -107,15 +116,7 @@ static int write_compiled_fingerprint(const char *file, const char *log_path, co
 		compiled_free(&files);
 		warn("%s shows no compile command whose source exists (silent rules? make V=1 shows them): "
 		     "fingerprinting the tree under %s", printable(log_path), printable(objdir));
-		if (fingerprint_scan(&m, objdir, fingerprint_default_suffixes, skip, err, sizeof err) < 0)
-			fatal("%s", err);
-		if (m.n == 0) {
-			/* a record that lists nothing: the next run has nothing to compare, and says so */
-			warn("no source file under %s either: edits after this build will not be noticed", printable(objdir));
-			m.listed = 1;
-		}
-		fingerprint_write(&m, file);
-		fingerprint_free(&m);
+		write_tree_fingerprint(file, objdir, fingerprint_default_suffixes, skip, 1);
 		return 0;
 	}
 	if (files.capped)
@@ -140,20 +141,6 @@ static int write_compiled_fingerprint(const char *file, const char *log_path, co
 	fingerprint_free(&m);
 	compiled_free(&files);
 	build_log_free(&log);
-	return 0;
-}
-
-static int write_fingerprint(const char *file, const char *root, const char *const *suffixes, const char *const *skip)
-{
-	struct fingerprint m;
-	char err[512];
-	if (fingerprint_scan(&m, root, suffixes, skip, err, sizeof err) < 0)
-		fatal("%s", err);
-	if (m.n == 0)
-		fatal("no source files under %s (suffixes: see --suffix)", root);
-	fingerprint_write(&m, file);
-	fprintf(stderr, "check: fingerprint of %d source files under %s written to %s\n", m.n, printable(m.root), printable(file));
-	fingerprint_free(&m);
 	return 0;
 }
 
@@ -307,9 +294,13 @@ static void print_check_json(const struct check_opts *o, const struct check_resu
 	jw_kv_string(&j, "fingerprint", o->against);
 	jw_kv_string(&j, "root", o->against ? (o->root ? o->root : r->old.root) : NULL);
 	jw_kv_int(&j, "files", r->old.n);
-	json_list(&j, "changed", r->d.changed, r->d.nchanged);
-	json_list(&j, "added", r->d.added, r->d.nadded);
-	json_list(&j, "removed", r->d.removed, r->d.nremoved);
+	for (int c = 0; c < CHANGES; c++) {
+		jw_key(&j, change_names[c]);
+		jw_begin_array(&j);
+		for (int i = 0; i < r->d.n[c]; i++)
+			jw_string(&j, r->d.v[c][i]);
+		jw_end_array(&j);
+	}
 	jw_key(&j, "log");
 	if (o->log)
 		json_log(&j, &r->log, o->log);
@@ -326,10 +317,10 @@ static void print_check_text(const struct check_opts *o, const struct check_resu
 {
 	if (o->against) {
 		printf("sources: %d fingerprinted at training; %d changed, %d added, %d removed since\n", r->old.n,
-		       r->d.nchanged, r->d.nadded, r->d.nremoved);
-		print_list("changed", r->d.changed, r->d.nchanged);
-		print_list("added", r->d.added, r->d.nadded);
-		print_list("removed", r->d.removed, r->d.nremoved);
+		       r->d.n[CHANGED], r->d.n[ADDED], r->d.n[REMOVED]);
+		for (int c = 0; c < CHANGES; c++)
+			for (int i = 0; i < r->d.n[c]; i++)
+				printf("  %-8s %s\n", change_names[c], printable(r->d.v[c][i]));
 	}
 	if (o->log)
 		build_log_print(&r->log, stdout, -1);
@@ -359,8 +350,10 @@ int cmd_check(int argc, char **argv)
 	const char *const *suf = o.suffixes.n ? o.suffixes.v : fingerprint_default_suffixes;
 	if (o.write_fp && o.log)
 		return write_compiled_fingerprint(o.write_fp, o.log, o.objdir ? o.objdir : ".", o.skip.v, o.add_from);
-	if (o.write_fp)
-		return write_fingerprint(o.write_fp, o.root, suf, o.skip.v);
+	if (o.write_fp) {
+		write_tree_fingerprint(o.write_fp, o.root, suf, o.skip.v, 0);
+		return 0;
+	}
 	struct check_result r = {0};
 	check_run(&o, suf, &r);
 	if (o.json)
@@ -369,9 +362,8 @@ int cmd_check(int argc, char **argv)
 		print_check_text(&o, &r);
 	print_verdict(&o, &r);
 	build_log_free(&r.log);
-	free(r.d.changed);
-	free(r.d.added);
-	free(r.d.removed);
+	for (int c = 0; c < CHANGES; c++)
+		free(r.d.v[c]);
 	fingerprint_free(&r.old);
 	fingerprint_free(&r.cur);
 	return r.ok ? 0 : 1;

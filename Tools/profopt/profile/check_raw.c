@@ -86,11 +86,7 @@ int cmd_check_raw(int argc, char **argv)
 {
 	struct check_raw_options o = {.cc = getenv("CC"), .tool = getenv("LLVM_PROFDATA")};
 	int first = options_parse(&options_check_raw, argc, argv, &o), json = o.json, bad = 0;
-	const char *cc = o.cc, *tool = o.tool;
-	if (!cc || !*cc)
-		cc = "clang";
-	if (!tool || !*tool)
-		tool = "llvm-profdata";
+	const char *cc = o.cc && *o.cc ? o.cc : "clang", *tool = o.tool && *o.tool ? o.tool : "llvm-profdata";
 	struct json j;
 	if (json) {
 		jw_init(&j, stdout);

@@ -57,8 +57,7 @@ const struct command_options options_coverage = {
 	"lists every executed function, which --objects needs).  Then it names the groups each\n"
 	"training did not reach, and those with no unit in its profile at all.\n"
 	"\n"
-	"Groups: by default CPython's (see --list-groups): core, objects, compiler, import,\n"
-	"_sre, _decimal, _sqlite, _json, _pickle, hashing, compression; units that match no group\n"
+	"Groups: by default CPython's (--list-groups prints them); units that match no group\n"
 	"are 'other'.  A unit belongs to the first group with a pattern that matches its path or a\n"
 	"part of it after a '/' (fnmatch, '*' matches '/' too); an object X.o also as X.c.\n",
 	coverage_options,
@@ -206,25 +205,14 @@ static int cmp_symbol(const void *a, const void *b)
 	return strcmp(((const struct symbol *)a)->name, ((const struct symbol *)b)->name);
 }
 
-struct symbol_sink {
-	struct symbols *syms;
-	char *const *objects; /* as find_files named them */
-	const char *dir;      /* DIR/ is left out of the names kept */
-};
-
 /* Keeps the global text symbols (T, W) with the object defining them. */
 static void add_symbol(void *ctx, int object, const char *name, char type)
 {
-	struct symbol_sink *k = ctx;
-	struct symbols *syms = k->syms;
+	struct symbols *syms = ctx;
 	if (type != 'T' && type != 'W')
 		return;
 	syms->s = grow_array(syms->s, syms->n, &syms->cap, sizeof *syms->s, 1024);
-	/* find_files names the objects of "." without a "./" */
-	const char *path = k->objects[object];
-	size_t dl = strlen(k->dir);
-	const char *rel = strncmp(path, k->dir, dl) == 0 && path[dl] == '/' ? path + dl + 1 : path;
-	syms->s[syms->n++] = (struct symbol){xstrdup(name), xstrdup(rel)};
+	syms->s[syms->n++] = (struct symbol){xstrdup(name), xstrdup(syms->objects[object])};
 }
 
 static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
@@ -235,19 +223,20 @@ static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
 	file_list_sort(&objs);
 	if (objs.n == 0)
 		warn("--objects=%s: no object files (.o) there", dir);
-	struct symbol_sink sink = {syms, objs.paths, dir};
+	/* named relative to dir (find_files names the objects of "." without a "./") */
+	size_t dl = strlen(dir);
+	syms->objects = xcalloc((size_t)objs.n + 1, sizeof *syms->objects);
+	for (int i = 0; i < objs.n; i++)
+		syms->objects[syms->nobjects++] = xstrdup(strncmp(objs.paths[i], dir, dl) == 0 && objs.paths[i][dl] == '/'
+								  ? objs.paths[i] + dl + 1 : objs.paths[i]);
 	char *why = NULL;
-	int st = nm_symbols(nm, objs.paths, objs.n, NM_DEFINED, add_symbol, &sink, &why);
+	int st = nm_symbols(nm, objs.paths, objs.n, NM_DEFINED, add_symbol, syms, &why);
 	if (st == RUN_NOT_STARTED)
 		fatal("cannot run %s (--nm=PATH)", nm);
 	if (st)
 		warn("%s could not read every object under %s (LTO bitcode wants llvm-nm: --nm=PATH): %.200s", nm, dir,
 		     why ? why : "");
 	free(why);
-	syms->objects = xcalloc((size_t)objs.n + 1, sizeof *syms->objects);
-	for (int i = 0; i < objs.n; i++)
-		syms->objects[syms->nobjects++] = xstrdup(strncmp(objs.paths[i], dir, strlen(dir)) == 0 &&
-							  objs.paths[i][strlen(dir)] == '/' ? objs.paths[i] + strlen(dir) + 1 : objs.paths[i]);
 	file_list_free(&objs);
 	qsort(syms->s, (size_t)syms->n, sizeof *syms->s, cmp_symbol);
 	/* a name several objects define (each program's main) tells nothing */
@@ -332,8 +321,7 @@ struct table {
 	int ngroups;            /* gs->n + 2: with "other" and "(no file)" */
 	int ninputs;
 	const struct cov_input *in;
-	struct tally *t;        /* [group * ninputs + input] */
-	uint64_t *total_sum;    /* [input] */
+	struct tally *t;        /* [group * ninputs + input]; group ngroups: all of them */
 	long *moved;            /* [input]: functions placed by --objects */
 	double threshold;
 };
@@ -341,6 +329,15 @@ struct table {
 static struct tally *cell(const struct table *tb, int g, int i)
 {
 	return &tb->t[g * tb->ninputs + i];
+}
+
+static void add_unit(struct tally *c, const struct unit *u)
+{
+	c->units++;
+	c->reached_units += u->executed > 0;
+	c->functions += u->functions;
+	c->executed += u->executed;
+	c->sum += u->sum;
 }
 
 static void tally_input(struct table *tb, int i, const struct symbols *syms)
@@ -351,13 +348,8 @@ static void tally_input(struct table *tb, int i, const struct symbols *syms)
 		const struct unit *u = &us.u[k];
 		if (u->functions <= 0)
 			continue;
-		struct tally *c = cell(tb, group_of(tb->gs, u->path), i);
-		c->units++;
-		c->reached_units += u->executed > 0;
-		c->functions += u->functions;
-		c->executed += u->executed;
-		c->sum += u->sum;
-		tb->total_sum[i] += u->sum;
+		add_unit(cell(tb, group_of(tb->gs, u->path), i), u);
+		add_unit(cell(tb, tb->ngroups, i), u);
 	}
 	free_units(&us);
 }
@@ -385,11 +377,12 @@ static int shown(const struct table *tb, int g)
 
 #define CELL_W 32
 
-static void print_row(const struct table *tb, const char *label, int namew, const struct tally *const *cells, const uint64_t *sums)
+/* Row g, or the total (g == ngroups). */
+static void print_row(const struct table *tb, int g, int namew)
 {
-	printf("%-*s", namew, label);
+	printf("%-*s", namew, g < tb->ngroups ? group_name(tb->gs, g) : "total");
 	for (int i = 0; i < tb->ninputs; i++) {
-		const struct tally *c = cells[i];
+		const struct tally *c = cell(tb, g, i);
 		if (!c->units) {
 			printf("  %9s %18s %7s", "-", "-", "-");
 			continue;
@@ -398,10 +391,17 @@ static void print_row(const struct table *tb, const char *label, int namew, cons
 		snprintf(u, sizeof u, "%ld/%ld", c->reached_units, c->units);
 		snprintf(f, sizeof f, "%ld/%ld %5.1f%%", c->executed, c->functions, 100 * ratio((double)c->executed, (double)c->functions));
 		if (tb->in[i].have_sums)
-			snprintf(k, sizeof k, "%5.1f%%", 100 * ratio((double)c->sum, (double)sums[i]));
+			snprintf(k, sizeof k, "%5.1f%%", 100 * ratio((double)c->sum, (double)cell(tb, tb->ngroups, i)->sum));
 		printf("  %9s %18s %7s", u, f, k);
 	}
 	printf("\n");
+}
+
+/* Is group g of input i named as not reached, or (not_in_profile) as having no unit? */
+static int named(const struct table *tb, int g, int i, int not_in_profile)
+{
+	const struct tally *c = cell(tb, g, i);
+	return not_in_profile ? c->units == 0 : c->units > 0 && !reached(tb, c);
 }
 
 /* Per input, the groups not reached (reached == 0) or not in the profile (no unit). */
@@ -410,11 +410,9 @@ static void print_named(const struct table *tb, int not_in_profile)
 	int any = 0;
 	for (int i = 0; i < tb->ninputs; i++) {
 		struct buf b = {0};
-		for (int g = 0; g < tb->gs->n; g++) {
-			const struct tally *c = cell(tb, g, i);
-			if (not_in_profile ? c->units == 0 : c->units > 0 && !reached(tb, c))
+		for (int g = 0; g < tb->gs->n; g++)
+			if (named(tb, g, i, not_in_profile))
 				buf_printf(&b, "%s%s", b.len ? ", " : "", tb->gs->g[g].name);
-		}
 		if (b.len) {
 			if (!any++)
 				printf(not_in_profile ? "\nnot in the profile (no unit of the group; a module never loaded, or not built):\n"
@@ -445,23 +443,9 @@ static void print_text(const struct table *tb)
 	for (int i = 0; i < tb->ninputs; i++)
 		printf("  %9s %18s %7s", "units", "functions", "counts");
 	printf("\n");
-	const struct tally **cells = xcalloc((size_t)tb->ninputs, sizeof *cells);
-	struct tally *total = xcalloc((size_t)tb->ninputs, sizeof *total);
-	for (int g = 0; g < tb->ngroups; g++) {
-		for (int i = 0; i < tb->ninputs; i++) {
-			const struct tally *c = cells[i] = cell(tb, g, i);
-			total[i].units += c->units;
-			total[i].reached_units += c->reached_units;
-			total[i].functions += c->functions;
-			total[i].executed += c->executed;
-			total[i].sum += c->sum;
-		}
-		if (shown(tb, g))
-			print_row(tb, group_name(tb->gs, g), namew, cells, tb->total_sum);
-	}
-	for (int i = 0; i < tb->ninputs; i++)
-		cells[i] = &total[i];
-	print_row(tb, "total", namew, cells, tb->total_sum);
+	for (int g = 0; g <= tb->ngroups; g++)
+		if (g == tb->ngroups || shown(tb, g))
+			print_row(tb, g, namew);
 	for (int i = 0; i < tb->ninputs; i++) {
 		const struct cov_input *in = &tb->in[i];
 		if (!in->have_sums)
@@ -470,8 +454,6 @@ static void print_text(const struct table *tb)
 			printf("(%s: '(no file)' are global functions clang's profile names no file for: --objects=BUILD_DIR places them)\n",
 			       printable(in->name));
 	}
-	free(cells);
-	free(total);
 	print_named(tb, 0);
 	print_named(tb, 1);
 }
@@ -483,11 +465,9 @@ static void json_named(struct json *j, const struct table *tb, const char *key, 
 	for (int i = 0; i < tb->ninputs; i++) {
 		jw_key(j, tb->in[i].name);
 		jw_begin_array(j);
-		for (int g = 0; g < tb->gs->n; g++) {
-			const struct tally *c = cell(tb, g, i);
-			if (not_in_profile ? c->units == 0 : c->units > 0 && !reached(tb, c))
+		for (int g = 0; g < tb->gs->n; g++)
+			if (named(tb, g, i, not_in_profile))
 				jw_string(j, tb->gs->g[g].name);
-		}
 		jw_end_array(j);
 	}
 	jw_end_object(j);
@@ -515,7 +495,7 @@ static void json_group(struct json *j, const struct table *tb, int g)
 		jw_kv_number(j, "executed_share", ratio((double)c->executed, (double)c->functions));
 		jw_kv_int(j, "count_sum", (long long)(c->sum > INT64_MAX ? INT64_MAX : c->sum));
 		if (tb->in[i].have_sums)
-			jw_kv_number(j, "count_share", ratio((double)c->sum, (double)tb->total_sum[i]));
+			jw_kv_number(j, "count_share", ratio((double)c->sum, (double)cell(tb, tb->ngroups, i)->sum));
 		else {
 			jw_key(j, "count_share");
 			jw_null(j);
@@ -540,20 +520,15 @@ static void print_json(const struct table *tb, const char *groups_source)
 	jw_begin_array(&j);
 	for (int i = 0; i < tb->ninputs; i++) {
 		const struct cov_input *in = &tb->in[i];
-		long units = 0, functions = 0, executed = 0;
-		for (int g = 0; g < tb->ngroups; g++) {
-			units += cell(tb, g, i)->units;
-			functions += cell(tb, g, i)->functions;
-			executed += cell(tb, g, i)->executed;
-		}
 		jw_begin_object(&j);
 		jw_kv_string(&j, "name", in->name);
 		jw_kv_string(&j, "file", in->path);
 		jw_kv_string(&j, "family", in->family);
-		jw_kv_int(&j, "units", units);
-		jw_kv_int(&j, "functions", functions);
-		jw_kv_int(&j, "executed", executed);
-		jw_kv_int(&j, "count_sum", (long long)(tb->total_sum[i] > INT64_MAX ? INT64_MAX : tb->total_sum[i]));
+		const struct tally *all = cell(tb, tb->ngroups, i); /* the input's units in every group */
+		jw_kv_int(&j, "units", all->units);
+		jw_kv_int(&j, "functions", all->functions);
+		jw_kv_int(&j, "executed", all->executed);
+		jw_kv_int(&j, "count_sum", (long long)(all->sum > INT64_MAX ? INT64_MAX : all->sum));
 		jw_kv_int(&j, "placed_by_objects", tb->moved[i]);
 		jw_kv_int(&j, "unlisted_executed", in->executed > in->listed_executed ? in->executed - in->listed_executed : 0);
 		jw_end_object(&j);
@@ -611,9 +586,8 @@ static void check_listing(const struct cov_input *in)
 int cmd_coverage(int argc, char **argv)
 {
 	struct coverage_options o = {.nm = "nm"};
-	int first = options_parse(&options_coverage, argc, argv, &o), json = o.json, list = o.list_groups;
-	const char *groups_file = o.groups, *objects = o.objects, *nm = o.nm;
-	double threshold = o.threshold;
+	int first = options_parse(&options_coverage, argc, argv, &o);
+	const char *groups_file = o.groups, *objects = o.objects;
 	struct groups gs = {0};
 	if (groups_file) {
 		struct lines l;
@@ -625,7 +599,7 @@ int cmd_coverage(int argc, char **argv)
 	} else {
 		parse_groups(&gs, builtin_groups, "built-in groups");
 	}
-	if (list) {
+	if (o.list_groups) {
 		list_groups(&gs);
 		return 0;
 	}
@@ -646,14 +620,13 @@ int cmd_coverage(int argc, char **argv)
 	}
 	struct symbols syms = {0};
 	if (objects)
-		read_symbols(&syms, objects, nm);
-	struct table tb = {.gs = &gs, .ngroups = gs.n + 2, .ninputs = n, .in = in, .threshold = threshold};
-	tb.t = xcalloc((size_t)(tb.ngroups * n), sizeof *tb.t);
-	tb.total_sum = xcalloc((size_t)n, sizeof *tb.total_sum);
+		read_symbols(&syms, objects, o.nm);
+	struct table tb = {.gs = &gs, .ngroups = gs.n + 2, .ninputs = n, .in = in, .threshold = o.threshold};
+	tb.t = xcalloc((size_t)((tb.ngroups + 1) * n), sizeof *tb.t);
 	tb.moved = xcalloc((size_t)n, sizeof *tb.moved);
 	for (int i = 0; i < n; i++)
 		tally_input(&tb, i, objects ? &syms : NULL);
-	if (json)
+	if (o.json)
 		print_json(&tb, groups_file ? groups_file : "built-in (CPython)");
 	else
 		print_text(&tb);

@@ -126,37 +126,36 @@ static void close_tree(struct profile_tree *t)
 	tarmem_free(&t->files);
 }
 
-/* Functions with counters, ordered by what makes two comparable, then by position. */
-static int cmp_fn(const void *a, const void *b)
+/* Orders functions by what makes two comparable: ident, checksum and counters. */
+static int cmp_key(const struct gcov_function *x, const struct gcov_function *y)
 {
-	const struct gcov_function *x = *(const struct gcov_function *const *)a, *y = *(const struct gcov_function *const *)b;
 	if (x->ident != y->ident)
 		return x->ident < y->ident ? -1 : 1;
 	if (x->cfg_checksum != y->cfg_checksum)
 		return x->cfg_checksum < y->cfg_checksum ? -1 : 1;
-	if (x->narc_counters != y->narc_counters)
-		return x->narc_counters < y->narc_counters ? -1 : 1;
-	return (x > y) - (x < y);
+	return (x->narc_counters > y->narc_counters) - (x->narc_counters < y->narc_counters);
 }
 
-/* The first function of sorted[0..n) comparable with x (same ident, checksum and counters). */
+/* Functions with counters, by key, then by position. */
+static int cmp_fn(const void *a, const void *b)
+{
+	const struct gcov_function *x = *(const struct gcov_function *const *)a, *y = *(const struct gcov_function *const *)b;
+	int c = cmp_key(x, y);
+	return c ? c : (x > y) - (x < y);
+}
+
+/* The first function of sorted[0..n) comparable with x. */
 static const struct gcov_function *find_match(struct gcov_function **sorted, int n, const struct gcov_function *x)
 {
 	int lo = 0, hi = n;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		const struct gcov_function *y = sorted[mid];
-		int before = y->ident != x->ident ? y->ident < x->ident
-			     : y->cfg_checksum != x->cfg_checksum ? y->cfg_checksum < x->cfg_checksum
-								  : y->narc_counters < x->narc_counters;
-		if (before)
+		if (cmp_key(sorted[mid], x) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	const struct gcov_function *y = lo < n ? sorted[lo] : NULL;
-	return y && y->ident == x->ident && y->cfg_checksum == x->cfg_checksum && y->narc_counters == x->narc_counters ? y
-																	 : NULL;
+	return lo < n && cmp_key(sorted[lo], x) == 0 ? sorted[lo] : NULL;
 }
 
 /* Overlap of one file's functions: each counter as a share of its side's total. */
@@ -316,8 +315,7 @@ int cmd_diff(int argc, char **argv)
 {
 	struct diff_options o = {.tool = getenv("LLVM_PROFDATA")};
 	exit_failure = 2; /* 1 means "different": an error must never look like a result */
-	int first = options_parse(&options_diff, argc, argv, &o), json = o.json;
-	const char *tool = o.tool;
+	int first = options_parse(&options_diff, argc, argv, &o);
 	if (argc - first != 2)
 		usage_error("two profiles to compare are needed (see 'profopt diff --help')");
 	const char *a = argv[first], *b = argv[first + 1];
@@ -328,7 +326,7 @@ int cmd_diff(int argc, char **argv)
 	/* totals: 1 unless counted (gcc; clang when overlap has no figure) */
 	struct diff_result r = {.files = 1, .total_a = 1, .total_b = 1};
 	if (clang) {
-		overlap = clang_overlap(tool && *tool ? tool : "llvm-profdata", a, b, &r);
+		overlap = clang_overlap(o.tool && *o.tool ? o.tool : "llvm-profdata", a, b, &r);
 	} else {
 		struct profile_tree ta, tb;
 		open_tree(&ta, a);
@@ -339,6 +337,6 @@ int cmd_diff(int argc, char **argv)
 		close_tree(&ta);
 		close_tree(&tb);
 	}
-	print_result(json, settle(overlap, &r), &r);
+	print_result(o.json, settle(overlap, &r), &r);
 	return r.identical ? 0 : 1;
 }

@@ -81,16 +81,22 @@ static char *replace_suffix(const char *path, const char *from, const char *to)
 	return xasprintf("%.*s%s", (int)(n >= k ? n - k : n), path, to);
 }
 
+/* A function as its notes (.gcno) name and place it. */
+static struct fn_stat *add_noted_fn(struct report *r, const struct gcov_function *n)
+{
+	struct fn_stat *f = add_fn(r);
+	f->name = xstrdup(n->name);
+	f->file = xstrdup(n->source);
+	f->line = n->start_line;
+	f->lines = n->end_line >= n->start_line ? (long)(n->end_line - n->start_line) + 1 : 0;
+	return f;
+}
+
 static void add_notes_only(struct report *r, const struct gcov_file *notes)
 {
 	for (int i = 0; i < notes->nfn; i++) {
-		const struct gcov_function *n = &notes->fn[i];
-		struct fn_stat *f = add_fn(r);
-		f->name = xstrdup(n->name);
-		f->file = xstrdup(n->source);
-		f->line = n->start_line;
-		f->lines = n->end_line >= n->start_line ? (long)(n->end_line - n->start_line) + 1 : 0;
-		f->counters = f->zero = n->ncounted;
+		struct fn_stat *f = add_noted_fn(r, &notes->fn[i]);
+		f->counters = f->zero = notes->fn[i].ncounted;
 	}
 }
 
@@ -102,13 +108,8 @@ static void add_gcda(struct report *r, const char *rel, const struct gcov_file *
 		const struct gcov_function *n = notes ? gcov_find_function(notes, d->ident) : NULL;
 		if (n && (n->cfg_checksum != d->cfg_checksum || n->lineno_checksum != d->lineno_checksum))
 			n = NULL;
-		struct fn_stat *f = add_fn(r);
-		if (n) {
-			f->name = xstrdup(n->name);
-			f->file = xstrdup(n->source);
-			f->line = n->start_line;
-			f->lines = n->end_line >= n->start_line ? (long)(n->end_line - n->start_line) + 1 : 0;
-		} else {
+		struct fn_stat *f = n ? add_noted_fn(r, n) : add_fn(r);
+		if (!n) {
 			f->name = xasprintf("#%u", d->ident);
 			f->file = xstrdup(object);
 		}
@@ -117,15 +118,16 @@ static void add_gcda(struct report *r, const char *rel, const struct gcov_file *
 	free(object);
 }
 
-/* Reads one .gcda (name: for messages; its bytes) and its .gcno (notes_path, may not exist). */
+/* Reads one .gcda (name: for messages; its bytes, or why they could not be read) and its .gcno
+ * (notes_path, may not exist). */
 static void read_gcc_pair(struct report *r, const char *name, const unsigned char *bytes, size_t len, const char *rel,
-			  const char *notes_path)
+			  const char *notes_path, const char *unread)
 {
 	struct gcov_file data, notes;
-	char err[512];
+	char err[600];
 	r->profile_files++;
-	if (gcov_parse(bytes, len, name, &data, err, sizeof err) < 0) {
-		fprintf(stderr, "%s: damaged profile: %s\n", progname, err); /* as merge says it */
+	if (unread || gcov_parse(bytes, len, name, &data, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: damaged profile: %s\n", progname, unread ? unread : err); /* as merge says it */
 		r->damaged++;
 		return;
 	}
@@ -237,13 +239,7 @@ static void collect_gcc(struct report *r, const char *dir, const char *notes_dir
 		size_t len;
 		char err[600];
 		unsigned char *bytes = read_profile(gcda.paths[i], &len, err, sizeof err);
-		if (bytes) {
-			read_gcc_pair(r, gcda.paths[i], bytes, len, rel, notes);
-		} else {
-			fprintf(stderr, "%s: damaged profile: %s\n", progname, err);
-			r->profile_files++;
-			r->damaged++;
-		}
+		read_gcc_pair(r, gcda.paths[i], bytes, len, rel, notes, bytes ? NULL : err);
 		free(bytes);
 		free(notes);
 	}
@@ -262,7 +258,7 @@ static void collect_gcc_stash(struct report *r, const char *archive, const char 
 	for (int i = 0; i < stash.n; i++) {
 		const struct member *m = &stash.m[i];
 		char *name = xasprintf("%s:%s", archive, m->name), *notes = notes_for(notes_dir, m->name);
-		read_gcc_pair(r, name, m->data, m->len, m->name, notes);
+		read_gcc_pair(r, name, m->data, m->len, m->name, notes, NULL);
 		free(name);
 		free(notes);
 	}
@@ -521,6 +517,15 @@ static void add_totals(struct totals *t, const struct fn_stat *f)
 	t->sum = t->sum + f->sum < t->sum ? UINT64_MAX : t->sum + f->sum;
 }
 
+/* Adds up the functions of r->fn[i]'s file (sorted together); returns the next file's first. */
+static int file_totals(const struct report *r, int i, struct totals *t)
+{
+	int k = i;
+	for (*t = (struct totals){0}; k < r->nfn && !strcmp(r->fn[k].file, r->fn[i].file); k++)
+		add_totals(t, &r->fn[k]);
+	return k;
+}
+
 static double share(double part, double whole)
 {
 	return whole > 0 ? part / whole : 0;
@@ -582,16 +587,13 @@ static void print_json(const struct report *r, const struct totals *all, struct 
 	}
 	jw_key(&j, "files");
 	jw_begin_array(&j);
-	for (int i = 0; i < r->nfn;) {
-		struct totals t = {0};
-		int k = i;
-		for (; k < r->nfn && !strcmp(r->fn[k].file, r->fn[i].file); k++)
-			add_totals(&t, &r->fn[k]);
+	for (int i = 0, next; i < r->nfn; i = next) {
+		struct totals t;
+		next = file_totals(r, i, &t);
 		jw_begin_object(&j);
 		jw_kv_string(&j, "file", r->fn[i].file);
 		json_totals(&j, &t, r->have_lines);
 		jw_end_object(&j);
-		i = k;
 	}
 	jw_end_array(&j);
 	jw_key(&j, "hottest");
@@ -660,17 +662,14 @@ static void print_text(const struct report *r, const struct totals *all, struct 
 	}
 	printf("\n%-*s %9s %9s %7s %9s%s\n", width, r->have_names ? "source file" : "object", "functions", "executed",
 	       "never", "executed%", r->have_lines ? "  cold lines" : "");
-	for (int i = 0; i < r->nfn;) {
-		struct totals t = {0};
-		int k = i;
-		for (; k < r->nfn && !strcmp(r->fn[k].file, r->fn[i].file); k++)
-			add_totals(&t, &r->fn[k]);
+	for (int i = 0, next; i < r->nfn; i = next) {
+		struct totals t;
+		next = file_totals(r, i, &t);
 		printf("%-*s %9ld %9ld %7ld %8.1f%%", width, printable(r->fn[i].file), t.functions, t.executed, t.functions - t.executed,
 		       100 * share((double)t.executed, (double)t.functions));
 		if (r->have_lines)
 			printf("  %ld/%ld", t.cold_lines, t.lines);
 		printf("\n");
-		i = k;
 	}
 	printf("%-*s %9ld %9ld %7ld %8.1f%%\n", width, "total", all->functions, all->executed, never,
 	       100 * share((double)all->executed, (double)all->functions));
