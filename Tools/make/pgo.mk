@@ -543,7 +543,7 @@ pgo_merge_recipe = echo "==> merge profiles" >&2 && $(call pgo_rm_later,merge) &
 		$(call pgo_merge_inputs,$(PGO_RAW_DIR)) --output=$(PGO_PROFDATA) && \
 	rm -f $(pgo_stash) && mv $(call pgo_stamp,merge).tmp $(call pgo_stamp,merge) && \
 	{ $(PROFOPT) report $(PGO_REPORT_ARGS) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true; } && \
-	{ $(PROFOPT) report $(PGO_REPORT_ARGS) > $(pgo_abs_dir)/report.txt 2>&1 && sed -n '2,3p' $(pgo_abs_dir)/report.txt >&2 || \
+	{ $(PROFOPT) report $(PGO_REPORT_ARGS) > $(pgo_abs_dir)/report.txt 2>&1 && $(PROFOPT) report $(PGO_REPORT_ARGS) --brief >&2 || \
 		echo "report: coverage report unavailable (see $(pgo_abs_dir)/report.txt)" >&2; }
 pgo_import_recipe = echo "==> import profile $(PGO_PROFILE)" >&2 && $(call pgo_rm_later,merge) && \
 	rm -f $(call pgo_quote,$(pgo_seal)) && \

@@ -19,6 +19,7 @@ test_round_trip_gcc() {
 	configured_fixture gcc
 	CC_UNDER_TEST=gcc check_round_trip
 	expect_contains make.out 'merge: 2 \.gcda files'
+	expect_contains make.out '^functions executed: +[1-9]'
 	# The profile file itself: a gcov-tool that reads it proves it is well-formed.
 	require gcov-tool
 	gcov-tool merge -o merged-check . . > /dev/null 2>&1 || true

@@ -56,3 +56,10 @@ test_makefile_uses_only_documented_pgo_names() {
 test_configure_requires_no_gcov_tool_and_no_merge_command() {
 	expect_not_contains "$SRCDIR/m4/ax_pgo.m4" 'gcov-tool|GCOV_TOOL|PGO_MERGE'
 }
+
+test_pgo_mk_parses_no_output_of_the_driver() {
+	# what make shows of a driver command comes from an option of that command (report --brief)
+	code_lines "$PGO_MK" | grep -n -E '\b(sed|awk)\b' | grep -E 'PROFOPT|report\.|pgo_abs_dir' > parsed.txt || true
+	[ ! -s parsed.txt ] || { cat parsed.txt; fail "pgo.mk parses the driver's output"; }
+	expect_contains "$PGO_MK" 'report \$\(PGO_REPORT_ARGS\) --brief'
+}

@@ -623,6 +623,20 @@ static void print_json(const struct report *r, const struct totals *all, struct 
 	jw_finish(&j);
 }
 
+/* The two lines the pipeline shows after its merge (--brief): how much ran, how much is cold. */
+static void print_headline(const struct report *r, const struct totals *all)
+{
+	long never = all->functions - all->executed;
+	printf("functions executed:  %ld of %ld (%.1f%%)\n", all->executed, all->functions,
+	       100 * share((double)all->executed, (double)all->functions));
+	printf("never executed:      %ld function%s (%.1f%%)", never, never == 1 ? "" : "s",
+	       100 * share((double)never, (double)all->functions));
+	if (r->have_lines)
+		printf(", %ld of %ld lines of functions (%.1f%%)", all->cold_lines, all->lines,
+		       100 * share((double)all->cold_lines, (double)all->lines));
+	printf(": optimized as cold\n");
+}
+
 static void print_text(const struct report *r, const struct totals *all, struct fn_stat **hot, int top, int list_cold)
 {
 	printf("%s profile: %d file%s", r->family->name, r->profile_files, r->profile_files == 1 ? "" : "s");
@@ -639,15 +653,7 @@ static void print_text(const struct report *r, const struct totals *all, struct 
 	if (r->damaged)
 		printf(", %d DAMAGED", r->damaged);
 	printf("\n");
-	long never = all->functions - all->executed;
-	printf("functions executed:  %ld of %ld (%.1f%%)\n", all->executed, all->functions,
-	       100 * share((double)all->executed, (double)all->functions));
-	printf("never executed:      %ld function%s (%.1f%%)", never, never == 1 ? "" : "s",
-	       100 * share((double)never, (double)all->functions));
-	if (r->have_lines)
-		printf(", %ld of %ld lines of functions (%.1f%%)", all->cold_lines, all->lines,
-		       100 * share((double)all->cold_lines, (double)all->lines));
-	printf(": optimized as cold\n");
+	print_headline(r, all);
 	printf("counters never hit:  %llu of %llu (%.1f%%)\n", (unsigned long long)all->zero,
 	       (unsigned long long)all->counters, 100 * share((double)all->zero, (double)all->counters));
 	if (!r->have_names)
@@ -671,7 +677,7 @@ static void print_text(const struct report *r, const struct totals *all, struct 
 			printf("  %ld/%ld", t.cold_lines, t.lines);
 		printf("\n");
 	}
-	printf("%-*s %9ld %9ld %7ld %8.1f%%\n", width, "total", all->functions, all->executed, never,
+	printf("%-*s %9ld %9ld %7ld %8.1f%%\n", width, "total", all->functions, all->executed, all->functions - all->executed,
 	       100 * share((double)all->executed, (double)all->functions));
 
 	printf("\nhottest functions (largest counter):\n");
@@ -704,7 +710,7 @@ struct report_opts {
 	const struct family *fam;
 	const char *family, *dir, *archive, *profdata, *notes_dir, *tool, *nm;
 	struct option_list skip;
-	int json, list_cold;
+	int json, list_cold, brief;
 	long long top;
 };
 
@@ -725,6 +731,7 @@ static const struct option_spec report_options[] = {
 		   ".gcda files (default: nm)"),
 	OPT_INT("top", 0, O, top, "N", 1, 1000000000, "hottest functions to list (default 10)"),
 	OPT_FLAG("list-cold", 0, O, list_cold, "also list every function never executed"),
+	OPT_FLAG("brief", 0, O, brief, "only the lines of functions executed and never executed (what make shows)"),
 	OPT_LIST("skip", 0, O, skip, "NAME", "do not descend into directories called NAME (repeatable)"),
 	OPT_FLAG("json", 0, O, json,
 		 "machine-readable output; keys: family, profile_files, damaged_files, objects_without_data (gcc "
@@ -822,6 +829,8 @@ int cmd_report(int argc, char **argv)
 	qsort(hot, (size_t)r.nfn, sizeof *hot, cmp_heat);
 	if (o.json)
 		print_json(&r, &all, hot, (int)o.top);
+	else if (o.brief)
+		print_headline(&r, &all);
 	else
 		print_text(&r, &all, hot, (int)o.top, o.list_cold);
 	for (int i = 0; i < r.nfn; i++) {
