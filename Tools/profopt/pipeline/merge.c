@@ -158,18 +158,6 @@ static void add_input_line(struct buf *b, long weight, const char *path)
 	buf_printf(b, "%ld,%s\n", weight, path);
 }
 
-static void merge_clang(struct file_list *files, const char *tool, const char *output)
-{
-	char *list = xasprintf("%s.inputs", output);
-	struct buf b = {0};
-	for (int i = 0; i < files->n; i++)
-		add_input_line(&b, 1, files->paths[i]);
-	output_write(list, b.data, b.len);
-	buf_free(&b);
-	merge_clang_list(list, tool, output);
-	free(list);
-}
-
 /* Copies src to dest through a temporary file and a rename: dest is whole or absent. */
 static void install_file(const char *src, const char *dest)
 {
@@ -429,7 +417,7 @@ int cmd_merge(int argc, char **argv)
 	if (o.nwork > 0)
 		merge_workloads(&o, output);
 	else if (o.fam->merged)
-		merge_clang(&files, o.tool, output);
+		merge_clang_weighted(&(struct workload){(char *)o.dir, 1, files}, 1, o.tool, output);
 	if (o.fam->merged)
 		seal_profdata(o.tool, output);
 	report_merge(&o, &files, output, start);

@@ -244,17 +244,8 @@ static void check_gcda_files(const char *dir, const char *const *skip)
 	int bad = 0;
 	for (int i = 0; i < l.n; i++) {
 		char *name = strcmp(dir, ".") ? xasprintf("%s/%s", dir, l.paths[i]) : xstrdup(l.paths[i]), err[600];
-		size_t len;
-		unsigned char *data = read_profile(l.paths[i], &len, err, sizeof err);
-		struct gcov_file f;
-		int rc = data ? gcov_parse(data, len, name, &f, err, sizeof err) : -1;
-		if (data && rc == 0 && f.kind != GCOV_DATA)
-			snprintf(err, sizeof err, "%s: a .gcno (compiler notes), not a .gcda", name), rc = -1;
-		if (rc == 0)
-			gcov_file_free(&f);
-		else if (bad++ < 5)
+		if (gcov_check_data(l.paths[i], name, err, sizeof err) < 0 && bad++ < 5)
 			fprintf(stderr, "%s: error: damaged profile: %s\n", progname, err);
-		free(data);
 		free(name);
 	}
 	if (bad)
