@@ -223,24 +223,12 @@ static void read_objects(struct verify *v)
 	free(why);
 }
 
-/* The files under the build directory dir, the current one (names are relative to it): an
- * unreadable directory is an error naming it, since verify's verdict would miss its files. */
-static void find_in_build(struct file_list *l, const char *dir, const char *suffix, const char *const *skip)
-{
-	if (find_files(l, ".", suffix, skip) < 0) {
-		const char *sub = l->unreadable + (starts_with(l->unreadable, "./") ? 2 : 0);
-		fatal("cannot read %s%s%s: %s (looking for *%s under %s: nothing may be missed)", printable(dir),
-		      strcmp(sub, ".") ? "/" : "", strcmp(sub, ".") ? printable(sub) : "", strerror(l->unreadable_errno),
-		      suffix, printable(dir));
-	}
-}
-
 /* gcc: every .gcda under the tree must read well: the compiler silently takes a truncated one
  * as partial counts, and a damaged one as none. */
 static void check_gcda_files(const char *dir, const char *const *skip)
 {
 	struct file_list l = {0};
-	find_in_build(&l, dir, ".gcda", skip);
+	find_files_here(&l, dir, ".gcda", skip, NULL);
 	int bad = 0;
 	for (int i = 0; i < l.n; i++) {
 		char *name = strcmp(dir, ".") ? xasprintf("%s/%s", dir, l.paths[i]) : xstrdup(l.paths[i]), err[600];
@@ -452,7 +440,7 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 	if (chdir(absdir) < 0)
 		fatal("cannot enter %s: %s", dir, strerror(errno));
 	struct file_list objs = {0};
-	find_in_build(&objs, dir, ".o", skip);
+	find_files_here(&objs, dir, ".o", skip, NULL);
 	file_list_sort(&objs);
 	if (objs.n == 0)
 		fatal("no object files under %s: was the profile-use build run?", dir);
