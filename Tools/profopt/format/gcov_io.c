@@ -41,12 +41,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TAG_FUNCTION 0x01000000u
 #define TAG_BLOCKS 0x01410000u
 #define TAG_ARCS 0x01430000u
-#define TAG_COUNTER_BASE 0x01a10000u
 #define TAG_OBJECT_SUMMARY 0xa1000000u
-#define NUM_COUNTER_KINDS 8
 #define ARC_ON_TREE 1u
 /* A sanity bound on one function's graph: far above anything GCC emits for real code. */
 #define MAX_ARCS (1u << 24)
@@ -103,6 +100,12 @@ static int get_string(struct cursor *c, size_t end, const char *what, char **s)
 	*s = xstrdup(n ? (const char *)c->p + c->pos : "");
 	c->pos += n;
 	return 0;
+}
+
+int gcov_counter_tag(uint32_t tag)
+{
+	return tag >= GCOV_TAG_COUNTER_BASE && tag < GCOV_TAG_COUNTER_BASE + (GCOV_COUNTER_KINDS << 17) &&
+	       ((tag - GCOV_TAG_COUNTER_BASE) & 0x1ffffu) == 0;
 }
 
 static struct gcov_function *new_function(struct gcov_file *f)
@@ -167,7 +170,7 @@ static int read_arcs(struct cursor *c, struct gcov_function *fn, size_t start, s
 static int read_counters(struct cursor *c, struct gcov_function *fn, uint32_t tag, int32_t length, size_t start,
 			 size_t *end)
 {
-	unsigned kind = (tag - TAG_COUNTER_BASE) >> 17;
+	unsigned kind = (tag - GCOV_TAG_COUNTER_BASE) >> 17;
 	int zero = length < 0;
 	uint64_t bytes = zero ? (uint64_t)(-(int64_t)length) : (uint64_t)length;
 	if (bytes % 8 != 0)
@@ -247,9 +250,7 @@ static int parse(struct cursor *cp, struct gcov_file *f)
 		if (get_word(&c, c.len, "record length", &ulen) < 0)
 			return -1;
 		int32_t length = (int32_t)ulen;
-		int counter = f->kind == GCOV_DATA && tag >= TAG_COUNTER_BASE && !(tag & 0xffff) &&
-			      ((tag - TAG_COUNTER_BASE) >> 17) < NUM_COUNTER_KINDS;
-		if (counter) {
+		if (f->kind == GCOV_DATA && gcov_counter_tag(tag)) {
 			if (read_counters(&c, cur, tag, length, start, &end) < 0)
 				return -1;
 			c.pos = end;
@@ -260,7 +261,7 @@ static int parse(struct cursor *cp, struct gcov_file *f)
 				     ulen, c.len - c.pos);
 		end = c.pos + ulen;
 		switch (tag) {
-		case TAG_FUNCTION:
+		case GCOV_TAG_FUNCTION:
 			if (read_function(&c, f, end, &cur) < 0)
 				return -1;
 			break;

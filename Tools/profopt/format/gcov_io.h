@@ -10,6 +10,14 @@
 #define GCOV_DATA_MAGIC 0x67636461u /* "gcda" */
 #define GCOV_NOTE_MAGIC 0x67636e6fu /* "gcno" */
 
+/* Record tags (the layout is at the top of gcov_io.c): a FUNCTION record, then its COUNTERS
+ * records, one tag per counter kind: GCOV_TAG_COUNTER_BASE + (kind << 17). */
+#define GCOV_TAG_FUNCTION 0x01000000u
+#define GCOV_TAG_COUNTER_BASE 0x01a10000u
+#define GCOV_COUNTER_KINDS 8u
+/* Whether tag is a COUNTERS record's. */
+int gcov_counter_tag(uint32_t tag);
+
 enum gcov_kind { GCOV_DATA, GCOV_NOTES };
 
 struct gcov_function {

@@ -188,6 +188,18 @@ static char *default_nm(const struct verify *v)
 	return nm ? nm : xstrdup("nm");
 }
 
+/* A tool's runs over the objects (st: the first failed run's status, why its output, freed):
+ * one that could not start is fatal; a failure worth telling is a warning with its first line. */
+static void tool_result(const char *tool, int st, int failed, char *why)
+{
+	const char *w = why ? why : "";
+	if (st == RUN_NOT_STARTED)
+		fatal("cannot run %s: %s", tool, w);
+	if (failed)
+		warn("%s failed on some objects (%.*s)", tool, (int)strcspn(w, "\n"), w);
+	free(why);
+}
+
 /* The objects' symbols (nm), and the switches recorded in those whose command is unknown
  * (readelf).  A tool that fails leaves objects without evidence: said, with its first words. */
 static void read_objects(struct verify *v)
@@ -196,11 +208,7 @@ static void read_objects(struct verify *v)
 	for (int i = 0; i < v->n; i++)
 		paths[i] = v->u[i].path;
 	int st = nm_symbols(v->nm, paths, v->n, NM_ALL, on_symbol, v, &why);
-	if (st == RUN_NOT_STARTED)
-		fatal("cannot run %s: %s", v->nm, why ? why : "");
-	if (st)
-		warn("%s failed on some objects (%.*s)", v->nm, (int)strcspn(why ? why : "", "\n"), why ? why : "");
-	free(why);
+	tool_result(v->nm, st, st != 0, why);
 	why = NULL;
 	int n = 0;
 	for (int i = 0; i < v->n; i++)
@@ -211,16 +219,12 @@ static void read_objects(struct verify *v)
 	/* one object per run: readelf given several reads the indexed strings of DWARF 5 (clang's
 	 * producer) from the wrong object after the first */
 	st = readelf ? run_batches(re_argv, paths, n, 1, read_switches, v, &why) : 0;
-	if (st == RUN_NOT_STARTED)
-		fatal("cannot run %s: %s", v->readelf, why ? why : "");
 	/* readelf exits non-zero for an object without debug information: only a crash counts */
-	if (st > 0 && !WIFEXITED(st))
-		warn("%s failed on some objects (%.*s)", v->readelf, (int)strcspn(why ? why : "", "\n"), why ? why : "");
+	tool_result(v->readelf, st, st > 0 && !WIFEXITED(st), why);
 	for (int i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
 	free(readelf);
-	free(why);
 }
 
 /* gcc: every .gcda under the tree must read well: the compiler silently takes a truncated one
