@@ -123,10 +123,12 @@ TEST(stamp_records_are_checked)
 {
 	char err[200];
 	static const char good[] = "{\"stage\": \"x\", \"status\": \"ok\", \"seconds\": 1.0}";
-	CHECK_INT(stamp_record_check(good, sizeof good - 1, err, sizeof err), 0);
-	CHECK_INT(stamp_record_check("{\"stage\": \"a\"b\"}", 15, err, sizeof err), -1);
+	json_t *rec = stamp_parse(good, sizeof good - 1, "the record", err, sizeof err);
+	CHECK(rec != NULL);
+	json_decref(rec);
+	CHECK(stamp_parse("{\"stage\": \"a\"b\"}", 15, "the record", err, sizeof err) == NULL);
 	CHECK(strstr(err, "not JSON") != NULL);
-	CHECK_INT(stamp_record_check("{\"hello\": 1}", 12, err, sizeof err), -1);
+	CHECK(stamp_parse("{\"hello\": 1}", 12, "the record", err, sizeof err) == NULL);
 	CHECK(strstr(err, "foreign") != NULL);
-	CHECK_INT(stamp_record_check("{\"stage\": \"x\", \"status\": \"ok\"}\0x", 32, err, sizeof err), -1);
+	CHECK(stamp_parse("{\"stage\": \"x\", \"status\": \"ok\"}\0x", 32, "the record", err, sizeof err) == NULL);
 }

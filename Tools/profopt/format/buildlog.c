@@ -200,7 +200,9 @@ static void add_compile(struct build_log *l, const char *line, int lineno, const
 	free(copy);
 }
 
-char *entered_directory(const char *line, int *leaving)
+/* "Entering directory '/x'" -> "/x" (malloc'd), *leaving = 0; "Leaving directory" -> the
+ * same, *leaving = 1; NULL otherwise. */
+static char *entered_directory(const char *line, int *leaving)
 {
 	const char *p = strstr(line, "Entering directory ");
 	*leaving = !p && (p = strstr(line, "Leaving directory ")) != NULL;
@@ -215,6 +217,32 @@ char *entered_directory(const char *line, int *leaving)
 	else if (n && p[n - 1] == '\'')
 		n--;
 	return xasprintf("%.*s", (int)n, p);
+}
+
+int make_dirs_line(struct make_dirs *d, const char *line)
+{
+	int leaving;
+	char *dir = entered_directory(line, &leaving);
+	if (dir && !leaving && d->depth < 64) {
+		d->dir[d->depth++] = dir;
+		return 1;
+	}
+	int found = dir != NULL;
+	free(dir);
+	if (leaving && d->depth > 0)
+		free(d->dir[--d->depth]);
+	return found;
+}
+
+const char *make_dirs_top(const struct make_dirs *d)
+{
+	return d->depth ? d->dir[d->depth - 1] : NULL;
+}
+
+void make_dirs_free(struct make_dirs *d)
+{
+	while (d->depth > 0)
+		free(d->dir[--d->depth]);
 }
 
 static void add_message(struct build_log *l, const char *line, int lineno, enum log_kind kind)
@@ -280,26 +308,17 @@ static const char *command_text(struct buf *cmd, const char *line, int lineno, i
 
 static void scan(struct build_log *l, char *text, const char *objdir)
 {
-	char *dirs[64] = {0};
-	int depth = 0, lineno = 0, first = 0;
+	struct make_dirs dirs = {0};
+	int lineno = 0, first = 0;
 	struct buf cmd = {0};
 	for (char *p = text, *line; p; ) {
 		line = strsep(&p, "\n");
 		lineno++;
-		int leaving;
-		char *dir = entered_directory(line, &leaving);
-		if (dir && depth < 64) {
-			dirs[depth++] = dir;
+		if (make_dirs_line(&dirs, line))
 			continue;
-		}
-		free(dir);
-		if (leaving && depth > 0) {
-			free(dirs[--depth]);
-			continue;
-		}
 		const char *command = command_text(&cmd, line, lineno, &first);
 		if (command) {
-			add_compile(l, command, first, depth ? dirs[depth - 1] : NULL, objdir);
+			add_compile(l, command, first, make_dirs_top(&dirs), objdir);
 			cmd.len = 0;
 		}
 		for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++)
@@ -308,8 +327,7 @@ static void scan(struct build_log *l, char *text, const char *objdir)
 				break;
 			}
 	}
-	while (depth > 0)
-		free(dirs[--depth]);
+	make_dirs_free(&dirs);
 	buf_free(&cmd);
 }
 

@@ -47,9 +47,17 @@ struct build_log {
 	struct strmap objects; /* object -> index + 1 in c (the last compile of it) */
 };
 
-/* make's "Entering directory '/x'" (any quotes) -> "/x" (malloc'd), *leaving = 0; "Leaving
- * directory" -> the same, *leaving = 1; NULL otherwise. */
-char *entered_directory(const char *line, int *leaving);
+/* make's directory as a log goes: "Entering directory '/x'" (any quotes) pushes /x,
+ * "Leaving directory" pops it. */
+struct make_dirs {
+	char *dir[64];
+	int depth;
+};
+/* Whether line is one of make's directory lines (then taken into d). */
+int make_dirs_line(struct make_dirs *d, const char *line);
+/* make's current directory, or NULL (where make started). */
+const char *make_dirs_top(const struct make_dirs *d);
+void make_dirs_free(struct make_dirs *d);
 /* Reads the log at path; objdir (absolute, or NULL) is where objects are named from.
  * Returns 0, or -1 with errno set when it cannot be read. */
 int build_log_read(struct build_log *l, const char *path, const char *objdir);

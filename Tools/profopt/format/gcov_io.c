@@ -41,12 +41,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TAG_FUNCTION 0x01000000u
 #define TAG_BLOCKS 0x01410000u
 #define TAG_ARCS 0x01430000u
-#define TAG_COUNTER_BASE 0x01a10000u
 #define TAG_OBJECT_SUMMARY 0xa1000000u
-#define NUM_COUNTER_KINDS 8
 #define ARC_ON_TREE 1u
 /* A sanity bound on one function's graph: far above anything GCC emits for real code. */
 #define MAX_ARCS (1u << 24)
@@ -100,13 +97,15 @@ static int get_string(struct cursor *c, size_t end, const char *what, char **s)
 			     end - c->pos);
 	if (n > 0 && c->p[c->pos + n - 1] != '\0')
 		return failf(c, at, "%s of %u bytes does not end in NUL", what, n);
-	*s = xmalloc(n ? n : 1);
-	if (n)
-		memcpy(*s, c->p + c->pos, n);
-	else
-		**s = '\0';
+	*s = xstrdup(n ? (const char *)c->p + c->pos : "");
 	c->pos += n;
 	return 0;
+}
+
+int gcov_counter_tag(uint32_t tag)
+{
+	return tag >= GCOV_TAG_COUNTER_BASE && tag < GCOV_TAG_COUNTER_BASE + (GCOV_COUNTER_KINDS << 17) &&
+	       ((tag - GCOV_TAG_COUNTER_BASE) & 0x1ffffu) == 0;
 }
 
 static struct gcov_function *new_function(struct gcov_file *f)
@@ -171,7 +170,7 @@ static int read_arcs(struct cursor *c, struct gcov_function *fn, size_t start, s
 static int read_counters(struct cursor *c, struct gcov_function *fn, uint32_t tag, int32_t length, size_t start,
 			 size_t *end)
 {
-	unsigned kind = (tag - TAG_COUNTER_BASE) >> 17;
+	unsigned kind = (tag - GCOV_TAG_COUNTER_BASE) >> 17;
 	int zero = length < 0;
 	uint64_t bytes = zero ? (uint64_t)(-(int64_t)length) : (uint64_t)length;
 	if (bytes % 8 != 0)
@@ -251,9 +250,7 @@ static int parse(struct cursor *cp, struct gcov_file *f)
 		if (get_word(&c, c.len, "record length", &ulen) < 0)
 			return -1;
 		int32_t length = (int32_t)ulen;
-		int counter = f->kind == GCOV_DATA && tag >= TAG_COUNTER_BASE && !(tag & 0xffff) &&
-			      ((tag - TAG_COUNTER_BASE) >> 17) < NUM_COUNTER_KINDS;
-		if (counter) {
+		if (f->kind == GCOV_DATA && gcov_counter_tag(tag)) {
 			if (read_counters(&c, cur, tag, length, start, &end) < 0)
 				return -1;
 			c.pos = end;
@@ -264,7 +261,7 @@ static int parse(struct cursor *cp, struct gcov_file *f)
 				     ulen, c.len - c.pos);
 		end = c.pos + ulen;
 		switch (tag) {
-		case TAG_FUNCTION:
+		case GCOV_TAG_FUNCTION:
 			if (read_function(&c, f, end, &cur) < 0)
 				return -1;
 			break;
@@ -300,12 +297,11 @@ static int parse(struct cursor *cp, struct gcov_file *f)
 	return 0;
 }
 
-static const struct gcov_file *sorting; /* qsort has no context argument */
-
-static int cmp_ident(const void *a, const void *b)
+static int cmp_ident(const void *a, const void *b, void *file)
 {
 	int x = *(const int *)a, y = *(const int *)b;
-	uint32_t ix = sorting->fn[x].ident, iy = sorting->fn[y].ident;
+	const struct gcov_function *fn = ((const struct gcov_file *)file)->fn;
+	uint32_t ix = fn[x].ident, iy = fn[y].ident;
 	return ix != iy ? (ix < iy ? -1 : 1) : (x > y) - (x < y);
 }
 
@@ -314,9 +310,7 @@ static void index_functions(struct gcov_file *f)
 	f->by_ident = xcalloc((size_t)f->nfn + 1, sizeof *f->by_ident);
 	for (int i = 0; i < f->nfn; i++)
 		f->by_ident[i] = i;
-	sorting = f;
-	qsort(f->by_ident, (size_t)f->nfn, sizeof *f->by_ident, cmp_ident);
-	sorting = NULL;
+	qsort_r(f->by_ident, (size_t)f->nfn, sizeof *f->by_ident, cmp_ident, f);
 }
 
 int gcov_parse(const unsigned char *data, size_t len, const char *name, struct gcov_file *f, char *err,
@@ -442,17 +436,21 @@ int gcov_check_pair(const struct gcov_file *notes, const struct gcov_file *data,
 	return bad;
 }
 
-/* A .gcda is usable when the reader accepts every record of it (magic, version, lengths). */
-static int gcda_ok(const char *path, char *why, size_t n)
+int gcov_check_data(const char *path, const char *name, char *why, size_t n)
 {
 	struct gcov_file f;
-	if (gcov_read(path, &f, why, n) < 0)
-		return 0;
-	int ok = f.kind == GCOV_DATA;
-	if (!ok)
-		snprintf(why, n, "a .gcno notes file, not .gcda data");
+	size_t len;
+	unsigned char *data = read_profile(path, &len, why, n);
+	int rc = data ? gcov_parse(data, len, name, &f, why, n) : -1;
+	free(data);
+	if (rc < 0)
+		return -1;
+	if (f.kind != GCOV_DATA) {
+		snprintf(why, n, "%s: a .gcno (compiler notes), not a .gcda", printable(name));
+		rc = -1;
+	}
 	gcov_file_free(&f);
-	return ok;
+	return rc;
 }
 
 int gcov_count_damaged(char *const *paths, int n, int *bad)
@@ -460,7 +458,7 @@ int gcov_count_damaged(char *const *paths, int n, int *bad)
 	int damaged = 0;
 	char why[512];
 	for (int i = 0; i < n; i++) {
-		bad[i] = !gcda_ok(paths[i], why, sizeof why);
+		bad[i] = gcov_check_data(paths[i], paths[i], why, sizeof why) < 0;
 		if (bad[i])
 			fprintf(stderr, "%s: damaged profile: %s\n", progname, why);
 		damaged += bad[i];

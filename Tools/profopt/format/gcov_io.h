@@ -10,6 +10,14 @@
 #define GCOV_DATA_MAGIC 0x67636461u /* "gcda" */
 #define GCOV_NOTE_MAGIC 0x67636e6fu /* "gcno" */
 
+/* Record tags (the layout is at the top of gcov_io.c): a FUNCTION record, then its COUNTERS
+ * records, one tag per counter kind: GCOV_TAG_COUNTER_BASE + (kind << 17). */
+#define GCOV_TAG_FUNCTION 0x01000000u
+#define GCOV_TAG_COUNTER_BASE 0x01a10000u
+#define GCOV_COUNTER_KINDS 8u
+/* Whether tag is a COUNTERS record's. */
+int gcov_counter_tag(uint32_t tag);
+
 enum gcov_kind { GCOV_DATA, GCOV_NOTES };
 
 struct gcov_function {
@@ -49,6 +57,9 @@ int gcov_parse(const unsigned char *data, size_t len, const char *name, struct g
 	       size_t errlen);
 /* Reads and parses a file; -1 with err also when it cannot be read. */
 int gcov_read(const char *path, struct gcov_file *f, char *err, size_t errlen);
+/* Reads the .gcda at path (named `name` in messages): 0 when the reader accepts it whole and
+ * it is data, not notes; -1 with the reason in why. */
+int gcov_check_data(const char *path, const char *name, char *why, size_t n);
 /* Reads every .gcda of paths[0..n) as merge does: each the reader refuses (or a .gcno) is
  * named on stderr ("damaged profile: REASON") and marked in bad[i].  Returns how many. */
 int gcov_count_damaged(char *const *paths, int n, int *bad);

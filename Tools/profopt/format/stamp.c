@@ -36,8 +36,10 @@ void stamp_end(struct stamp *s, const char *path)
 		fatal("the %s stage's record: %s", s->stage, strerror(errno));
 	/* a record summary would take for a damaged stamp is never written */
 	char err[200];
-	if (stamp_record_check(s->data, s->len, err, sizeof err) < 0)
+	json_t *rec = stamp_parse(s->data, s->len, "the record", err, sizeof err);
+	if (!rec)
 		fatal("the %s stage's record is not a valid stamp (%s): %.200s", s->stage, err, s->data);
+	json_decref(rec);
 	output_write(path, s->data, s->len);
 	free(s->data);
 }
@@ -65,12 +67,4 @@ json_t *stamp_parse(const char *data, size_t len, const char *name, char *why, s
 		return NULL;
 	}
 	return rec;
-}
-
-int stamp_record_check(const char *data, size_t len, char *err, size_t errlen)
-{
-	json_t *rec = stamp_parse(data, len, "the record", err, errlen);
-	int ok = rec != NULL;
-	json_decref(rec);
-	return ok ? 0 : -1;
 }

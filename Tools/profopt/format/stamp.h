@@ -27,7 +27,5 @@ void stamp_write(const char *path, const char *stage, double seconds);
 /* data parsed as a stage record: a JSON object with string "stage" and "status".  NULL with
  * the reason in why (naming the record as name: damaged, or a foreign file) otherwise. */
 json_t *stamp_parse(const char *data, size_t len, const char *name, char *why, size_t n);
-/* Whether data is a stage record.  Returns 0, or -1 with the reason in err. */
-int stamp_record_check(const char *data, size_t len, char *err, size_t errlen);
 
 #endif

@@ -34,7 +34,8 @@ static void track(char *tmp, int on)
 		fatal("more than %d outputs written at once", MAX_PENDING);
 }
 
-const char *output_refusal(const char *path)
+/* Why path may not be written ("a character device", "a directory", ...), or NULL. */
+static const char *output_refusal(const char *path)
 {
 	struct stat st;
 	if (lstat(path, &st) < 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))

@@ -20,12 +20,10 @@ struct output {
 	int fd;     /* open on tmp for writing; -1 once closed (a tool may then write tmp by name) */
 };
 
-/* Why path may not be written ("a character device", "a directory", ...), or NULL: it is
- * absent, a regular file or a symbolic link. */
-const char *output_refusal(const char *path);
-/* Exits, naming path, if output_refusal() refuses it: before an old output is removed. */
+/* Exits, naming path, if it is there and neither a regular file nor a symbolic link (a
+ * device, a FIFO, a directory, ...): before an old output is removed. */
 void output_check(const char *path);
-/* Starts an output: refuses path as output_refusal() says, creates the temporary file.
+/* Starts an output: refuses path as output_check() does, creates the temporary file.
  * Returns 0, or -1 with "cannot write PATH: reason" in err. */
 int output_open(struct output *o, const char *path, char *err, size_t errlen);
 /* Syncs and closes the temporary file, then renames it over path (checked again just before).
@@ -42,7 +40,7 @@ void output_write(const char *path, const void *data, size_t len);
  * EEXIST for another kind of file in the way). */
 int write_file_atomic(const char *path, const void *data, size_t len);
 
-/* A file another program writes in place (gnuplot's plot): refused as output_refusal() says,
+/* A file another program writes in place (gnuplot's plot): refused as output_check() says,
  * and a symbolic link at path removed (never followed).  0, or -1 with the reason in err. */
 int output_in_place(const char *path, char *err, size_t errlen);
 /* A log, written in place: a symbolic link at path is removed first (never followed), and

@@ -12,8 +12,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define KILL_GRACE POOL_KILL_GRACE
-
 static int wake_pipe[2] = {-1, -1};
 static volatile sig_atomic_t interrupted;
 
@@ -28,15 +26,9 @@ static void on_signal(int sig)
 
 const char *job_result_name(enum job_result r)
 {
-	switch (r) {
-	case RESULT_PASSED: return "passed";
-	case RESULT_FAILED: return "failed";
-	case RESULT_CRASHED: return "crashed";
-	case RESULT_TIMEOUT: return "timeout";
-	case RESULT_NOT_STARTED: return "not-started";
-	case RESULT_PROFILE_LOST: return "profile-lost";
-	default: return "none";
-	}
+	static const char *const names[] = {"none", "passed", "failed", "crashed", "timeout", "not-started",
+					    "profile-lost"};
+	return (unsigned)r < sizeof names / sizeof *names ? names[r] : "none";
 }
 
 static void start_job(struct pool *pool, struct job *job)
@@ -104,7 +96,7 @@ static void finish_job(struct pool *pool, struct job *job, int status)
 	if (stragglers) {
 		signal_group(job, SIGTERM);
 		if (job->group_kill_at == 0)
-			job->group_kill_at = job->end + KILL_GRACE;
+			job->group_kill_at = job->end + POOL_KILL_GRACE;
 	}
 	/* Leave the outcome at the end of the job's log, where people look first. */
 	char err[600];
@@ -115,7 +107,7 @@ static void finish_job(struct pool *pool, struct job *job, int status)
 			describe_status(status, what, sizeof what), job->end - job->start);
 		if (stragglers)
 			dprintf(fd, "profopt: processes of this task were still running after it ended: "
-				    "stopped (SIGTERM, then SIGKILL to any still running %.0f s later)\n", KILL_GRACE);
+				    "stopped (SIGTERM, then SIGKILL to any still running %.0f s later)\n", POOL_KILL_GRACE);
 		close(fd);
 	}
 	if (pool->on_done)
@@ -144,7 +136,7 @@ static void kill_due_groups(struct pool *pool, double t)
 		struct job *job = &pool->jobs[i];
 		if (job->group_kill_at > 0 && t >= job->group_kill_at) {
 			/* members still there outlived the grace: what they counted is lost, and said */
-			job->group_killed |= job->proc.pid > 0 && kill(-job->proc.pid, 0) == 0;
+			job->group_killed |= proc_group_alive(&job->proc);
 			signal_group(job, SIGKILL);
 			job->group_kill_at = 0;
 		}
@@ -169,7 +161,7 @@ static void enforce_timeouts(struct pool *pool)
 			/* SIGTERM first: a process that dies of it does not write half a profile. */
 			proc_kill(&job->proc, SIGTERM);
 			job->term_sent = t;
-			job->group_kill_at = t + KILL_GRACE;
+			job->group_kill_at = t + POOL_KILL_GRACE;
 		}
 	}
 	kill_due_groups(pool, t);
@@ -179,7 +171,7 @@ static void enforce_timeouts(struct pool *pool)
  * SIGKILL after the grace period; the leaders are reaped. */
 static void stop_all(struct pool *pool)
 {
-	double deadline = now() + KILL_GRACE;
+	double deadline = now() + POOL_KILL_GRACE;
 	for (int i = 0; i < pool->njobs; i++) {
 		struct job *job = &pool->jobs[i];
 		if (job->state == JOB_RUNNING || job->group_kill_at > 0) {
@@ -202,17 +194,16 @@ static void stop_all(struct pool *pool)
 
 int pool_run(struct pool *pool)
 {
-	struct sigaction sa, old_int, old_term, old_hup, old_chld;
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD};
+	struct sigaction sa, old[4];
 	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		fatal("pipe: %s", strerror(errno));
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-	sigaction(SIGCHLD, &sa, &old_chld);
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &sa, &old[i]);
 	interrupted = 0;
 
 	int next = 0;
@@ -235,10 +226,8 @@ int pool_run(struct pool *pool)
 	int sig = interrupted;
 	if (sig)
 		stop_all(pool);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	sigaction(SIGCHLD, &old_chld, NULL);
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &old[i], NULL);
 	close(wake_pipe[0]);
 	close(wake_pipe[1]);
 	return sig;

@@ -23,8 +23,8 @@ int needs_shell(const char *cmd)
 
 char *shell_quote(const char *s)
 {
-	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:,+@-") == strlen(s) &&
-	    !needs_shell(s))
+	/* none of these characters is shell syntax */
+	if (*s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:,+@-")])
 		return xstrdup(s);
 	struct buf b = {0};
 	buf_puts(&b, "'");
@@ -113,12 +113,7 @@ static void child_setup(int log_fd, const char *cwd, int errpipe, char *const en
 
 int proc_start_argv(struct proc *p, char *const argv[], int log_fd, const char *cwd)
 {
-	return proc_start_env(p, argv, NULL, log_fd, cwd);
-}
-
-int proc_start_env(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd)
-{
-	return start(p, argv, env, log_fd, cwd, OWN_GROUP);
+	return start(p, argv, NULL, log_fd, cwd, OWN_GROUP);
 }
 
 int proc_start_foreground(struct proc *p, char *const argv[])
@@ -176,22 +171,13 @@ int proc_start(struct proc *p, const char *cmd, int log_fd, const char *cwd)
 		return proc_start_argv(p, argv, log_fd, cwd);
 	}
 	/* Split on blanks: no quoting to honour, since a quote would have needed the shell. */
-	char *copy = xstrdup(cmd), *save = NULL;
-	char **argv = xcalloc(strlen(cmd) / 2 + 2, sizeof *argv);
-	int argc = 0;
-	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-		argv[argc++] = w;
-	argv[argc] = NULL;
-	int rc;
-	if (argc == 0) {
-		p->pid = -1;
-		p->exec_errno = ENOENT;
-		rc = -1;
-	} else {
+	char **argv = split_command(cmd);
+	int rc = -1;
+	p->pid = -1;
+	p->exec_errno = ENOENT;
+	if (argv[0])
 		rc = proc_start_argv(p, argv, log_fd, cwd);
-	}
-	free(argv);
-	free(copy);
+	free_words(argv);
 	return rc;
 }
 

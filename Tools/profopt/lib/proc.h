@@ -46,10 +46,6 @@ void proc_kill(const struct proc *p, int sig);
 /* Whether the child's process group still has members (e.g. after its leader was reaped). */
 int proc_group_alive(const struct proc *p);
 
-/* Same as proc_start_argv, with "NAME=VALUE" strings (env, NULL-terminated, may be NULL)
- * added to the child's environment only. */
-int proc_start_env(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd);
-
 /* Whether a wait status (or run_child's result) is a normal exit with status 0. */
 int proc_exit_ok(int wait_status);
 

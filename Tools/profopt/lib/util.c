@@ -197,19 +197,16 @@ char *read_file_max(const char *path, size_t max, size_t *len)
 
 const char *file_kind(mode_t mode)
 {
-	if (S_ISREG(mode))
-		return "a regular file";
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISBLK(mode))
-		return "a block device";
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISLNK(mode))
-		return "a symbolic link";
-	return S_ISSOCK(mode) ? "a socket" : "not a regular file";
+	static const struct {
+		mode_t type;
+		const char *name;
+	} kinds[] = {{S_IFREG, "a regular file"}, {S_IFDIR, "a directory"},   {S_IFCHR, "a character device"},
+		     {S_IFBLK, "a block device"}, {S_IFIFO, "a FIFO"},        {S_IFLNK, "a symbolic link"},
+		     {S_IFSOCK, "a socket"}};
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if ((mode & S_IFMT) == kinds[i].type)
+			return kinds[i].name;
+	return "not a regular file";
 }
 
 #define DEFAULT_MAX_PROFILE ((unsigned long long)1 << 30)
@@ -587,8 +584,6 @@ int make_dirs(const char *dir, mode_t mode)
 	return rc;
 }
 
-/* Seconds since FILE was last modified, or `fallback` when it cannot be read: the duration of
- * a stage whose earlier commands ran before this one. */
 double seconds_since(const char *file, double fallback)
 {
 	struct stat st;

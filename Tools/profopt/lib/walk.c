@@ -73,21 +73,36 @@ int find_files(struct file_list *out, const char *dir, const char *suffix, const
 	return walk(out, dir, suffix, skip, S_IFREG);
 }
 
-static void walk_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip, mode_t type)
+/* The walk, or a fatal error naming the first unreadable directory as the user knows it:
+ * under shown, the name of the root dir (the current directory, say) has for them. */
+static void walk_all(struct file_list *out, const char *dir, const char *shown, const char *suffix,
+		     const char *const *skip, mode_t type, const char *why)
 {
-	if (walk(out, dir, suffix, skip, type) < 0)
-		fatal("cannot read %s: %s (looking for *%s under %s: nothing may be missed)", printable(out->unreadable),
-		      strerror(out->unreadable_errno), suffix, printable(dir));
+	if (walk(out, dir, suffix, skip, type) == 0)
+		return;
+	const char *u = out->unreadable;
+	char *name = strcmp(dir, shown) == 0 ? xstrdup(u) : strcmp(u, dir) == 0 ? xstrdup(shown)
+										  : xasprintf("%s/%s", shown, u);
+	if (why)
+		fatal("cannot read %s: %s (%s)", printable(name), strerror(out->unreadable_errno), why);
+	fatal("cannot read %s: %s (looking for *%s under %s: nothing may be missed)", printable(name),
+	      strerror(out->unreadable_errno), suffix, printable(shown));
 }
 
 void find_files_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip)
 {
-	walk_all(out, dir, suffix, skip, S_IFREG);
+	walk_all(out, dir, dir, suffix, skip, S_IFREG, NULL);
+}
+
+void find_files_here(struct file_list *out, const char *shown, const char *suffix, const char *const *skip,
+		     const char *why)
+{
+	walk_all(out, ".", shown, suffix, skip, S_IFREG, why);
 }
 
 void find_links_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip)
 {
-	walk_all(out, dir, suffix, skip, S_IFLNK);
+	walk_all(out, dir, dir, suffix, skip, S_IFLNK, NULL);
 }
 
 static int cmp_index(const void *a, const void *b, void *arg)

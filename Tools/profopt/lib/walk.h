@@ -21,6 +21,11 @@ int find_files(struct file_list *out, const char *dir, const char *suffix, const
 /* find_files, or a fatal error naming the unreadable directory: for callers whose result
  * would be incomplete without a word (a stash missing a directory of profiles). */
 void find_files_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
+/* find_files_all under the current directory, which is `shown` to the user (messages name
+ * its directories under that name); why: what a missing directory would cost, NULL when
+ * nothing may be missed. */
+void find_files_here(struct file_list *out, const char *shown, const char *suffix, const char *const *skip,
+		     const char *why);
 /* The same for symbolic links (never followed) whose names end with suffix. */
 void find_links_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
 /* Removes every regular file under dir whose name ends with suffix (skip as above): the one

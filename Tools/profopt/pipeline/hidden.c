@@ -19,8 +19,7 @@
 #define SHOWN_MAX 8000
 
 struct hidden {
-	char *dirs[64];
-	int depth;
+	struct make_dirs dirs;
 	char *cmd, *dir; /* the last hidden compile whose object is missing */
 };
 
@@ -41,22 +40,13 @@ static int object_exists(const char *cmd, const char *dir)
 static int on_line(const char *line, size_t len, void *ctx)
 {
 	struct hidden *h = ctx;
-	int leaving;
-	char *dir = entered_directory(line, &leaving);
-	if (dir && !leaving && h->depth < 64) {
-		h->dirs[h->depth++] = dir;
+	if (make_dirs_line(&h->dirs, line))
 		return 0;
-	}
-	free(dir);
-	if (leaving && h->depth > 0) {
-		free(h->dirs[--h->depth]);
-		return 0;
-	}
 	size_t k = strlen(SUPPRESSED), p = strlen(COMPILE_PREFIX);
 	if (!starts_with(line, COMPILE_PREFIX) || len <= k + p || strcmp(line + len - k, SUPPRESSED) != 0)
 		return 0;
 	char *cmd = xasprintf("%.*s", (int)(len - k - p), line + p);
-	const char *where = h->depth ? h->dirs[h->depth - 1] : NULL;
+	const char *where = make_dirs_top(&h->dirs);
 	if (object_exists(cmd, where)) {
 		free(cmd);
 		return 0;
@@ -72,8 +62,7 @@ void show_hidden_compile(const char *log, const char *cwd)
 {
 	struct hidden h = {0};
 	lines_scan(log, LOG_LINE_MAX, on_line, &h);
-	while (h.depth > 0)
-		free(h.dirs[--h.depth]);
+	make_dirs_free(&h.dirs);
 	if (!h.cmd)
 		return;
 	const char *dir = h.dir ? h.dir : cwd;

@@ -71,6 +71,19 @@ static void describe_holder(int fd, char *out, size_t n)
 		snprintf(out, n, "a process that has not written its pid yet");
 }
 
+/* flock on fd failed (errno): another error is fatal; a holder is named, with why this run
+ * must wait.  Returns 1, the exit status. */
+static int refuse(int fd, const char *file, const char *who, const char *why)
+{
+	if (errno != EWOULDBLOCK)
+		fatal("cannot lock %s: %s", printable(file), strerror(errno));
+	char holder[400];
+	describe_holder(fd, holder, sizeof holder);
+	fprintf(stderr, "%s: error: %s holds the lock %s: %s; %s: wait for it to end, or stop it\n", progname, who,
+		printable(file), holder, why);
+	return 1;
+}
+
 /* The lock file opened with flags (never through a link, never blocking on a FIFO) and
  * checked to be a regular file; -1 when it does not exist and flags do not create it. */
 static int open_lock_file(const char *file, int flags)
@@ -100,13 +113,7 @@ static int lock_free(const char *file)
 		close(fd);
 		return 0;
 	}
-	if (errno != EWOULDBLOCK)
-		fatal("cannot lock %s: %s", printable(file), strerror(errno));
-	char holder[400];
-	describe_holder(fd, holder, sizeof holder);
-	fprintf(stderr, "%s: error: a run holds the lock %s: %s; this would change the build directory under it: "
-			"wait for it to end, or stop it\n",
-		progname, printable(file), holder);
+	refuse(fd, file, "a run", "this would change the build directory under it");
 	close(fd);
 	return 1;
 }
@@ -152,22 +159,14 @@ int cmd_lock(int argc, char **argv)
 	if (output_in_place(file, err, sizeof err) < 0)
 		fatal("the lock file: %s", err);
 	int fd = open_lock_file(file, O_RDWR | O_CREAT);
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK)
-			fatal("cannot lock %s: %s", file, strerror(errno));
-		char holder[400];
-		describe_holder(fd, holder, sizeof holder);
-		fprintf(stderr, "%s: error: another run holds the lock %s: %s; one run at a time per build "
-				"directory: wait for it to end, or stop it\n",
-			progname, file, holder);
-		return 1;
-	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+		return refuse(fd, file, "another run", "one run at a time per build directory");
 	char since[32], *record;
 	time_t t = time(NULL);
 	strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	record = xasprintf("pid %ld\nsince %s\nwhat %s\n", (long)getpid(), since, what ? what : argv[first]);
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, record, strlen(record), 0) < 0)
-		fatal("cannot write %s: %s", file, strerror(errno));
+		fatal("cannot write %s: %s", printable(file), strerror(errno));
 	free(record);
 	char *real = resolve_path(file);
 	setenv("PROFOPT_LOCK_HELD", real, 1);

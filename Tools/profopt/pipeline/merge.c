@@ -40,29 +40,15 @@ static void check_raw(const struct family *fam, const struct file_list *files, c
 		      fam->merged ? "nothing was merged, the previous merged profile is unchanged" : "none is used", hint);
 }
 
-/* The seal of a merged profile: its fingerprint (SHA-256, size) in FILE.sha256. */
-static int profile_fingerprint(const char *profdata, struct fingerprint_entry *out, char *err, size_t errlen)
+/* The seal of a merged profile: its fingerprint (SHA-256, size) in FILE.sha256, one entry. */
+static void profile_fingerprint(const char *profdata, struct fingerprint *m)
 {
-	char *a = xstrdup(profdata), *b = xstrdup(profdata);
-	const char *dir = dirname(a), *base = basename(b);
-	const char *suffixes[] = {base, NULL};
-	struct fingerprint m;
-	int rc = fingerprint_scan(&m, dir, suffixes, NULL, err, errlen), found = 0;
-	for (int i = 0; rc == 0 && i < m.n; i++)
-		if (strcmp(m.e[i].path, base) == 0 && m.e[i].hash[0]) {
-			*out = m.e[i];
-			out->path = NULL;
-			found = 1;
-		}
-	if (rc == 0 && !found) {
-		snprintf(err, errlen, "%s: cannot be read", profdata);
-		rc = -1;
-	}
-	if (rc == 0)
-		fingerprint_free(&m);
-	free(a);
-	free(b);
-	return rc;
+	char why[512], *abs = resolve_path(profdata);
+	if (fingerprint_files(m, &abs, 1, why, sizeof why) < 0)
+		fatal("%s", why);
+	free(abs);
+	if (m->n != 1 || !m->e[0].hash[0])
+		fatal("%s: cannot be read", profdata);
 }
 
 /* The merged profile must be non-empty and read by llvm-profdata; sealed is its recorded
@@ -79,41 +65,30 @@ static void check_profdata(const char *tool, const char *profdata, const char *s
 		fatal("damaged profile: %s: %s cannot read it: %s", profdata, tool, why);
 	if (!seal || access(seal, F_OK) != 0)
 		return;
-	struct fingerprint m;
-	struct fingerprint_entry now_fp;
+	struct fingerprint m, cur;
 	if (fingerprint_read(&m, seal, why, sizeof why) < 0)
 		fatal("damaged seal: %s", why);
 	if (m.n != 1)
 		fatal("damaged seal %s: %d files in it, expected 1 (actual/expected)", seal, m.n);
-	if (profile_fingerprint(profdata, &now_fp, why, sizeof why) < 0)
-		fatal("%s", why);
-	if (strcmp(m.e[0].hash, now_fp.hash) != 0 || m.e[0].size != now_fp.size)
+	profile_fingerprint(profdata, &cur);
+	if (strcmp(m.e[0].hash, cur.e[0].hash) != 0 || m.e[0].size != cur.e[0].size)
 		fatal("damaged profile: %s changed since it was merged: %lld bytes now, %lld when sealed "
 		      "(actual/expected), sha256 %.12s..., expected %.12s... (%s)",
-		      profdata, now_fp.size, m.e[0].size, now_fp.hash, m.e[0].hash, seal);
+		      profdata, cur.e[0].size, m.e[0].size, cur.e[0].hash, m.e[0].hash, seal);
 	fingerprint_free(&m);
+	fingerprint_free(&cur);
 }
 
 static void seal_profdata(const char *tool, const char *profdata)
 {
-	char *seal = xasprintf("%s.sha256", profdata), why[512];
+	char *seal = xasprintf("%s.sha256", profdata);
 	output_check(seal); /* before the unlink: never a device */
 	unlink(seal);
 	check_profdata(tool, profdata, NULL);
-	struct fingerprint m = {0};
-	struct fingerprint_entry e;
-	if (profile_fingerprint(profdata, &e, why, sizeof why) < 0)
-		fatal("%s", why);
-	char *a = xstrdup(profdata);
-	m.root = resolve_path(dirname(a));
-	m.e = &e;
-	m.n = m.cap = 1;
-	char *b = xstrdup(profdata);
-	e.path = basename(b);
+	struct fingerprint m;
+	profile_fingerprint(profdata, &m);
 	fingerprint_write(&m, seal);
-	free(m.root);
-	free(a);
-	free(b);
+	fingerprint_free(&m);
 	free(seal);
 }
 
@@ -156,18 +131,6 @@ static void add_input_line(struct buf *b, long weight, const char *path)
 		fatal("cannot merge '%s': llvm-profdata's input list cannot carry a file name with a newline, "
 		      "a carriage return or leading or trailing blanks (rename it)", printable(path));
 	buf_printf(b, "%ld,%s\n", weight, path);
-}
-
-static void merge_clang(struct file_list *files, const char *tool, const char *output)
-{
-	char *list = xasprintf("%s.inputs", output);
-	struct buf b = {0};
-	for (int i = 0; i < files->n; i++)
-		add_input_line(&b, 1, files->paths[i]);
-	output_write(list, b.data, b.len);
-	buf_free(&b);
-	merge_clang_list(list, tool, output);
-	free(list);
 }
 
 /* Copies src to dest through a temporary file and a rename: dest is whole or absent. */
@@ -425,7 +388,7 @@ int cmd_merge(int argc, char **argv)
 	if (o.nwork > 0)
 		merge_workloads(&o, output);
 	else if (o.fam->merged)
-		merge_clang(&files, o.tool, output);
+		merge_clang_weighted(&(struct workload){(char *)o.dir, 1, files}, 1, o.tool, output);
 	if (o.fam->merged)
 		seal_profdata(o.tool, output);
 	report_merge(&o, &files, output, start);

@@ -75,9 +75,7 @@ static int save(const char *dir, const char *archive, const char *suffix, const 
 	char *cwd = getcwd(NULL, 0);
 	if (!cwd || chdir(dir) < 0)
 		fatal("cannot enter %s: %s", dir, strerror(errno));
-	if (find_files(&files, ".", suffix, skip) < 0)
-		fatal("cannot read %s/%s: %s (a stash without it would lose its profiles)", printable(dir),
-		      printable(files.unreadable), strerror(files.unreadable_errno));
+	find_files_here(&files, dir, suffix, skip, "a stash without it would lose its profiles");
 	file_list_sort(&files);
 	if (files.n == 0)
 		fatal("no *%s files under %s to stash: there is no profile to keep", suffix, dir);

@@ -35,12 +35,6 @@ const struct command_options options_summary = {
 	0,
 };
 
-/* A jansson string of s. */
-static json_t *jstr(const char *s)
-{
-	return json_stringn(s, strlen(s));
-}
-
 enum state { DONE, MISSING, FAILED, DAMAGED };
 static const char *const state_words[] = {"done", "MISSING", "FAILED", "DAMAGED"};
 
@@ -172,11 +166,11 @@ int cmd_summary(int argc, char **argv)
 			missing_reason(argv[i], name, reason, sizeof reason);
 		if (!rec) {
 			rec = json_object();
-			json_object_set_new(rec, "status", jstr(state == MISSING ? "missing" : "damaged"));
+			json_object_set_new(rec, "status", json_string(state == MISSING ? "missing" : "damaged"));
 			if (state == DAMAGED)
-				json_object_set_new(rec, "error", jstr(why));
+				json_object_set_new(rec, "error", json_string(why));
 			if (*reason)
-				json_object_set_new(rec, "why", jstr(reason));
+				json_object_set_new(rec, "why", json_string(reason));
 		}
 		if (!json) {
 			char d[32], note[1000];
@@ -187,7 +181,7 @@ int cmd_summary(int argc, char **argv)
 			printf("%-22s %-8s %s%s\n", printable(name), state_words[state], state == DONE || state == FAILED ? d : "-", note);
 		}
 		json_t *entry = json_object();
-		json_object_set_new(entry, "name", jstr(name));
+		json_object_set_new(entry, "name", json_string(name));
 		json_object_set_new(entry, "record", rec);
 		json_array_append_new(stages, entry);
 		free(name);

@@ -17,10 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TAG_FUNCTION 0x01000000u
-#define TAG_COUNTER_BASE 0x01a10000u
-#define NUM_COUNTER_KINDS 8u
-
 static uint32_t word_at(const unsigned char *p, int swap)
 {
 	uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -32,12 +28,6 @@ static void put_word(unsigned char *p, uint32_t w, int swap)
 	w = swap ? __builtin_bswap32(w) : w;
 	for (int i = 0; i < 4; i++)
 		p[i] = (unsigned char)(w >> (8 * i));
-}
-
-static int counter_tag(uint32_t tag)
-{
-	return tag >= TAG_COUNTER_BASE && tag < TAG_COUNTER_BASE + (NUM_COUNTER_KINDS << 17) &&
-	       ((tag - TAG_COUNTER_BASE) & 0x1ffffu) == 0;
 }
 
 /* The function's name in notes, for messages. */
@@ -67,17 +57,17 @@ static unsigned char *matching_records(const unsigned char *d, size_t len, const
 	int keep = 1;
 	while (pos + 8 <= len) {
 		uint32_t tag = word_at(d + pos, swap), length = word_at(d + pos + 4, swap);
-		size_t payload = counter_tag(tag) && (int32_t)length < 0 ? 0 : length;
+		size_t payload = gcov_counter_tag(tag) && (int32_t)length < 0 ? 0 : length;
 		if (tag == 0 || payload > len - pos - 8)
 			break;
-		if (tag == TAG_FUNCTION && payload >= 12) {
+		if (tag == GCOV_TAG_FUNCTION && payload >= 12) {
 			uint32_t ident = word_at(d + pos + 8, swap);
 			const struct gcov_function *f = gcov_find_function(to, ident);
 			keep = f && f->lineno_checksum == word_at(d + pos + 12, swap) &&
 			       f->cfg_checksum == word_at(d + pos + 16, swap);
 			if (!keep)
 				buf_printf(dropped, "%s%s", (*ndropped)++ ? ", " : "", name_in(from, ident));
-		} else if (!counter_tag(tag)) {
+		} else if (!gcov_counter_tag(tag)) {
 			keep = 1;
 		}
 		if (keep)

@@ -188,6 +188,18 @@ static char *default_nm(const struct verify *v)
 	return nm ? nm : xstrdup("nm");
 }
 
+/* A tool's runs over the objects (st: the first failed run's status, why its output, freed):
+ * one that could not start is fatal; a failure worth telling is a warning with its first line. */
+static void tool_result(const char *tool, int st, int failed, char *why)
+{
+	const char *w = why ? why : "";
+	if (st == RUN_NOT_STARTED)
+		fatal("cannot run %s: %s", tool, w);
+	if (failed)
+		warn("%s failed on some objects (%.*s)", tool, (int)strcspn(w, "\n"), w);
+	free(why);
+}
+
 /* The objects' symbols (nm), and the switches recorded in those whose command is unknown
  * (readelf).  A tool that fails leaves objects without evidence: said, with its first words. */
 static void read_objects(struct verify *v)
@@ -196,11 +208,7 @@ static void read_objects(struct verify *v)
 	for (int i = 0; i < v->n; i++)
 		paths[i] = v->u[i].path;
 	int st = nm_symbols(v->nm, paths, v->n, NM_ALL, on_symbol, v, &why);
-	if (st == RUN_NOT_STARTED)
-		fatal("cannot run %s: %s", v->nm, why ? why : "");
-	if (st)
-		warn("%s failed on some objects (%.*s)", v->nm, (int)strcspn(why ? why : "", "\n"), why ? why : "");
-	free(why);
+	tool_result(v->nm, st, st != 0, why);
 	why = NULL;
 	int n = 0;
 	for (int i = 0; i < v->n; i++)
@@ -211,28 +219,12 @@ static void read_objects(struct verify *v)
 	/* one object per run: readelf given several reads the indexed strings of DWARF 5 (clang's
 	 * producer) from the wrong object after the first */
 	st = readelf ? run_batches(re_argv, paths, n, 1, read_switches, v, &why) : 0;
-	if (st == RUN_NOT_STARTED)
-		fatal("cannot run %s: %s", v->readelf, why ? why : "");
 	/* readelf exits non-zero for an object without debug information: only a crash counts */
-	if (st > 0 && !WIFEXITED(st))
-		warn("%s failed on some objects (%.*s)", v->readelf, (int)strcspn(why ? why : "", "\n"), why ? why : "");
+	tool_result(v->readelf, st, st > 0 && !WIFEXITED(st), why);
 	for (int i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
 	free(readelf);
-	free(why);
-}
-
-/* The files under the build directory dir, the current one (names are relative to it): an
- * unreadable directory is an error naming it, since verify's verdict would miss its files. */
-static void find_in_build(struct file_list *l, const char *dir, const char *suffix, const char *const *skip)
-{
-	if (find_files(l, ".", suffix, skip) < 0) {
-		const char *sub = l->unreadable + (starts_with(l->unreadable, "./") ? 2 : 0);
-		fatal("cannot read %s%s%s: %s (looking for *%s under %s: nothing may be missed)", printable(dir),
-		      strcmp(sub, ".") ? "/" : "", strcmp(sub, ".") ? printable(sub) : "", strerror(l->unreadable_errno),
-		      suffix, printable(dir));
-	}
 }
 
 /* gcc: every .gcda under the tree must read well: the compiler silently takes a truncated one
@@ -240,21 +232,12 @@ static void find_in_build(struct file_list *l, const char *dir, const char *suff
 static void check_gcda_files(const char *dir, const char *const *skip)
 {
 	struct file_list l = {0};
-	find_in_build(&l, dir, ".gcda", skip);
+	find_files_here(&l, dir, ".gcda", skip, NULL);
 	int bad = 0;
 	for (int i = 0; i < l.n; i++) {
 		char *name = strcmp(dir, ".") ? xasprintf("%s/%s", dir, l.paths[i]) : xstrdup(l.paths[i]), err[600];
-		size_t len;
-		unsigned char *data = read_profile(l.paths[i], &len, err, sizeof err);
-		struct gcov_file f;
-		int rc = data ? gcov_parse(data, len, name, &f, err, sizeof err) : -1;
-		if (data && rc == 0 && f.kind != GCOV_DATA)
-			snprintf(err, sizeof err, "%s: a .gcno (compiler notes), not a .gcda", name), rc = -1;
-		if (rc == 0)
-			gcov_file_free(&f);
-		else if (bad++ < 5)
+		if (gcov_check_data(l.paths[i], name, err, sizeof err) < 0 && bad++ < 5)
 			fprintf(stderr, "%s: error: damaged profile: %s\n", progname, err);
-		free(data);
 		free(name);
 	}
 	if (bad)
@@ -461,7 +444,7 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 	if (chdir(absdir) < 0)
 		fatal("cannot enter %s: %s", dir, strerror(errno));
 	struct file_list objs = {0};
-	find_in_build(&objs, dir, ".o", skip);
+	find_files_here(&objs, dir, ".o", skip, NULL);
 	file_list_sort(&objs);
 	if (objs.n == 0)
 		fatal("no object files under %s: was the profile-use build run?", dir);
