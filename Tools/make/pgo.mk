@@ -53,6 +53,8 @@
 #                        of the target is started as $(PGO_RUNNER) ./prog)
 #   PGO_JOBS             parallel training tasks (default: number of CPUs)
 #   PGO_TRAIN_TIMEOUT    seconds per training task (default 1200)
+#   PGO_TRAIN_WORK_DIR   the directory every training task runs in, whatever its workload
+#                        (default: where make runs)
 #   PGO_TRAIN_WRAPPER    command prefix for `profopt train`, e.g. `setarch -R` (no address
 #                        randomization, inherited by every task: reproducible counts)
 #   PGO_RUNNER           from AX_PGO (@PGO_RUNNER@): the command that runs the target's programs
@@ -354,7 +356,8 @@ pgo_runner_said = $(if $(or $(pgo_runner_on),$(pgo_scaled)),echo $(call pgo_quot
 	programs run through $(PGO_RUNNER); )timeout $(pgo_train_timeout) s per task $(pgo_timeout_why)) >&2 &&)
 # --stop-with-parent: make, killed by SIGTERM, kills the recipe's shell, which does not pass it on.
 PGO_TRAIN_CMD = $(PGO_TRAIN_WRAPPER) $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(pgo_train_timeout) --min-ran=$(PGO_MIN_RAN) \
-	--heartbeat=$(PGO_HEARTBEAT) --stop-with-parent $(if $(pgo_runner_on),--launcher=$(pgo_launcher))
+	--heartbeat=$(PGO_HEARTBEAT) --stop-with-parent $(if $(pgo_runner_on),--launcher=$(pgo_launcher)) \
+	$(if $(strip $(PGO_TRAIN_WORK_DIR)),--work-dir=$(call pgo_quote,$(PGO_TRAIN_WORK_DIR)))
 # target-run, the launcher (Cross builds, above), written from this text whenever pgo.mk changes.
 define pgo_launcher_text
 #!/bin/sh
