@@ -148,6 +148,20 @@ test_weighted_workloads_gcc() {
 	expect_eq "$(gcc_main_count)" 10 "main's count"
 }
 
+# Every workload's tasks run in PGO_TRAIN_WORK_DIR, given once for the whole training (CPython's
+# build tree): a workload may not carry its own --work-dir.
+test_workloads_run_in_the_training_work_dir() {
+	configured_fixture gcc
+	mkdir sub && ln -s ../toy sub/toy
+	printf 'x1\tpwd > where.txt && ./toy ppas 100\n' > extra.txt
+	make profile-opt PGO_WORKLOADS="main extra:1" PGO_TRAIN_ARGS_extra=--tasks=extra.txt PGO_TRAIN_WORK_DIR="$PWD/sub" \
+		> make.out 2>&1 || { cat make.out; fail "make"; }
+	expect_eq "$(cat sub/where.txt)" "$PWD/sub" "the extra workload's directory"
+	expect_contains make.out 'verify: interp.o: used profile data'
+	expect_status 2 "$PROFOPT" train --workload=a -C sub -- true
+	expect_contains out "'-C' is for the whole training: give it before the first --workload"
+}
+
 test_weighted_workloads_clang() {
 	weighted_fixture clang
 	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
