@@ -369,18 +369,18 @@ static void check_system(struct sysinfo *sys, const struct bench_opts *o)
 }
 
 /* callgrind: valgrind found, its extra simulations, a scratch directory for its output. */
-static void init_callgrind(struct bench_runner *br, struct bench_result *r, const struct bench_opts *o, char **cg_extra)
+static void init_callgrind(struct bench_runner *br, struct bench_result *r, const struct bench_opts *o,
+			   struct option_list *cg_extra)
 {
 	char *vg = find_program(getenv("VALGRIND") && *getenv("VALGRIND") ? getenv("VALGRIND") : "valgrind");
 	if (!vg)
 		fatal("--callgrind needs valgrind, which is not installed (Debian/Ubuntu: apt-get install valgrind)");
 	br->valgrind = vg;
-	int k = 0;
 	if (o->cache_sim)
-		cg_extra[k++] = "--cache-sim=yes";
+		option_list_add(cg_extra, "--cache-sim=yes");
 	if (o->branch_sim)
-		cg_extra[k++] = "--branch-sim=yes";
-	br->cg_extra = cg_extra;
+		option_list_add(cg_extra, "--branch-sim=yes");
+	br->cg_extra = cg_extra->v;
 	r->callgrind_args = o->cache_sim && o->branch_sim ? "--cache-sim=yes --branch-sim=yes"
 			    : o->cache_sim		  ? "--cache-sim=yes"
 			    : o->branch_sim		  ? "--branch-sim=yes"
@@ -538,10 +538,10 @@ static void report_results(struct bench_result *r, const struct bench_opts *o, c
 static void run_bench(struct bench_result *r, const struct bench_opts *o, const char *suite, char **works, int nwork)
 {
 	struct bench_runner br = {.timeout = o->timeout > 0 ? o->timeout : o->callgrind ? 3600 : 300};
-	char *cg_extra[4] = {NULL, NULL, NULL, NULL};
+	struct option_list cg_extra = {0};
 	br.runpy = xasprintf("%s/run.py", suite);
 	if (o->callgrind)
-		init_callgrind(&br, r, o, cg_extra);
+		init_callgrind(&br, r, o, &cg_extra);
 	/* String hashing is randomized per process; a fixed seed makes dict and set layouts, and
 	 * so the work done, the same in every run (the user's own setting wins). */
 	setenv("PYTHONHASHSEED", "0", 0);
@@ -561,6 +561,7 @@ static void run_bench(struct bench_result *r, const struct bench_opts *o, const 
 		remove_dir_tree(br.tmpdir);
 	remove_dir_tree(pycache);
 	free(pycache);
+	free(cg_extra.v);
 }
 
 int cmd_bench(int argc, char **argv)

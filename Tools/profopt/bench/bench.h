@@ -114,7 +114,7 @@ struct bench_runner {
 	const char *runpy;        /* Tools/bench/run.py */
 	double timeout;           /* per process, seconds */
 	const char *valgrind;     /* callgrind mode: the valgrind program, else NULL */
-	char *const *cg_extra;    /* extra valgrind options (NULL-terminated), may be NULL */
+	const char *const *cg_extra; /* extra valgrind options (NULL-terminated), may be NULL */
 	const char *tmpdir;       /* for callgrind output files */
 };
 /* One timed run of `loops` bench() calls: elapsed seconds as run.py reports them.
