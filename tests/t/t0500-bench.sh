@@ -32,6 +32,11 @@ test_help_and_usage() {
 	expect_contains out "no workload 'nosuch'"
 	expect_status 2 "$PROFOPT" bench --plot=x.pdf a=python3
 	expect_status 2 "$PROFOPT" bench --rounds=0 a=python3
+	expect_contains out "^profopt bench: --rounds wants a whole number from 1 to 100000, not '0'$"
+	expect_status 2 "$PROFOPT" bench --confidence=0.4 a=python3
+	expect_contains out "^profopt bench: --confidence wants a number between 0.5 and 1"
+	expect_status 2 "$PROFOPT" bench --cache-sim a=python3
+	expect_contains out 'go with --callgrind'
 	expect_status 2 "$PROFOPT" bench --suite="$SRCDIR/Tools/bench" a=python3 a=python3
 	expect_contains out 'given twice'
 	[ "$(wc -l < out)" -eq 1 ] || fail "usage errors are one line"

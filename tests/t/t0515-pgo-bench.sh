@@ -186,6 +186,15 @@ assert d["instructions"]["verdict"] == "slower", d["instructions"]' || fail "c.j
 	expect_status 2 "$PROFOPT" compare --command=true one=a one=b
 	expect_contains out "build name 'one' given twice"
 	expect_status 2 "$PROFOPT" compare --command=true --callgrind=maybe one=a two=b
+	expect_contains out "^profopt compare: --callgrind wants auto, yes or no, not 'maybe'$"
+	expect_status 2 "$PROFOPT" compare --command=true --threshold=1001 one=a two=b
+	expect_contains out "^profopt compare: --threshold wants a percentage from 0 to 1000, not '1001'$"
+	expect_status 2 "$PROFOPT" compare --command=true --confidence=1 one=a two=b
+	expect_contains out "^profopt compare: --confidence wants a number between 0.5 and 1"
+	expect_status 2 "$PROFOPT" compare --command=true --rounds=0 one=a two=b
+	expect_contains out "^profopt compare: --rounds wants a whole number from 1 to 100000, not '0'$"
+	expect_status 2 "$PROFOPT" compare --command=true --frobnicate one=a two=b
+	expect_contains out "^profopt compare: unknown option '--frobnicate' \(see 'profopt compare --help'\)$"
 	expect_status 1 "$PROFOPT" compare --command=true one=a two=nosuch
 	expect_contains out "two: no directory 'nosuch'"
 	VALGRIND=/nonexistent/valgrind expect_status 1 "$PROFOPT" compare --command=true --callgrind=yes one=a two=b

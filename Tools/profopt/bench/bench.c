@@ -9,7 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
@@ -17,9 +16,72 @@
 #include <time.h>
 #include <unistd.h>
 
-const char help_bench[] =
-	"usage: profopt bench [OPTIONS] NAME=PYTHON [NAME=PYTHON ...]\n"
-	"\n"
+struct bench_opts {
+	long long rounds, layouts, warmup, cpu, loops, nboot, seed;
+	int no_aslr, callgrind, cache_sim, branch_sim, list, check_only, keep_pages;
+	double target, timeout, conf;
+	const char *suite, *workloads, *json, *table, *plot, *baseline, *confidence;
+};
+
+#define O struct bench_opts
+static const struct option_spec bench_options[] = {
+	OPT_INT("rounds", 0, O, rounds, "N", 1, 100000, "samples per workload and interpreter (default 6; callgrind 1)"),
+	OPT_INT("warmup", 0, O, warmup, "N", 0, 100000,
+		"unrecorded runs per workload and interpreter first (default 1; callgrind 0)"),
+	OPT_SECONDS("target", 0, O, target, "calibration goal for one sample (default 0.2)"),
+	OPT_INT("loops", 0, O, loops, "N", 1, 1000000000,
+		"skip calibration, run N loops per sample (callgrind: default 6, at least 2, never calibrated)"),
+	OPT_STRING("workloads", 0, O, workloads, "A,B,...", "only these workloads (default: all; see --list)"),
+	OPT_STRING("suite", 0, O, suite, "DIR",
+		   "the suite: DIR/run.py and DIR/bm_*.py (default: the source tree's Tools/bench, or "
+		   "$PROFOPT_BENCH_DIR)"),
+	OPT_FLAG("list", 0, O, list, "list the workloads and exit"),
+	OPT_INT("cpu", 0, O, cpu, "N", 0, 65535, "pin profopt and the interpreters to CPU N (sched_setaffinity)"),
+	OPT_FLAG("no-aslr", 0, O, no_aslr,
+		 "run the interpreters without address space randomization (personality(2) for profopt's "
+		 "children only)"),
+	OPT_INT("layouts", 0, O, layouts, "N", 1, 100000,
+		"heap layouts the rounds cycle through (default: one per round): run.py holds a pad of "
+		"PROFOPT_BENCH_PAD bytes (0, 1536, 3072, ...) while it measures, which moves where malloc finds "
+		"memory; one layout can cost a workload 4%.  1 keeps the layout fixed"),
+	OPT_FLAG("keep-page-cache", 0, O, keep_pages,
+		 "keep each interpreter's files where the page cache holds them.  By default, at the start of "
+		 "every round, the files each one maps (executable, libraries, extension modules, as run.py "
+		 "reports them) are dropped from the page cache and read back: which physical pages hold the "
+		 "code moved one workload of byte-identical copies by up to 10%, steadily for a whole run"),
+	OPT_SECONDS("timeout", 0, O, timeout,
+		    "limit per process (default 300; 3600 with --callgrind, under which a workload's untimed "
+		    "setup runs as slowly as its loops)"),
+	OPT_FLAG("callgrind", 0, O, callgrind,
+		 "count instructions with valgrind --tool=callgrind instead of timing: deterministic, for when "
+		 "wall time is too noisy.  Counts are per loop in steady state: a run of one loop (startup, "
+		 "imports and the first loop's warm-up: caches, specialization) is subtracted from a run of N "
+		 "loops, divided by N - 1.  N is fixed, not calibrated on the clock, so separate runs count the "
+		 "same work (bench-compare refuses counts of different loop counts)"),
+	OPT_FLAG("cache-sim", 0, O, cache_sim, "with --callgrind: also simulate caches (the extra event counts are in the JSON)"),
+	OPT_FLAG("branch-sim", 0, O, branch_sim,
+		 "with --callgrind: also simulate branch prediction (the extra event counts are in the JSON)"),
+	OPT_FLAG("check-system", 0, O, check_only, "only check the system, then exit"),
+	OPT_STRING("confidence", 0, O, confidence, "C", "interval confidence (default 0.95)"),
+	OPT_INT("bootstrap", 0, O, nboot, "N", 100, 10000000, "bootstrap resamples (default 2000)"),
+	OPT_INT("seed", 0, O, seed, "N", 0, LONG_MAX, "bootstrap seed (default 1; same data and seed = same intervals)"),
+	OPT_STRING("baseline", 0, O, baseline, "NAME",
+		   "the interpreter the per-group table compares with (default: the first), e.g. --baseline=stock"),
+	OPT_STRING("json", 0, O, json, "FILE",
+		   "everything as JSON: samples, medians, MAD, IQR, speedups, intervals, verdicts, system checks"),
+	OPT_STRING("table", 0, O, table, "FILE",
+		   "also write the system checks and the table to FILE (the table always goes to standard output, "
+		   "progress to standard error)"),
+	OPT_STRING("plot", 0, O, plot, "FILE.svg|.png",
+		   "speedup per workload with intervals, drawn by gnuplot (FILE.dat and FILE.gp are kept next to "
+		   "it); skipped with a message when gnuplot is missing"),
+	OPT_END,
+};
+#undef O
+
+const struct command_options options_bench = {
+	"bench",
+	"[OPTIONS] NAME=PYTHON [NAME=PYTHON ...]",
 	"Runs the benchmark workloads of Tools/bench on each interpreter and compares them with\n"
 	"the first one, e.g.  profopt bench plain=./a/python pgo=./b/python\n"
 	"\n"
@@ -46,85 +108,11 @@ const char help_bench[] =
 	"\n"
 	"Before measuring it checks the CPU frequency governor, turbo, load average, busy\n"
 	"processes, ASLR and CPU pinning, and prints the fix for each problem.  It never changes\n"
-	"a system setting itself.\n"
-	"\n"
-	"Measuring:\n"
-	"  --rounds=N            samples per workload and interpreter (default 6; callgrind 1)\n"
-	"  --warmup=N            unrecorded runs per workload and interpreter first (default 1;\n"
-	"                        callgrind 0)\n"
-	"  --target=SECONDS      calibration goal for one sample (default 0.2)\n"
-	"  --loops=N             skip calibration, run N loops per sample (callgrind: default 6,\n"
-	"                        at least 2, never calibrated)\n"
-	"  --workloads=A,B,...   only these workloads (default: all; see --list)\n"
-	"  --suite=DIR           the suite: DIR/run.py and DIR/bm_*.py (default: the source tree's\n"
-	"                        Tools/bench, or $PROFOPT_BENCH_DIR)\n"
-	"  --list                list the workloads and exit\n"
-	"  --cpu=N               pin profopt and the interpreters to CPU N (sched_setaffinity)\n"
-	"  --no-aslr             run the interpreters without address space randomization\n"
-	"                        (personality(2) for profopt's children only)\n"
-	"  --layouts=N           heap layouts the rounds cycle through (default: one per round):\n"
-	"                        run.py holds a pad of PROFOPT_BENCH_PAD bytes (0, 1536, 3072,\n"
-	"                        ...) while it measures, which moves where malloc finds memory;\n"
-	"                        one layout can cost a workload 4%.  1 keeps the layout fixed\n"
-	"  --keep-page-cache     keep each interpreter's files where the page cache holds them.\n"
-	"                        By default, at the start of every round, the files each one\n"
-	"                        maps (executable, libraries, extension modules, as run.py\n"
-	"                        reports them) are dropped from the page cache and read back:\n"
-	"                        which physical pages hold the code moved one workload of\n"
-	"                        byte-identical copies by up to 10%, steadily for a whole run\n"
-	"  --timeout=SECONDS     limit per process (default 300; 3600 with --callgrind, under which a\n"
-	"                        workload's untimed setup runs as slowly as its loops)\n"
-	"  --callgrind           count instructions with valgrind --tool=callgrind instead of\n"
-	"                        timing: deterministic, for when wall time is too noisy.  Counts\n"
-	"                        are per loop in steady state: a run of one loop (startup, imports\n"
-	"                        and the first loop's warm-up: caches, specialization) is\n"
-	"                        subtracted from a run of N loops, divided by N - 1.  N is fixed,\n"
-	"                        not calibrated on the clock, so separate runs count the same work\n"
-	"                        (bench-compare refuses counts of different loop counts)\n"
-	"  --cache-sim, --branch-sim   with --callgrind: also simulate caches / branch prediction\n"
-	"                        (the extra event counts are in the JSON)\n"
-	"  --check-system        only check the system, then exit\n"
-	"\n"
-	"Statistics:\n"
-	"  --confidence=C        interval confidence (default 0.95)\n"
-	"  --bootstrap=N         bootstrap resamples (default 2000)\n"
-	"  --seed=N              bootstrap seed (default 1; same data and seed = same intervals)\n"
-	"  --baseline=NAME       the interpreter the per-group table compares with (default: the\n"
-	"                        first), e.g. --baseline=stock\n"
-	"\n"
-	"Output (the table always goes to standard output, progress to standard error):\n"
-	"  --json=FILE           everything as JSON: samples, medians, MAD, IQR, speedups,\n"
-	"                        intervals, verdicts, system checks\n"
-	"  --table=FILE          also write the system checks and the table to FILE\n"
-	"  --plot=FILE.svg|.png  speedup per workload with intervals, drawn by gnuplot (FILE.dat\n"
-	"                        and FILE.gp are kept next to it); skipped with a message when\n"
-	"                        gnuplot is missing\n"
-	"\n"
-	"Exit status: 0 when it measured, 1 when a workload or interpreter failed, 2 bad usage.\n";
-
-struct bench_opts {
-	int rounds, layouts, warmup, cpu, no_aslr, callgrind, cache_sim, branch_sim, list, check_only, nboot, keep_pages;
-	long loops;
-	double target, timeout, conf;
-	unsigned long long seed;
-	const char *suite, *workloads, *json, *table, *plot, *baseline;
+	"a system setting itself.\n",
+	bench_options,
+	"Exit status: 0 when it measured, 1 when a workload or interpreter failed, 2 bad usage.\n",
+	0,
 };
-
-static double seconds_option(const char *opt, const char *s)
-{
-	double v = parse_seconds(s, MAX_SECONDS);
-	if (v < 0)
-		usage_error("%s wants seconds > 0 and at most %.0f, not '%s'", opt, MAX_SECONDS, printable(s));
-	return v;
-}
-
-static long parse_count(const char *opt, const char *s, long min, long max)
-{
-	long long v;
-	if (parse_whole(s, min, max, &v) < 0)
-		usage_error("%s wants a whole number from %ld to %ld, not '%s'", opt, min, max, printable(s));
-	return (long)v;
-}
 
 /* The suite directory: --suite, $PROFOPT_BENCH_DIR, the source tree profopt was built from,
  * or next to the installed program. */
@@ -330,76 +318,30 @@ static void write_output(const char *path, const struct bench_result *r, void (*
 	free(data);
 }
 
-static void parse_bench_opts(struct bench_opts *o, int argc, char **argv)
+/* The options, and what the table cannot check: values that go together. */
+static int parse_bench_opts(struct bench_opts *o, int argc, char **argv)
 {
-	enum { O_ROUNDS = 256, O_WARMUP, O_TARGET, O_LOOPS, O_WORKLOADS, O_SUITE, O_LIST, O_CPU, O_NOASLR, O_TIMEOUT, O_CG,
-	       O_CACHE, O_BRANCH, O_CHECK, O_CONF, O_BOOT, O_SEED, O_JSON, O_TABLE, O_PLOT, O_LAYOUTS, O_BASELINE, O_KEEP };
-	static const struct option lopts[] = {
-		{"rounds", required_argument, NULL, O_ROUNDS}, {"warmup", required_argument, NULL, O_WARMUP},
-		{"target", required_argument, NULL, O_TARGET}, {"loops", required_argument, NULL, O_LOOPS},
-		{"workloads", required_argument, NULL, O_WORKLOADS}, {"suite", required_argument, NULL, O_SUITE},
-		{"list", no_argument, NULL, O_LIST}, {"cpu", required_argument, NULL, O_CPU},
-		{"no-aslr", no_argument, NULL, O_NOASLR}, {"timeout", required_argument, NULL, O_TIMEOUT},
-		{"callgrind", no_argument, NULL, O_CG}, {"cache-sim", no_argument, NULL, O_CACHE},
-		{"branch-sim", no_argument, NULL, O_BRANCH}, {"check-system", no_argument, NULL, O_CHECK},
-		{"confidence", required_argument, NULL, O_CONF}, {"bootstrap", required_argument, NULL, O_BOOT},
-		{"seed", required_argument, NULL, O_SEED}, {"json", required_argument, NULL, O_JSON},
-		{"table", required_argument, NULL, O_TABLE}, {"plot", required_argument, NULL, O_PLOT},
-		{"layouts", required_argument, NULL, O_LAYOUTS}, {"baseline", required_argument, NULL, O_BASELINE},
-		{"keep-page-cache", no_argument, NULL, O_KEEP}, {NULL, 0, NULL, 0},
-	};
-	int c;
-	char *end;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
-		switch (c) {
-		case O_ROUNDS: o->rounds = (int)parse_count("--rounds", optarg, 1, 100000); break;
-		case O_LAYOUTS: o->layouts = (int)parse_count("--layouts", optarg, 1, 100000); break;
-		case O_WARMUP: o->warmup = (int)parse_count("--warmup", optarg, 0, 100000); break;
-		case O_TARGET: o->target = seconds_option("--target", optarg); break;
-		case O_LOOPS: o->loops = parse_count("--loops", optarg, 1, 1000000000); break;
-		case O_WORKLOADS: o->workloads = optarg; break;
-		case O_SUITE: o->suite = optarg; break;
-		case O_LIST: o->list = 1; break;
-		case O_CPU: o->cpu = (int)parse_count("--cpu", optarg, 0, 65535); break;
-		case O_NOASLR: o->no_aslr = 1; break;
-		case O_KEEP: o->keep_pages = 1; break;
-		case O_TIMEOUT: o->timeout = seconds_option("--timeout", optarg); break;
-		case O_CG: o->callgrind = 1; break;
-		case O_CACHE: o->cache_sim = 1; break;
-		case O_BRANCH: o->branch_sim = 1; break;
-		case O_CHECK: o->check_only = 1; break;
-		case O_CONF:
-			o->conf = strtod(optarg, &end);
-			if (end == optarg || *end || !(o->conf > 0.5 && o->conf < 1))
-				usage_error("--confidence wants a number between 0.5 and 1 (e.g. 0.95), not '%s'", optarg);
-			break;
-		case O_BOOT: o->nboot = (int)parse_count("--bootstrap", optarg, 100, 10000000); break;
-		case O_SEED: o->seed = (unsigned long long)parse_count("--seed", optarg, 0, LONG_MAX); break;
-		case O_JSON: o->json = optarg; break;
-		case O_TABLE: o->table = optarg; break;
-		case O_PLOT: o->plot = optarg; break;
-		case O_BASELINE: o->baseline = optarg; break;
-		default: usage_error("unknown option '%s' (see 'profopt bench --help')", argv[optind - 1]);
-		}
-	}
+	int first = options_parse(&options_bench, argc, argv, o);
+	if (o->confidence)
+		o->conf = stats_parse_confidence(o->confidence);
 	if (o->callgrind && o->loops && o->loops <= BENCH_SUBTRACTED_LOOPS)
 		usage_error("--callgrind counts at least 2 loops (the first is warm-up, subtracted)");
 	if ((o->cache_sim || o->branch_sim) && !o->callgrind)
 		usage_error("--cache-sim and --branch-sim go with --callgrind");
 	if (o->plot && !ends_with(o->plot, ".svg") && !ends_with(o->plot, ".png"))
-		usage_error("--plot wants a file ending in .svg or .png, not '%s'", o->plot);
+		usage_error("--plot wants a file ending in .svg or .png, not '%s'", printable(o->plot));
+	return first;
 }
 
 /* The run's settings: the options, else the defaults of the mode (timing or callgrind). */
 static void init_result(struct bench_result *r, const struct bench_opts *o)
 {
-	*r = (struct bench_result){.mode = o->callgrind ? BENCH_INSTRUCTIONS : BENCH_TIME, .nboot = o->nboot,
-				   .conf = o->conf, .seed = o->seed, .cpu = o->cpu, .no_aslr = o->no_aslr};
-	r->rounds = o->rounds > 0 ? o->rounds : o->callgrind ? 1 : 6;
-	r->layouts = o->layouts > 0 ? o->layouts : r->rounds;
+	*r = (struct bench_result){.mode = o->callgrind ? BENCH_INSTRUCTIONS : BENCH_TIME, .nboot = (int)o->nboot,
+				   .conf = o->conf, .seed = (uint64_t)o->seed, .cpu = (int)o->cpu, .no_aslr = o->no_aslr};
+	r->rounds = o->rounds > 0 ? (int)o->rounds : o->callgrind ? 1 : 6;
+	r->layouts = o->layouts > 0 ? (int)o->layouts : r->rounds;
 	r->drop_pages = !o->callgrind && !o->keep_pages;
-	r->warmup = o->warmup >= 0 ? o->warmup : o->callgrind ? 0 : 1;
+	r->warmup = o->warmup >= 0 ? (int)o->warmup : o->callgrind ? 0 : 1;
 	r->target = o->target > 0 ? o->target : 0.2;
 	if (!o->callgrind && r->rounds < 2 && !o->check_only && !o->list)
 		warn("one round gives no estimate of the noise: every difference will be labelled 'noise'");
@@ -411,11 +353,11 @@ static void init_result(struct bench_result *r, const struct bench_opts *o)
 /* Pins and ASLR as asked, then the system check, printed. */
 static void check_system(struct sysinfo *sys, const struct bench_opts *o)
 {
-	if (o->cpu >= 0 && pin_to_cpu(o->cpu) < 0)
-		fatal("cannot pin to CPU %d: %s (this machine has CPUs 0-%ld)", o->cpu, strerror(errno), sysconf(_SC_NPROCESSORS_ONLN) - 1);
+	if (o->cpu >= 0 && pin_to_cpu((int)o->cpu) < 0)
+		fatal("cannot pin to CPU %lld: %s (this machine has CPUs 0-%ld)", o->cpu, strerror(errno), sysconf(_SC_NPROCESSORS_ONLN) - 1);
 	if (o->no_aslr && personality(ADDR_NO_RANDOMIZE | (unsigned long)personality(0xffffffff)) < 0)
 		fatal("cannot turn off address space randomization for the interpreters: %s", strerror(errno));
-	struct sysinfo_opts so = {.root = "", .cpu = o->cpu, .no_aslr = o->no_aslr, .sample = 0.5};
+	struct sysinfo_opts so = {.root = "", .cpu = (int)o->cpu, .no_aslr = o->no_aslr, .sample = 0.5};
 	sysinfo_collect(sys, &so);
 	printf("System check (what may spoil the numbers):\n");
 	sysinfo_print(sys, stdout);
@@ -427,18 +369,18 @@ static void check_system(struct sysinfo *sys, const struct bench_opts *o)
 }
 
 /* callgrind: valgrind found, its extra simulations, a scratch directory for its output. */
-static void init_callgrind(struct bench_runner *br, struct bench_result *r, const struct bench_opts *o, char **cg_extra)
+static void init_callgrind(struct bench_runner *br, struct bench_result *r, const struct bench_opts *o,
+			   struct option_list *cg_extra)
 {
 	char *vg = find_program(getenv("VALGRIND") && *getenv("VALGRIND") ? getenv("VALGRIND") : "valgrind");
 	if (!vg)
 		fatal("--callgrind needs valgrind, which is not installed (Debian/Ubuntu: apt-get install valgrind)");
 	br->valgrind = vg;
-	int k = 0;
 	if (o->cache_sim)
-		cg_extra[k++] = "--cache-sim=yes";
+		option_list_add(cg_extra, "--cache-sim=yes");
 	if (o->branch_sim)
-		cg_extra[k++] = "--branch-sim=yes";
-	br->cg_extra = cg_extra;
+		option_list_add(cg_extra, "--branch-sim=yes");
+	br->cg_extra = cg_extra->v;
 	r->callgrind_args = o->cache_sim && o->branch_sim ? "--cache-sim=yes --branch-sim=yes"
 			    : o->cache_sim		  ? "--cache-sim=yes"
 			    : o->branch_sim		  ? "--branch-sim=yes"
@@ -596,10 +538,10 @@ static void report_results(struct bench_result *r, const struct bench_opts *o, c
 static void run_bench(struct bench_result *r, const struct bench_opts *o, const char *suite, char **works, int nwork)
 {
 	struct bench_runner br = {.timeout = o->timeout > 0 ? o->timeout : o->callgrind ? 3600 : 300};
-	char *cg_extra[4] = {NULL, NULL, NULL, NULL};
+	struct option_list cg_extra = {0};
 	br.runpy = xasprintf("%s/run.py", suite);
 	if (o->callgrind)
-		init_callgrind(&br, r, o, cg_extra);
+		init_callgrind(&br, r, o, &cg_extra);
 	/* String hashing is randomized per process; a fixed seed makes dict and set layouts, and
 	 * so the work done, the same in every run (the user's own setting wins). */
 	setenv("PYTHONHASHSEED", "0", 0);
@@ -619,12 +561,13 @@ static void run_bench(struct bench_result *r, const struct bench_opts *o, const 
 		remove_dir_tree(br.tmpdir);
 	remove_dir_tree(pycache);
 	free(pycache);
+	free(cg_extra.v);
 }
 
 int cmd_bench(int argc, char **argv)
 {
 	struct bench_opts o = {.rounds = -1, .warmup = -1, .cpu = -1, .nboot = 2000, .target = -1, .timeout = -1, .conf = 0.95, .seed = 1};
-	parse_bench_opts(&o, argc, argv);
+	int first = parse_bench_opts(&o, argc, argv);
 	char *suite = NULL;
 	int nwork = 0;
 	char **works = NULL;
@@ -636,13 +579,13 @@ int cmd_bench(int argc, char **argv)
 				printf("%s\n", printable(works[w]));
 			return 0;
 		}
-		if (optind >= argc)
+		if (first >= argc)
 			usage_error("no interpreters given: profopt bench NAME=PYTHON [NAME=PYTHON ...] (see --help)");
 	}
 	struct bench_result r;
 	init_result(&r, &o);
 	if (!o.check_only) {
-		parse_interps(&r, argc - optind, argv + optind);
+		parse_interps(&r, argc - first, argv + first);
 		r.baseline = find_baseline(&r, o.baseline);
 	}
 	struct sysinfo sys;

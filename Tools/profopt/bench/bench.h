@@ -6,6 +6,7 @@
 
 #include "bench/stats.h"
 #include "bench/sysinfo.h"
+#include "lib/options.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -113,7 +114,7 @@ struct bench_runner {
 	const char *runpy;        /* Tools/bench/run.py */
 	double timeout;           /* per process, seconds */
 	const char *valgrind;     /* callgrind mode: the valgrind program, else NULL */
-	char *const *cg_extra;    /* extra valgrind options (NULL-terminated), may be NULL */
+	const char *const *cg_extra; /* extra valgrind options (NULL-terminated), may be NULL */
 	const char *tmpdir;       /* for callgrind output files */
 };
 /* One timed run of `loops` bench() calls: elapsed seconds as run.py reports them.
@@ -169,10 +170,10 @@ void bench_write_json(const struct bench_result *r, FILE *out);
 int bench_plot(const struct bench_result *r, const char *path);
 
 /* ---- the tool's two commands (bench.c, compare.c), dispatched by main.c; argv[0] is the
- * command's name, and help_NAME is its --help text. */
+ * command's name, and options_NAME its options (parsing and --help, lib/options.h). */
 int cmd_bench(int argc, char **argv);
-extern const char help_bench[];
+extern const struct command_options options_bench;
 int cmd_compare(int argc, char **argv);
-extern const char help_compare[];
+extern const struct command_options options_compare;
 
 #endif

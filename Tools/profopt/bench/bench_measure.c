@@ -158,21 +158,24 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 	snprintf(nloops, sizeof nloops, "%ld", loops);
 	char *outfile = xasprintf("%s/callgrind.%ld.out", br->tmpdir, (long)getpid());
 	char *outopt = xasprintf("--callgrind-out-file=%s", outfile);
-	char *argv[32];
+	int nextra = 0;
+	while (br->cg_extra && br->cg_extra[nextra])
+		nextra++;
+	char **argv = xcalloc((size_t)nextra + 8, sizeof *argv);
 	int argc = 0;
 	argv[argc++] = (char *)br->valgrind;
 	argv[argc++] = "--tool=callgrind";
 	argv[argc++] = outopt;
-	for (int i = 0; br->cg_extra && br->cg_extra[i] && argc < 24; i++)
-		argv[argc++] = br->cg_extra[i];
+	for (int i = 0; i < nextra; i++)
+		argv[argc++] = (char *)br->cg_extra[i];
 	argv[argc++] = in->executable;
 	argv[argc++] = (char *)br->runpy;
 	argv[argc++] = (char *)work;
 	argv[argc++] = nloops;
-	argv[argc] = NULL;
 	char *out = NULL;
 	unlink(outfile);
 	int st = spawn(argv, br->timeout, &out);
+	free(argv);
 	if (!proc_exit_ok(st)) {
 		char *why = bench_callgrind_unreadable(out, in->executable);
 		if (why)

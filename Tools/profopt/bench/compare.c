@@ -12,16 +12,52 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
-const char help_compare[] =
-	"usage: profopt compare [OPTIONS] --command=CMD NAME=DIR NAME=DIR\n"
-	"\n"
+#define CMP_MAX_SHOWN 20
+
+struct cmp_build {
+	char *name, *dir;
+	double *samples;
+	int n;
+	double median, mad;
+	struct cg_profile prof;
+};
+
+struct cmp_opts {
+	const char *command, *json, *table, *callgrind_when, *threshold_text, *min_share_text, *confidence;
+	long long rounds, warmup, nboot, seed;
+	int callgrind; /* -1 auto, 0 no, 1 yes */
+	double timeout, conf, threshold, min_share;
+};
+
+#define O struct cmp_opts
+static const struct option_spec compare_options[] = {
+	OPT_STRING("command", 0, O, command, "CMD", "the command, run in each build's directory (required)"),
+	OPT_INT("rounds", 0, O, rounds, "N", 1, 100000, "timed rounds (default 10)"),
+	OPT_INT("warmup", 0, O, warmup, "N", 0, 100000, "untimed runs of each build first (default 1)"),
+	OPT_SECONDS("timeout", 0, O, timeout, "limit per run (default 600; ten times that under callgrind)"),
+	OPT_STRING("callgrind", 0, O, callgrind_when, "WHEN", "auto (default: when valgrind is installed), yes or no"),
+	OPT_STRING("threshold", 0, O, threshold_text, "PERCENT",
+		   "growth of a function's count that makes it slower (default 2)"),
+	OPT_STRING("min-share", 0, O, min_share_text, "PERCENT",
+		   "and its growth as a share of the first build's total (default 0.1)"),
+	OPT_STRING("confidence", 0, O, confidence, "C", "interval confidence (default 0.95)"),
+	OPT_INT("bootstrap", 0, O, nboot, "N", 100, 10000000, "bootstrap resamples (default 2000)"),
+	OPT_INT("seed", 0, O, seed, "N", 0, LONG_MAX, "bootstrap seed (default 1)"),
+	OPT_STRING("json", 0, O, json, "FILE", "everything as JSON: samples, medians, ratios, slower functions"),
+	OPT_STRING("table", 0, O, table, "FILE", "the table into FILE too (it always goes to standard output)"),
+	OPT_END,
+};
+#undef O
+
+const struct command_options options_compare = {
+	"compare",
+	"[OPTIONS] --command=CMD NAME=DIR NAME=DIR",
 	"Runs CMD (by /bin/sh -c) in each build's directory DIR and compares the second build with\n"
 	"the first, e.g.  profopt compare --command='./toy ppas 2000' plain=pgo/bench-plain/tree pgo=.\n"
 	"(`make pgo-bench` runs it on a project's plain and PGO builds).\n"
@@ -36,39 +72,11 @@ const char help_compare[] =
 	"counts, which the machine's load does not move, and the functions whose own count (not\n"
 	"their callees') grew by more than --threshold and by at least --min-share of the first\n"
 	"build's total.  A function one build inlines and the other does not moves its count into\n"
-	"its caller: read the list with the functions that vanished in mind (the JSON has them all).\n"
-	"\n"
-	"  --command=CMD        the command, run in each build's directory (required)\n"
-	"  --rounds=N           timed rounds (default 10)\n"
-	"  --warmup=N           untimed runs of each build first (default 1)\n"
-	"  --timeout=SECONDS    limit per run (default 600; ten times that under callgrind)\n"
-	"  --callgrind=WHEN     auto (default: when valgrind is installed), yes or no\n"
-	"  --threshold=PERCENT  growth of a function's count that makes it slower (default 2)\n"
-	"  --min-share=PERCENT  and its growth as a share of the first build's total (default 0.1)\n"
-	"  --confidence=C       interval confidence (default 0.95)\n"
-	"  --bootstrap=N        bootstrap resamples (default 2000)\n"
-	"  --seed=N             bootstrap seed (default 1)\n"
-	"  --json=FILE          everything as JSON: samples, medians, ratios, slower functions\n"
-	"  --table=FILE         the table into FILE too (it always goes to standard output)\n"
-	"\n"
+	"its caller: read the list with the functions that vanished in mind (the JSON has them all).\n",
+	compare_options,
 	"Exit status: 0 when it measured, 1 when the command failed on a build (named, with its\n"
-	"last line of output), 2 bad usage.\n";
-
-#define CMP_MAX_SHOWN 20
-
-struct cmp_build {
-	char *name, *dir;
-	double *samples;
-	int n;
-	double median, mad;
-	struct cg_profile prof;
-};
-
-struct cmp_opts {
-	const char *command, *json, *table;
-	int rounds, warmup, nboot, callgrind; /* callgrind: -1 auto, 0 no, 1 yes */
-	double timeout, conf, threshold, min_share;
-	unsigned long long seed;
+	"last line of output), 2 bad usage.\n",
+	0,
 };
 
 struct cmp_result {
@@ -90,63 +98,27 @@ static double percent_option(const char *opt, const char *s)
 	return v / 100;
 }
 
-static long count_option(const char *opt, const char *s, long min, long max)
+/* The options, the values the table keeps as text, and the two builds' places in argv. */
+static int parse_opts(struct cmp_opts *o, int argc, char **argv)
 {
-	long long v;
-	if (parse_whole(s, min, max, &v) < 0)
-		usage_error("%s wants a whole number from %ld to %ld, not '%s'", opt, min, max, printable(s));
-	return (long)v;
-}
-
-static void parse_value(struct cmp_opts *o, int c, const char *arg)
-{
-	char *end;
-	switch (c) {
-	case 'c': o->command = arg; break;
-	case 'r': o->rounds = (int)count_option("--rounds", arg, 1, 100000); break;
-	case 'w': o->warmup = (int)count_option("--warmup", arg, 0, 100000); break;
-	case 'b': o->nboot = (int)count_option("--bootstrap", arg, 100, 10000000); break;
-	case 's': o->seed = (unsigned long long)count_option("--seed", arg, 0, LONG_MAX); break;
-	case 'h': o->threshold = percent_option("--threshold", arg); break;
-	case 'm': o->min_share = percent_option("--min-share", arg); break;
-	case 'j': o->json = arg; break;
-	case 'T': o->table = arg; break;
-	case 't':
-		if ((o->timeout = parse_seconds(arg, MAX_SECONDS)) < 0)
-			usage_error("--timeout wants seconds > 0 and at most %.0f, not '%s'", MAX_SECONDS, printable(arg));
-		break;
-	case 'g':
-		o->callgrind = !strcmp(arg, "auto") ? -1 : !strcmp(arg, "yes") ? 1 : !strcmp(arg, "no") ? 0 : -2;
+	int first = options_parse(&options_compare, argc, argv, o);
+	if (o->threshold_text)
+		o->threshold = percent_option("--threshold", o->threshold_text);
+	if (o->min_share_text)
+		o->min_share = percent_option("--min-share", o->min_share_text);
+	if (o->confidence)
+		o->conf = stats_parse_confidence(o->confidence);
+	if (o->callgrind_when) {
+		const char *w = o->callgrind_when;
+		o->callgrind = !strcmp(w, "auto") ? -1 : !strcmp(w, "yes") ? 1 : !strcmp(w, "no") ? 0 : -2;
 		if (o->callgrind == -2)
-			usage_error("--callgrind wants auto, yes or no, not '%s'", printable(arg));
-		break;
-	case 'C':
-		o->conf = strtod(arg, &end);
-		if (end == arg || *end || !(o->conf > 0.5 && o->conf < 1))
-			usage_error("--confidence wants a number between 0.5 and 1 (e.g. 0.95), not '%s'", printable(arg));
-		break;
-	default: usage_error("unknown option '%s' (see 'profopt compare --help')", printable(arg));
+			usage_error("--callgrind wants auto, yes or no, not '%s'", printable(w));
 	}
-}
-
-static void parse_opts(struct cmp_opts *o, int argc, char **argv)
-{
-	static const struct option lopts[] = {
-		{"command", required_argument, NULL, 'c'}, {"rounds", required_argument, NULL, 'r'},
-		{"warmup", required_argument, NULL, 'w'}, {"timeout", required_argument, NULL, 't'},
-		{"callgrind", required_argument, NULL, 'g'}, {"threshold", required_argument, NULL, 'h'},
-		{"min-share", required_argument, NULL, 'm'}, {"confidence", required_argument, NULL, 'C'},
-		{"bootstrap", required_argument, NULL, 'b'}, {"seed", required_argument, NULL, 's'},
-		{"json", required_argument, NULL, 'j'}, {"table", required_argument, NULL, 'T'}, {NULL, 0, NULL, 0},
-	};
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1)
-		parse_value(o, c, c == '?' ? argv[optind - 1] : optarg);
 	if (!o->command || !*o->command)
 		usage_error("no command: --command=CMD names what to run on both builds (see --help)");
-	if (argc - optind != 2)
-		usage_error("give two builds, NAME=DIR NAME=DIR (the first is the baseline), not %d", argc - optind);
+	if (argc - first != 2)
+		usage_error("give two builds, NAME=DIR NAME=DIR (the first is the baseline), not %d", argc - first);
+	return first;
 }
 
 static void parse_build(struct cmp_build *b, const char *arg, const char *other)
@@ -273,7 +245,7 @@ static void measure(struct cmp_result *r, const struct cmp_opts *o, const char *
 			struct cmp_build *b = &r->b[order[k]];
 			char phase[48] = "warm-up";
 			if (round >= 0)
-				snprintf(phase, sizeof phase, "round %d/%d", round + 1, o->rounds);
+				snprintf(phase, sizeof phase, "round %d/%lld", round + 1, o->rounds);
 			step(&p, phase, b);
 			double t = run_timed(o, b);
 			if (round >= 0)
@@ -343,7 +315,7 @@ static void print_table(const struct cmp_result *r, const struct cmp_opts *o, FI
 	snprintf(va + strlen(va), sizeof va - strlen(va), " ±%.1f%%", a->median > 0 ? 100 * a->mad / a->median : 0);
 	snprintf(vb + strlen(vb), sizeof vb - strlen(vb), " ±%.1f%%", b->median > 0 ? 100 * b->mad / b->median : 0);
 	bench_format_speedup(s, sizeof s, r->speedup, r->verdict);
-	fprintf(out, "%-14s %-21s %-21s %s  (median of %d rounds, interleaved; %.0f%% interval)\n", "time", va, vb, s,
+	fprintf(out, "%-14s %-21s %-21s %s  (median of %lld rounds, interleaved; %.0f%% interval)\n", "time", va, vb, s,
 		o->rounds, o->conf * 100);
 	if (r->no_count) {
 		fprintf(out, "%-14s not counted: %s; time only\n", "instructions", r->no_count);
@@ -474,10 +446,10 @@ int cmd_compare(int argc, char **argv)
 {
 	struct cmp_opts o = {.rounds = 10, .warmup = 1, .nboot = 2000, .callgrind = -1, .timeout = 600, .conf = 0.95,
 			     .threshold = 0.02, .min_share = 0.001, .seed = 1};
-	parse_opts(&o, argc, argv);
+	int first = parse_opts(&o, argc, argv);
 	struct cmp_result r = {0};
-	parse_build(&r.b[0], argv[optind], NULL);
-	parse_build(&r.b[1], argv[optind + 1], r.b[0].name);
+	parse_build(&r.b[0], argv[first], NULL);
+	parse_build(&r.b[1], argv[first + 1], r.b[0].name);
 	for (int i = 0; i < 2; i++)
 		r.b[i].samples = xcalloc((size_t)o.rounds, sizeof(double));
 	if (o.json)
@@ -490,7 +462,7 @@ int cmd_compare(int argc, char **argv)
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t0));
 	r.started = xstrdup(when);
 	bench_catch_signals();
-	fprintf(stderr, "compare: %s and %s, %d rounds%s\n", r.b[0].name, r.b[1].name, o.rounds,
+	fprintf(stderr, "compare: %s and %s, %lld rounds%s\n", r.b[0].name, r.b[1].name, o.rounds,
 		vg ? ", then one callgrind run of each" : "");
 	measure(&r, &o, vg);
 	analyze(&r, &o);

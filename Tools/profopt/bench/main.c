@@ -15,10 +15,11 @@
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
-	const char *help;
+	const struct command_options *options;
 } bench_commands[] = {
-	{"bench", cmd_bench, help_bench},
-	{"compare", cmd_compare, help_compare},
+	{"bench", cmd_bench, &options_bench},
+	{"compare", cmd_compare, &options_compare},
+	{NULL, NULL, NULL},
 };
 
 static void print_usage(FILE *out)
@@ -36,6 +37,26 @@ static int asks_for_help(int argc, char **argv)
 	return 0;
 }
 
+static int is_help(const char *arg)
+{
+	return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0 || strcmp(arg, "help") == 0;
+}
+
+/* `profopt-bench help [COMMAND]`, --help, -h: the tool's usage, or the command's, from its table. */
+static int print_help(int argc, char **argv)
+{
+	if (argc < 3 || strcmp(argv[1], "help") != 0) {
+		print_usage(stdout);
+		return 0;
+	}
+	for (int i = 0; bench_commands[i].name; i++)
+		if (strcmp(bench_commands[i].name, argv[2]) == 0) {
+			options_usage(stdout, bench_commands[i].options);
+			return 0;
+		}
+	usage_error("no such command: '%s' (profopt-bench runs bench and compare)", printable(argv[2]));
+}
+
 int main(int argc, char **argv)
 {
 	/* A result that could not be written (a full disk, a closed pipe) is never a success. */
@@ -49,15 +70,19 @@ int main(int argc, char **argv)
 		printf("profopt-bench %s\n", PROFOPT_VERSION);
 		return 0;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		print_usage(stdout);
+	if (is_help(argv[1]))
+		return print_help(argc, argv);
+	/* --list-options (not in --help; for t0175): every option of both commands. */
+	if (strcmp(argv[1], "--list-options") == 0) {
+		for (int i = 0; bench_commands[i].name; i++)
+			options_list(stdout, bench_commands[i].options);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof bench_commands / sizeof bench_commands[0]; i++) {
+	for (int i = 0; bench_commands[i].name; i++) {
 		if (strcmp(bench_commands[i].name, argv[1]) != 0)
 			continue;
 		if (asks_for_help(argc - 1, argv + 1)) {
-			fputs(bench_commands[i].help, stdout);
+			options_usage(stdout, bench_commands[i].options);
 			return 0;
 		}
 		/* Messages keep the names users type. */

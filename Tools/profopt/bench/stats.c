@@ -199,3 +199,12 @@ const char *verdict_name(enum verdict v)
 	}
 	return "?";
 }
+
+double stats_parse_confidence(const char *text)
+{
+	char *end;
+	double c = strtod(text, &end);
+	if (end == text || *end || !(c > 0.5 && c < 1))
+		usage_error("--confidence wants a number between 0.5 and 1 (e.g. 0.95), not '%s'", printable(text));
+	return c;
+}

@@ -44,6 +44,9 @@ struct interval stats_speedup(const double *base, const double *other, int n, do
 struct interval stats_geomean_speedup(const double *const *base, const double *const *other, const int *n, int k,
 				      double conf, int nboot, uint64_t seed);
 
+/* --confidence's value (bench and compare): a number between 0.5 and 1, else a usage error. */
+double stats_parse_confidence(const char *text);
+
 enum verdict { VERDICT_FASTER, VERDICT_SLOWER, VERDICT_NOISE, VERDICT_SAME };
 /* FASTER/SLOWER when the interval excludes 1, NOISE when it contains 1.  An interval of zero
  * width (a single, deterministic measurement) is SAME when within `exact_tolerance` of 1. */
