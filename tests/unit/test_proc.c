@@ -73,3 +73,21 @@ TEST(pool_results_and_timeout)
 	free(rm);
 	free(l1), free(l2), free(l3), free(l4), free(l5);
 }
+
+static char batch_out[256];
+
+static void keep_batch(void *ctx, const char *out, size_t len, char *const *args, int first, int count)
+{
+	(void)ctx, (void)args, (void)first, (void)count;
+	snprintf(batch_out, sizeof batch_out, "%.*s", (int)len, out);
+}
+
+/* A tool's warning between two pieces of one buffered stdout line (llvm-nm's "no symbols" at a
+ * buffer boundary) must not split that line: what run_batches hands over is stdout, then stderr. */
+TEST(batch_stderr_never_inside_a_stdout_line)
+{
+	char *argv[] = {"sh", "-c", "printf 'a.o: fn_'; printf 'warning: b.o: no symbols\\n' >&2; printf 'a T\\n'", "sh", NULL};
+	char *one[] = {"x", NULL};
+	CHECK_INT(run_batches(argv, one, 1, 1, keep_batch, NULL, NULL), 0);
+	CHECK_STR(batch_out, "a.o: fn_a T\nwarning: b.o: no symbols\n");
+}

@@ -65,7 +65,7 @@ enum {
 	PARENT_DEATH = 4, /* Linux: it gets SIGTERM when profopt ends */
 };
 
-static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd, int how);
+static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, int err_fd, const char *cwd, int how);
 
 /* PARENT_DEATH: SIGTERM when the parent ends, also if it ended before prctl. */
 static void die_with_parent(pid_t parent)
@@ -79,7 +79,7 @@ static void die_with_parent(pid_t parent)
 #endif
 }
 
-static void child_setup(int log_fd, const char *cwd, int errpipe, char *const env[], int how, pid_t parent)
+static void child_setup(int log_fd, int err_fd, const char *cwd, int errpipe, char *const env[], int how, pid_t parent)
 {
 	for (int i = 0; env && env[i]; i++)
 		putenv(env[i]);
@@ -102,7 +102,7 @@ static void child_setup(int log_fd, const char *cwd, int errpipe, char *const en
 	}
 	if (log_fd >= 0) {
 		dup2(log_fd, 1);
-		dup2(log_fd, 2);
+		dup2(err_fd >= 0 ? err_fd : log_fd, 2);
 	}
 	if (cwd && chdir(cwd) < 0) {
 		int e = errno;
@@ -113,17 +113,17 @@ static void child_setup(int log_fd, const char *cwd, int errpipe, char *const en
 
 int proc_start_argv(struct proc *p, char *const argv[], int log_fd, const char *cwd)
 {
-	return start(p, argv, NULL, log_fd, cwd, OWN_GROUP);
+	return start(p, argv, NULL, log_fd, -1, cwd, OWN_GROUP);
 }
 
 int proc_start_foreground(struct proc *p, char *const argv[])
 {
-	return start(p, argv, NULL, -1, NULL, KEEP_STDIN | PARENT_DEATH);
+	return start(p, argv, NULL, -1, -1, NULL, KEEP_STDIN | PARENT_DEATH);
 }
 
 /* Without OWN_GROUP the child stays in profopt's group, and a Ctrl-C at the terminal
  * reaches it too. */
-static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, const char *cwd, int how)
+static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, int err_fd, const char *cwd, int how)
 {
 	int fds[2];
 	pid_t parent = getpid();
@@ -137,7 +137,7 @@ static int start(struct proc *p, char *const argv[], char *const env[], int log_
 		fatal("fork: %s", strerror(errno));
 	if (pid == 0) {
 		close(fds[0]);
-		child_setup(log_fd, cwd, fds[1], env, how, parent);
+		child_setup(log_fd, err_fd, cwd, fds[1], env, how, parent);
 		execvp(argv[0], argv);
 		int e = errno;
 		if (write(fds[1], &e, sizeof e) < 0) {}
@@ -236,7 +236,11 @@ int run_child(char *const argv[], const struct run_opts *o, char **out, size_t *
 	buf_add(&b, "", 0);
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		fatal("pipe: %s", strerror(errno));
-	if (start(&p, argv, o->env, fds[1], o->cwd, o->timeout > 0 || o->stop ? OWN_GROUP : 0) < 0) {
+	/* stderr apart: an unbuffered warning would otherwise land inside a buffered stdout line */
+	FILE *err = o->stderr_after ? tmpfile() : NULL;
+	if (o->stderr_after && !err)
+		fatal("a temporary file for %s's messages: %s", printable(argv[0]), strerror(errno));
+	if (start(&p, argv, o->env, fds[1], err ? fileno(err) : -1, o->cwd, o->timeout > 0 || o->stop ? OWN_GROUP : 0) < 0) {
 		close(fds[0]);
 		close(fds[1]);
 		buf_printf(&b, "cannot execute %s: %s", printable(argv[0]), strerror(p.exec_errno));
@@ -252,6 +256,14 @@ int run_child(char *const argv[], const struct run_opts *o, char **out, size_t *
 			}
 		if (how)
 			status = how;
+	}
+	if (err) {
+		char chunk[4096];
+		size_t got;
+		rewind(err);
+		while ((got = fread(chunk, 1, sizeof chunk, err)) > 0)
+			buf_add(&b, chunk, got);
+		fclose(err);
 	}
 	if (outlen)
 		*outlen = b.len;
@@ -334,7 +346,8 @@ int run_batches(char *const argv[], char *const *args, int n, int per_run, batch
 		v[fixed + count] = NULL;
 		char *out = NULL;
 		size_t len = 0;
-		int st = run_child(v, NULL, &out, &len);
+		static const struct run_opts apart = {.stderr_after = 1};
+		int st = run_child(v, &apart, &out, &len);
 		if (st != RUN_NOT_STARTED)
 			fn(ctx, out ? out : "", out ? len : 0, args + first, first, count);
 		if (!proc_exit_ok(st) && !failed) {

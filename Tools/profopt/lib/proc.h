@@ -59,6 +59,7 @@ struct run_opts {
 	char *const *env;            /* "NAME=VALUE" for the child only */
 	double timeout;              /* seconds; 0: none */
 	volatile sig_atomic_t *stop; /* becomes non-zero (a signal handler): the child is killed */
+	int stderr_after;            /* stderr after all of stdout in *out, never inside a line of it */
 };
 #define RUN_NOT_STARTED (-1)
 #define RUN_TIMED_OUT (-2)
