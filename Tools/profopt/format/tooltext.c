@@ -87,7 +87,8 @@ int profdata_show(const char *tool, const char *profdata, struct shown_profile *
 	char *arg = safe_path_arg(profdata), *out = NULL;
 	char *argv[] = {(char *)tool, "show", "--all-functions", "--counts", "--", arg, NULL};
 	size_t len = 0;
-	int st = run_child(argv, NULL, &out, &len);
+	static const struct run_opts apart = {.stderr_after = 1}; /* a warning never splits a line */
+	int st = run_child(argv, &apart, &out, &len);
 	free(arg);
 	memset(p, 0, sizeof *p);
 	if (!proc_exit_ok(st)) {
@@ -103,7 +104,8 @@ int profdata_hot_count(const char *tool, const char *profdata, uint64_t *hot, ch
 {
 	char *arg = safe_path_arg(profdata), *out = NULL;
 	char *argv[] = {(char *)tool, "show", "--detailed-summary", "--", arg, NULL};
-	int st = run_child(argv, NULL, &out, NULL);
+	static const struct run_opts apart = {.stderr_after = 1};
+	int st = run_child(argv, &apart, &out, NULL);
 	free(arg);
 	*hot = 0;
 	if (!proc_exit_ok(st)) {
