@@ -198,3 +198,40 @@ test_native_profile_is_refused_by_a_cross_build() {
 	expect_contains out '^ +this build: aarch64-linux-gnu$'
 	expect_contains out 'refusing a profile that does not match'
 }
+
+# profopt's own top level configured for aarch64 (CPython's cross build): profopt is built for
+# this machine by CC_FOR_BUILD, CPython for aarch64 by the cross compiler, and CPython's
+# configure gets both machines, the build-python made from the same source, and pkg-config
+# limited to the target's libraries; make's own runs of the interpreter go through the runner,
+# and the precompile step uses the build-python.
+test_top_level_cross_configure() {
+	require_out_of_tree_configure
+	require_aarch64
+	mkdir -p Python-3.13.9/Include Python-3.13.9/Python
+	touch Python-3.13.9/configure Python-3.13.9/Python/ceval.c
+	printf '#define PY_MAJOR_VERSION 3\n#define PY_MINOR_VERSION 13\n' > Python-3.13.9/Include/patchlevel.h
+	env -u CC -u CFLAGS "$SRCDIR/configure" --host=aarch64-linux-gnu --enable-optimizations \
+		--with-python-source="$PWD/Python-3.13.9" > configure.out 2>&1 || { cat configure.out; fail "configure --host"; }
+	expect_contains configure.out "this machine's C compiler, for profopt itself\.\.\. cc \($(cc -dumpmachine)\)$"
+	expect_contains Makefile '^CC = aarch64-linux-gnu-gcc$'
+	expect_contains Makefile '^PROFOPT_CC = cc$'
+	expect_contains Makefile "^PGO_RUNNER = .*qemu-aarch64 -L $SYSROOT\$"
+	make Tools/profopt/profopt > make.out 2>&1 || { cat make.out; fail "make profopt"; }
+	Tools/profopt/profopt --version > version.out || fail "profopt, built for this machine, does not run here"
+	make -n cpython-configure > dry.out 2>&1
+	expect_contains dry.out "configure --host=aarch64-linux-gnu --build=$(cc -dumpmachine) --with-build-python=$PWD/cpython/build-python/python ac_cv_file__dev_ptmx=yes ac_cv_file__dev_ptc=no PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig "
+	expect_contains dry.out 'CC="aarch64-linux-gnu-gcc"'
+	[ ! -e cpython/build-python ] || fail "make -n built the build-python"
+	expect_contains dry.out "-C $PWD/cpython/build-python -- sh -c .*configure CC=\"([^ ]*ccache )?cc\""
+	show='show: ; $(info $(PGO_TRAIN_LIST))$(info $(PGO_VERIFY_RUN))@:'
+	make -s --eval="$show" show > list.out
+	expect_contains list.out "LD_LIBRARY_PATH=$PWD/cpython/build .*qemu-aarch64 -L $SYSROOT \./python -c "
+	expect_contains list.out "$PWD/cpython/build-python/python -m compileall "
+	# natively: no cross argument, and the interpreter itself precompiles
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.13.9" > /dev/null 2>&1 || fail "configure"
+	expect_contains Makefile '^PROFOPT_CC = gcc$'
+	make -n cpython-configure > dry.out 2>&1
+	expect_not_contains dry.out '--host=\|build-python'
+	make -s --eval="$show" show > list.out
+	expect_contains list.out ' \./python -m compileall '
+}
