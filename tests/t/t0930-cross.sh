@@ -219,7 +219,7 @@ test_top_level_cross_configure() {
 	make Tools/profopt/profopt > make.out 2>&1 || { cat make.out; fail "make profopt"; }
 	Tools/profopt/profopt --version > version.out || fail "profopt, built for this machine, does not run here"
 	make -n cpython-configure > dry.out 2>&1
-	expect_contains dry.out "configure --host=aarch64-linux-gnu --build=$(cc -dumpmachine) --with-build-python=$PWD/cpython/build-python/python ac_cv_file__dev_ptmx=yes ac_cv_file__dev_ptc=no PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig "
+	expect_contains dry.out "configure --host=aarch64-linux-gnu --build=$(cc -dumpmachine) --with-build-python=$PWD/cpython/build-python/python ac_cv_file__dev_ptmx=yes ac_cv_file__dev_ptc=no ac_cv_buggy_getaddrinfo=no PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig "
 	expect_contains dry.out 'CC="aarch64-linux-gnu-gcc"'
 	[ ! -e cpython/build-python ] || fail "make -n built the build-python"
 	expect_contains dry.out "-C $PWD/cpython/build-python -- sh -c .*configure CC=\"([^ ]*ccache )?cc\""
