@@ -98,18 +98,11 @@ int profile_flags(const char *cmdline)
 	return options ? flags : -1;
 }
 
-static int is_source(const char *w)
+/* Whether w is one of list (suffix: ends with one, and is longer). */
+static int in_list(const char *w, const char *const *list, int suffix)
 {
-	for (const char *const *s = source_suffixes; *s; s++)
-		if (ends_with(w, *s) && strlen(w) > strlen(*s))
-			return 1;
-	return 0;
-}
-
-static int is_value_option(const char *w)
-{
-	for (const char *const *o = takes_value; *o; o++)
-		if (!strcmp(w, *o))
+	for (; *list; list++)
+		if (suffix ? ends_with(w, *list) && strlen(w) > strlen(*list) : !strcmp(w, *list))
 			return 1;
 	return 0;
 }
@@ -178,7 +171,7 @@ static void add_compile(struct build_log *l, const char *line, int lineno, const
 			obj = w[i + 1];
 		else if (starts_with(w[i], "-o") && w[i][2])
 			obj = w[i] + 2;
-		else if (w[i][0] != '-' && is_source(w[i]) && !(i > 0 && is_value_option(w[i - 1])))
+		else if (w[i][0] != '-' && in_list(w[i], source_suffixes, 1) && !(i > 0 && in_list(w[i - 1], takes_value, 0)))
 			src = w[i];
 	}
 	if (compile && src) {
@@ -252,17 +245,15 @@ static void add_message(struct build_log *l, const char *line, int lineno, enum 
 	for (unsigned char *p = (unsigned char *)text; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
 			*p = '?';
-	l->m[l->n++] = (struct log_message){lineno, kind, text, diagnostic_source(line), -1};
+	l->m[l->n++] = (struct log_message){lineno, kind, text, diagnostic_source(line)};
 	l->count[kind]++;
 }
 
-/* Ties each stale or missing message to the compiles of the source it names (two hash
- * tables: linear in messages plus compiles). */
+/* Ties each compile to the first stale or missing message about its source (a hash table:
+ * linear in messages plus compiles). */
 static void attribute(struct build_log *l)
 {
-	struct strmap first_message = {0}, last_compile = {0};
-	for (int k = 0; k < l->nc; k++)
-		*strmap_slot(&last_compile, l->c[k].source, 1) = (void *)(intptr_t)(k + 1);
+	struct strmap first_message = {0};
 	for (int i = 0; i < l->n; i++) {
 		struct log_message *m = &l->m[i];
 		if (m->kind == LOG_CORRUPTED)
@@ -272,23 +263,16 @@ static void attribute(struct build_log *l)
 		if (m->kind == LOG_MISSING && strstr(m->text, "profile for function ") && strstr(m->text, "not found in profile data"))
 			continue;
 		if (m->source) {
-			m->compile = (int)(intptr_t)strmap_get(&last_compile, m->source) - 1;
 			void **slot = strmap_slot(&first_message, m->source, 1);
 			if (!*slot)
 				*slot = (void *)(intptr_t)(i + 1);
 		} else {
-			/* a parallel build interleaves output: the compile just before may not be its own */
-			m->compile = -1;
-			l->unattributed++;
+			l->unattributed++; /* a parallel build interleaves output: the compile before may not be its own */
 		}
 	}
-	for (int k = 0; k < l->nc; k++) {
-		int i = (int)(intptr_t)strmap_get(&first_message, l->c[k].source) - 1;
-		if (i >= 0 && (l->c[k].complaint < 0 || i < l->c[k].complaint))
-			l->c[k].complaint = i;
-	}
+	for (int k = 0; k < l->nc; k++)
+		l->c[k].complaint = (int)(intptr_t)strmap_get(&first_message, l->c[k].source) - 1;
 	strmap_free(&first_message, NULL);
-	strmap_free(&last_compile, NULL);
 }
 
 /* A command make echoed over several lines ("\\" at their ends) is one command: returns the
