@@ -143,14 +143,10 @@ static char *object_name(const char *obj, const char *cwd, const char *objdir)
 /* The directory an -I or -iquote at word i names ("-Idir" or "-I dir"), or NULL. */
 static const char *include_dir(char **w, int n, int i)
 {
-	static const char *const opts[] = {"-I", "-iquote", NULL};
-	for (const char *const *o = opts; *o; o++) {
-		size_t len = strlen(*o);
-		if (!strcmp(w[i], *o))
-			return i + 1 < n ? w[i + 1] : NULL;
-		if (strncmp(w[i], *o, len) == 0 && w[i][len])
-			return w[i] + len;
-	}
+	if (!strcmp(w[i], "-I") || !strcmp(w[i], "-iquote"))
+		return i + 1 < n ? w[i + 1] : NULL;
+	if (starts_with(w[i], "-iquote") || starts_with(w[i], "-I"))
+		return w[i] + (w[i][1] == 'I' ? 2 : 7);
 	return NULL;
 }
 
@@ -193,38 +189,26 @@ static void add_compile(struct build_log *l, const char *line, int lineno, const
 	free(copy);
 }
 
-/* "Entering directory '/x'" -> "/x" (malloc'd), *leaving = 0; "Leaving directory" -> the
- * same, *leaving = 1; NULL otherwise. */
-static char *entered_directory(const char *line, int *leaving)
+int make_dirs_line(struct make_dirs *d, const char *line)
 {
 	const char *p = strstr(line, "Entering directory ");
-	*leaving = !p && (p = strstr(line, "Leaving directory ")) != NULL;
-	if (!p)
-		return NULL;
-	p = strchr(p, ' ') + 1;
-	p = strchr(p, ' ') + 1;
-	p += starts_with(p, "\xe2\x80\x98") ? 3 : (*p == '\'' || *p == '`');
+	if (!p) {
+		if (!strstr(line, "Leaving directory "))
+			return 0;
+		if (d->depth > 0)
+			free(d->dir[--d->depth]);
+		return 1;
+	}
+	p += strlen("Entering directory ");
+	p += starts_with(p, "\xe2\x80\x98") ? 3 : (*p == '\'' || *p == '`'); /* any of make's quotes */
 	size_t n = strlen(p);
 	if (n >= 3 && !strcmp(p + n - 3, "\xe2\x80\x99"))
 		n -= 3;
 	else if (n && p[n - 1] == '\'')
 		n--;
-	return xasprintf("%.*s", (int)n, p);
-}
-
-int make_dirs_line(struct make_dirs *d, const char *line)
-{
-	int leaving;
-	char *dir = entered_directory(line, &leaving);
-	if (dir && !leaving && d->depth < 64) {
-		d->dir[d->depth++] = dir;
-		return 1;
-	}
-	int found = dir != NULL;
-	free(dir);
-	if (leaving && d->depth > 0)
-		free(d->dir[--d->depth]);
-	return found;
+	if (d->depth < 64)
+		d->dir[d->depth++] = xasprintf("%.*s", (int)n, p);
+	return 1;
 }
 
 const char *make_dirs_top(const struct make_dirs *d)
