@@ -11,7 +11,7 @@ struct family {
 	const char *raw_suffix; /* the files training writes: .gcda, .profraw */
 	const char *raw_files;  /* what messages call them: ".gcda files", "raw profiles" */
 	const char *no_raw_hint; /* when training wrote none: what else to check ("" or ", and ...") */
-	int (*count_damaged)(char *const *paths, int n, int *bad); /* gcov_count_damaged, ... */
+	int (*count_damaged)(char *const *paths, int n, int *bad); /* each damaged one named on stderr */
 	int merged; /* training's files merged into one profile (.profdata), not read where they lie */
 };
 

@@ -71,18 +71,16 @@ int fingerprint_scan(struct fingerprint *m, const char *root, const char *const 
 	return 0;
 }
 
-/* Adds root/rel's hash and size when it is a regular file; 0, or -1 when it is not there. */
-static int add_file(struct fingerprint *m, const char *root, const char *rel)
+/* Adds root/rel's hash and size when it is a regular file (one that is gone is left out). */
+static void add_file(struct fingerprint *m, const char *root, const char *rel)
 {
 	char *path = xasprintf("%s/%s", root, rel), hash[SHA256_HEX_LEN + 1] = "";
 	struct stat st;
-	int ok = stat(path, &st) == 0 && S_ISREG(st.st_mode);
-	if (ok) {
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
 		(void)sha256_file(path, hash); /* unreadable: the hash stays empty, counts as changed */
 		add_entry(m, xstrdup(rel), hash, (long long)st.st_size);
 	}
 	free(path);
-	return ok ? 0 : -1;
 }
 
 int fingerprint_files(struct fingerprint *m, char *const *paths, int n, char *err, size_t errlen)

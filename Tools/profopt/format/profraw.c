@@ -218,11 +218,9 @@ const char *profraw_variant_string(const struct profraw_info *info, char *out, s
 static void first_error_line(const char *s, char *out, size_t n)
 {
 	const char *line = strstr(s, "rror");
-	if (line)
-		while (line > s && line[-1] != '\n')
-			line--;
-	else
-		line = s;
+	while (line && line > s && line[-1] != '\n')
+		line--;
+	line = line ? line : s;
 	char *copy = xasprintf("%.*s", (int)strcspn(line, "\n"), line);
 	snprintf(out, n, "%s", printable(copy));
 	free(copy);

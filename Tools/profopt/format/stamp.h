@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* stamp_begin returns the writer for the stage's own facts; stamp_end writes the file. */
+/* stamp_begin returns the writer for the stage's own facts; stamp_end writes the file (exits on failure). */
 struct stamp {
 	struct json json;
 	FILE *mem;

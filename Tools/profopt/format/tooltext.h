@@ -22,7 +22,7 @@ struct shown_profile {
 /* Parses `llvm-profdata show --all-functions --counts` (a NUL in a name becomes '?').  Returns
  * the number of functions. */
 int profdata_show_parse(const char *text, size_t len, struct shown_profile *p);
-/* 0, or -1 with the tool's words (or why it did not run) in *why (malloc'd). */
+/* TOOL show FILE parsed: 0, or -1 with the tool's words (or why it did not run) in *why (malloc'd). */
 int profdata_show(const char *tool, const char *profdata, struct shown_profile *p, char **why);
 void shown_profile_free(struct shown_profile *p);
 /* The count at which blocks hold 99% of all counts (LLVM's hot cutoff), from --detailed-summary;
