@@ -167,7 +167,8 @@ static void add_compile(struct build_log *l, const char *line, int lineno, const
 			obj = w[i + 1];
 		else if (starts_with(w[i], "-o") && w[i][2])
 			obj = w[i] + 2;
-		else if (w[i][0] != '-' && in_list(w[i], source_suffixes, 1) && !(i > 0 && in_list(w[i - 1], takes_value, 0)))
+		else if (w[i][0] != '-' && in_list(w[i], source_suffixes, 1) &&
+			 !(i > 0 && in_list(w[i - 1], takes_value, 0)))
 			src = w[i];
 	}
 	if (compile && src) {
@@ -251,7 +252,7 @@ static void attribute(struct build_log *l)
 			if (!*slot)
 				*slot = (void *)(intptr_t)(i + 1);
 		} else {
-			l->unattributed++; /* a parallel build interleaves output: the compile before may not be its own */
+			l->unattributed++; /* interleaved output: the compile before may not be its own */
 		}
 	}
 	for (int k = 0; k < l->nc; k++)

@@ -56,12 +56,11 @@ int profdata_show_parse(const char *text, size_t len, struct shown_profile *p)
 {
 	struct shown_function *cur = NULL;
 	size_t pos = 0, n;
-	int found = 0;
+	int before = p->n;
 	while (pos < len) {
 		const char *line = next_line(text, len, &pos, &n);
 		if (n > 3 && line[0] == ' ' && line[1] == ' ' && line[2] != ' ' && line[n - 1] == ':') {
 			cur = new_function(p, line + 2, n - 3);
-			found++;
 		} else if (cur && line_starts(line, n, "    Function count: ")) {
 			add_numbers(cur, line + 20, n - 20);
 		} else if (cur && line_starts(line, n, "    Block counts: [")) {
@@ -74,7 +73,7 @@ int profdata_show_parse(const char *text, size_t len, struct shown_profile *p)
 			cur = NULL;
 		}
 	}
-	return found;
+	return p->n - before;
 }
 
 int profdata_show(const char *tool, const char *profdata, struct shown_profile *p, char **why)
