@@ -234,8 +234,7 @@ static void add_message(struct build_log *l, const char *line, int lineno, enum 
 	l->count[kind]++;
 }
 
-/* Ties each compile to the first stale or missing message about its source (a hash table:
- * linear in messages plus compiles). */
+/* Ties each compile to the first stale or missing message naming its source (linear: a hash table). */
 static void attribute(struct build_log *l)
 {
 	struct strmap first_message = {0};

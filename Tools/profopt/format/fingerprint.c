@@ -132,8 +132,7 @@ void fingerprint_write(const struct fingerprint *m, const char *path)
 	buf_free(&b);
 }
 
-/* One "HASH SIZE PATH" line (HASH: 64 hex digits, or "-" for a file that was unreadable)
- * added to m; -1 if it is not one. */
+/* One "HASH SIZE PATH" line (HASH "-": the file was unreadable) added to m; -1 if not one. */
 static int read_entry(struct fingerprint *m, char *line)
 {
 	size_t hl = strcspn(line, " ");
@@ -150,8 +149,7 @@ static int read_entry(struct fingerprint *m, char *line)
 	return 0;
 }
 
-/* What is wrong with line number lineno (1 the header; more, "root DIR" or an entry added to
- * m), or NULL. */
+/* What is wrong with line lineno (1: the header; then "root DIR" or an entry), or NULL. */
 static const char *read_line(struct fingerprint *m, char *line, int lineno)
 {
 	if (lineno == 1) {

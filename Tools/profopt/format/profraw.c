@@ -241,8 +241,7 @@ int profraw_tool_reads(const char *tool, const char *path, char *err, size_t err
 	return ok ? 0 : -1;
 }
 
-/* Builds the one-line program with CC (split without a shell) and runs it, writing raw.
- * Returns the output of the step that failed (malloc'd), or NULL when both succeeded. */
+/* Builds the program with CC (split without a shell) and runs it: the failed step's output, or NULL. */
 static char *build_and_run(const char *cc, const char *src, const char *exe, const char *raw)
 {
 	char **words = split_command(cc), *out = NULL;
