@@ -12,8 +12,10 @@
  *   then    binary ids ((word length, bytes padded to 8) each); data records of 48 bytes (v10:
  *           64): name hash, function hash, counter pointer (record i's counters start at pointer
  *           + record_size*i - counters_delta), [v10: bitmap pointer], function and values
- *           pointers, 32-bit counter count, ...; padding; counters (64-bit); padding; [v10:
- *           bitmap, padding]; names padded to 8; [v10: vtables]; value-profile data to the end.
+ *           pointers, 32-bit counter count, 16-bit value-site counts (2; v10: 3), [v10: 32-bit
+ *           bitmap bytes], padding to 8; padding; counters (64-bit); padding; [v10: bitmap,
+ *           padding]; names (zlib, left to llvm-profdata) padded to 8; [v10: vtables];
+ *           value-profile data to the end.
  * Other versions and 32-bit programs are recognized by magic and version only: llvm-profdata
  * is the judge. */
 #include "format/profraw.h"
