@@ -98,18 +98,11 @@ int profile_flags(const char *cmdline)
 	return options ? flags : -1;
 }
 
-static int is_source(const char *w)
+/* Whether w is one of list (suffix: ends with one, and is longer). */
+static int in_list(const char *w, const char *const *list, int suffix)
 {
-	for (const char *const *s = source_suffixes; *s; s++)
-		if (ends_with(w, *s) && strlen(w) > strlen(*s))
-			return 1;
-	return 0;
-}
-
-static int is_value_option(const char *w)
-{
-	for (const char *const *o = takes_value; *o; o++)
-		if (!strcmp(w, *o))
+	for (; *list; list++)
+		if (suffix ? ends_with(w, *list) && strlen(w) > strlen(*list) : !strcmp(w, *list))
 			return 1;
 	return 0;
 }
@@ -150,14 +143,10 @@ static char *object_name(const char *obj, const char *cwd, const char *objdir)
 /* The directory an -I or -iquote at word i names ("-Idir" or "-I dir"), or NULL. */
 static const char *include_dir(char **w, int n, int i)
 {
-	static const char *const opts[] = {"-I", "-iquote", NULL};
-	for (const char *const *o = opts; *o; o++) {
-		size_t len = strlen(*o);
-		if (!strcmp(w[i], *o))
-			return i + 1 < n ? w[i + 1] : NULL;
-		if (strncmp(w[i], *o, len) == 0 && w[i][len])
-			return w[i] + len;
-	}
+	if (!strcmp(w[i], "-I") || !strcmp(w[i], "-iquote"))
+		return i + 1 < n ? w[i + 1] : NULL;
+	if (starts_with(w[i], "-iquote") || starts_with(w[i], "-I"))
+		return w[i] + (w[i][1] == 'I' ? 2 : 7);
 	return NULL;
 }
 
@@ -178,7 +167,8 @@ static void add_compile(struct build_log *l, const char *line, int lineno, const
 			obj = w[i + 1];
 		else if (starts_with(w[i], "-o") && w[i][2])
 			obj = w[i] + 2;
-		else if (w[i][0] != '-' && is_source(w[i]) && !(i > 0 && is_value_option(w[i - 1])))
+		else if (w[i][0] != '-' && in_list(w[i], source_suffixes, 1) &&
+			 !(i > 0 && in_list(w[i - 1], takes_value, 0)))
 			src = w[i];
 	}
 	if (compile && src) {
@@ -200,38 +190,26 @@ static void add_compile(struct build_log *l, const char *line, int lineno, const
 	free(copy);
 }
 
-/* "Entering directory '/x'" -> "/x" (malloc'd), *leaving = 0; "Leaving directory" -> the
- * same, *leaving = 1; NULL otherwise. */
-static char *entered_directory(const char *line, int *leaving)
+int make_dirs_line(struct make_dirs *d, const char *line)
 {
 	const char *p = strstr(line, "Entering directory ");
-	*leaving = !p && (p = strstr(line, "Leaving directory ")) != NULL;
-	if (!p)
-		return NULL;
-	p = strchr(p, ' ') + 1;
-	p = strchr(p, ' ') + 1;
-	p += starts_with(p, "\xe2\x80\x98") ? 3 : (*p == '\'' || *p == '`');
+	if (!p) {
+		if (!strstr(line, "Leaving directory "))
+			return 0;
+		if (d->depth > 0)
+			free(d->dir[--d->depth]);
+		return 1;
+	}
+	p += strlen("Entering directory ");
+	p += starts_with(p, "\xe2\x80\x98") ? 3 : (*p == '\'' || *p == '`'); /* any of make's quotes */
 	size_t n = strlen(p);
 	if (n >= 3 && !strcmp(p + n - 3, "\xe2\x80\x99"))
 		n -= 3;
 	else if (n && p[n - 1] == '\'')
 		n--;
-	return xasprintf("%.*s", (int)n, p);
-}
-
-int make_dirs_line(struct make_dirs *d, const char *line)
-{
-	int leaving;
-	char *dir = entered_directory(line, &leaving);
-	if (dir && !leaving && d->depth < 64) {
-		d->dir[d->depth++] = dir;
-		return 1;
-	}
-	int found = dir != NULL;
-	free(dir);
-	if (leaving && d->depth > 0)
-		free(d->dir[--d->depth]);
-	return found;
+	if (d->depth < 64)
+		d->dir[d->depth++] = xasprintf("%.*s", (int)n, p);
+	return 1;
 }
 
 const char *make_dirs_top(const struct make_dirs *d)
@@ -252,17 +230,14 @@ static void add_message(struct build_log *l, const char *line, int lineno, enum 
 	for (unsigned char *p = (unsigned char *)text; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
 			*p = '?';
-	l->m[l->n++] = (struct log_message){lineno, kind, text, diagnostic_source(line), -1};
+	l->m[l->n++] = (struct log_message){lineno, kind, text, diagnostic_source(line)};
 	l->count[kind]++;
 }
 
-/* Ties each stale or missing message to the compiles of the source it names (two hash
- * tables: linear in messages plus compiles). */
+/* Ties each compile to the first stale or missing message naming its source (linear: a hash table). */
 static void attribute(struct build_log *l)
 {
-	struct strmap first_message = {0}, last_compile = {0};
-	for (int k = 0; k < l->nc; k++)
-		*strmap_slot(&last_compile, l->c[k].source, 1) = (void *)(intptr_t)(k + 1);
+	struct strmap first_message = {0};
 	for (int i = 0; i < l->n; i++) {
 		struct log_message *m = &l->m[i];
 		if (m->kind == LOG_CORRUPTED)
@@ -272,23 +247,16 @@ static void attribute(struct build_log *l)
 		if (m->kind == LOG_MISSING && strstr(m->text, "profile for function ") && strstr(m->text, "not found in profile data"))
 			continue;
 		if (m->source) {
-			m->compile = (int)(intptr_t)strmap_get(&last_compile, m->source) - 1;
 			void **slot = strmap_slot(&first_message, m->source, 1);
 			if (!*slot)
 				*slot = (void *)(intptr_t)(i + 1);
 		} else {
-			/* a parallel build interleaves output: the compile just before may not be its own */
-			m->compile = -1;
-			l->unattributed++;
+			l->unattributed++; /* interleaved output: the compile before may not be its own */
 		}
 	}
-	for (int k = 0; k < l->nc; k++) {
-		int i = (int)(intptr_t)strmap_get(&first_message, l->c[k].source) - 1;
-		if (i >= 0 && (l->c[k].complaint < 0 || i < l->c[k].complaint))
-			l->c[k].complaint = i;
-	}
+	for (int k = 0; k < l->nc; k++)
+		l->c[k].complaint = (int)(intptr_t)strmap_get(&first_message, l->c[k].source) - 1;
 	strmap_free(&first_message, NULL);
-	strmap_free(&last_compile, NULL);
 }
 
 /* A command make echoed over several lines ("\\" at their ends) is one command: returns the

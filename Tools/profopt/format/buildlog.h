@@ -1,7 +1,6 @@
-/* buildlog.h - what a build log says about the profile: the compilers' profile diagnostics
- * (stale, corrupted, missing), and the command each object was compiled with.  The log is
- * read as hostile bytes: NULs and control characters do not end or hide a line, and the work
- * is linear in its size. */
+/* buildlog.h - what a build log says about the profile: the compilers' profile diagnostics and
+ * each object's compile command.  Hostile bytes: NULs and control characters neither end nor
+ * hide a line, and the work is linear in the log's size. */
 #ifndef PROFOPT_BUILDLOG_H
 #define PROFOPT_BUILDLOG_H
 
@@ -17,12 +16,11 @@ struct log_message {
 	enum log_kind kind;
 	char *text;   /* control characters shown as '?' */
 	char *source; /* the file the diagnostic names, or NULL */
-	int compile;  /* the last compile command of the source it names, or -1 */
 };
 
-/* What a command line asks of the profile (the last of contradicting options wins). */
 enum { PROFILE_FLAG_USE = 1, PROFILE_FLAG_GENERATE = 2 };
-/* PROFILE_FLAG_* bits of a command line; -1 when it holds no option at all (a bare version). */
+/* PROFILE_FLAG_* bits of a command line (the last of contradicting options wins); -1 when it
+ * holds no option at all. */
 int profile_flags(const char *cmdline);
 
 struct log_compile {
@@ -47,8 +45,7 @@ struct build_log {
 	struct strmap objects; /* object -> index + 1 in c (the last compile of it) */
 };
 
-/* make's directory as a log goes: "Entering directory '/x'" (any quotes) pushes /x,
- * "Leaving directory" pops it. */
+/* make's directory stack: "Entering directory '/x'" (any quotes) pushes, "Leaving" pops. */
 struct make_dirs {
 	char *dir[64];
 	int depth;
@@ -58,8 +55,7 @@ int make_dirs_line(struct make_dirs *d, const char *line);
 /* make's current directory, or NULL (where make started). */
 const char *make_dirs_top(const struct make_dirs *d);
 void make_dirs_free(struct make_dirs *d);
-/* Reads the log at path; objdir (absolute, or NULL) is where objects are named from.
- * Returns 0, or -1 with errno set when it cannot be read. */
+/* objdir (absolute, or NULL) is where objects are named from.  -1 with errno if unreadable. */
 int build_log_read(struct build_log *l, const char *path, const char *objdir);
 /* The compile command of an object (relative to objdir), or NULL. */
 const struct log_compile *build_log_compile(const struct build_log *l, const char *object);

@@ -15,12 +15,6 @@ static int is_system(const char *path)
 	return starts_with(path, "/usr/") || starts_with(path, "/lib/") || starts_with(path, "/opt/");
 }
 
-static int is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* path joined to base (make's directory at the compile), resolved; NULL when it is not there. */
 static char *locate(const char *path, const char *base)
 {
@@ -77,7 +71,9 @@ int compiled_files(const struct build_log *log, const char *objdir, const char *
 		add_path(&seen, src, out);
 		for (int i = -1; i < c->nincludes; i++) {
 			char *d = i < 0 ? dir : locate(c->includes[i], base);
-			if (d && !is_system(d) && strcmp(d, "/") && is_dir(d) && !strmap_get(&dirs, d)) {
+			struct stat st;
+			if (d && !is_system(d) && strcmp(d, "/") && stat(d, &st) == 0 && S_ISDIR(st.st_mode) &&
+			    !strmap_get(&dirs, d)) {
 				*strmap_slot(&dirs, d, 1) = (void *)1;
 				add_tree(&seen, d, skip, out);
 			}

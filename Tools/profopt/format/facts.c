@@ -123,17 +123,14 @@ int facts_load_json(struct facts *f, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "line %d: %s", e.line, e.text);
 		return -1;
 	}
-	int rc = 0;
-	if (!json_is_object(root)) {
+	int rc = json_is_object(root) ? 0 : -1;
+	if (rc < 0)
 		snprintf(err, errlen, "not a JSON object");
-		rc = -1;
-	}
 	const char *key;
 	json_t *value;
-	json_object_foreach(root, key, value) {
-		if (rc < 0 || (rc = load_member(f, key, value, err, errlen)) < 0)
+	json_object_foreach(root, key, value) /* none in a non-object */
+		if ((rc = load_member(f, key, value, err, errlen)) < 0)
 			break;
-	}
 	json_decref(root);
 	return rc;
 }

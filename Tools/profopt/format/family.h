@@ -1,7 +1,5 @@
-/* family.h - the compiler family, which configure (AX_PGO) decides and pgo.mk passes as
- * --family: what differs between GCC's and LLVM's profiles, in one table.  A command that
- * takes --family parses it here and reads its answers from the table; a new compiler family
- * is a new entry (and the readers of its files in format/). */
+/* family.h - the compiler family (AX_PGO decides it, pgo.mk passes --family): what differs
+ * between GCC's and LLVM's profiles, in one table; a new family is a new entry. */
 #ifndef PROFOPT_FAMILY_H
 #define PROFOPT_FAMILY_H
 
@@ -13,18 +11,13 @@ struct family {
 	const char *raw_suffix; /* the files training writes: .gcda, .profraw */
 	const char *raw_files;  /* what messages call them: ".gcda files", "raw profiles" */
 	const char *no_raw_hint; /* when training wrote none: what else to check ("" or ", and ...") */
-	/* How many of paths[0..n) are damaged, each named on stderr ("damaged profile: REASON")
-	 * and marked in bad[i]. */
-	int (*count_damaged)(char *const *paths, int n, int *bad);
-	/* Training's files are merged into one profile the rebuild reads (clang's .profdata),
-	 * rather than read where they lie (gcc's .gcda beside each object). */
-	int merged;
+	int (*count_damaged)(char *const *paths, int n, int *bad); /* each damaged one named on stderr */
+	int merged; /* training's files merged into one profile (.profdata), not read where they lie */
 };
 
 extern const struct family family_gcc, family_clang;
 
-/* The family a --family value names: gcc, clang, apple-clang (whose profiles are clang's).
- * NULL for NULL (the caller says whether it is required); anything else is a usage error. */
+/* gcc, clang or apple-clang (clang's profiles); NULL for NULL; else a usage error. */
 const struct family *family_parse(const char *value);
 
 #endif

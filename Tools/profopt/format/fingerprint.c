@@ -1,7 +1,5 @@
-/* fingerprint.c - source fingerprints (see fingerprint.h).
- *
- * The hashes are SHA-256 by libcrypto (sha256.c), file by file in this process: no other
- * program reads the names, so any byte a file name holds is fine. */
+/* fingerprint.c - source fingerprints, hashed in this process (sha256.c): no other program
+ * reads the names, so any byte a file name holds is fine. */
 #include "format/fingerprint.h"
 #include "lib/lines.h"
 #include "lib/sha256.h"
@@ -28,14 +26,6 @@ static void add_entry(struct fingerprint *m, char *path, const char *hash, long 
 static int cmp_entry(const void *a, const void *b)
 {
 	return strcmp(((const struct fingerprint_entry *)a)->path, ((const struct fingerprint_entry *)b)->path);
-}
-
-static int is_hash(const char *s)
-{
-	for (int i = 0; i < FINGERPRINT_HASH_LEN; i++)
-		if (!strchr("0123456789abcdef", s[i]) || !s[i])
-			return 0;
-	return 1;
 }
 
 /* Sorted by path, each path once (overlapping suffixes, ".h" and ".c.h", or a file named twice). */
@@ -71,9 +61,7 @@ int fingerprint_scan(struct fingerprint *m, const char *root, const char *const 
 		char hash[SHA256_HEX_LEN + 1] = "";
 		if (strchr(rel, '\n'))
 			continue; /* the fingerprint holds one path per line: no source file has a newline */
-		/* an unreadable file keeps an empty hash: it counts as changed */
-		if (sha256_file(l.paths[i], hash) < 0)
-			hash[0] = '\0';
+		(void)sha256_file(l.paths[i], hash); /* unreadable: the hash stays empty, counts as changed */
 		if (strncmp(rel, root, rlen) == 0 && rel[rlen] == '/')
 			rel += rlen + 1;
 		add_entry(m, xstrdup(rel), hash, l.sizes[i]);
@@ -83,18 +71,16 @@ int fingerprint_scan(struct fingerprint *m, const char *root, const char *const 
 	return 0;
 }
 
-/* Adds root/rel's hash and size when it is a regular file; 0, or -1 when it is not there. */
-static int add_file(struct fingerprint *m, const char *root, const char *rel)
+/* Adds root/rel's hash and size when it is a regular file (one that is gone is left out). */
+static void add_file(struct fingerprint *m, const char *root, const char *rel)
 {
 	char *path = xasprintf("%s/%s", root, rel), hash[SHA256_HEX_LEN + 1] = "";
 	struct stat st;
-	int ok = stat(path, &st) == 0 && S_ISREG(st.st_mode);
-	if (ok && sha256_file(path, hash) < 0)
-		hash[0] = '\0'; /* unreadable: counts as changed */
-	if (ok)
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		(void)sha256_file(path, hash); /* unreadable: the hash stays empty, counts as changed */
 		add_entry(m, xstrdup(rel), hash, (long long)st.st_size);
+	}
 	free(path);
-	return ok ? 0 : -1;
 }
 
 int fingerprint_files(struct fingerprint *m, char *const *paths, int n, char *err, size_t errlen)
@@ -146,28 +132,24 @@ void fingerprint_write(const struct fingerprint *m, const char *path)
 	buf_free(&b);
 }
 
-/* One "HASH SIZE PATH" line (HASH: 64 hex digits, or "-" for a file that was unreadable)
- * added to m; -1 if it is not one. */
+/* One "HASH SIZE PATH" line (HASH "-": the file was unreadable) added to m; -1 if not one. */
 static int read_entry(struct fingerprint *m, char *line)
 {
 	size_t hl = strcspn(line, " ");
-	char *end = NULL;
-	long long size = 0;
-	if (line[hl] == ' ' && ((hl == FINGERPRINT_HASH_LEN && is_hash(line)) || (hl == 1 && line[0] == '-'))) {
-		errno = 0;
-		size = strtoll(line + hl + 1, &end, 10);
-		if (errno || end == line + hl + 1 || *end != ' ' || !end[1] || size < 0)
-			end = NULL;
-	}
-	if (!end)
+	if (line[hl] != ' ')
 		return -1;
 	line[hl] = '\0';
+	char *end;
+	errno = 0;
+	long long size = strtoll(line + hl + 1, &end, 10);
+	if ((!sha256_is_hex(line) && strcmp(line, "-")) || errno || end == line + hl + 1 || *end != ' ' || !end[1] ||
+	    size < 0)
+		return -1;
 	add_entry(m, xstrdup(end + 1), line[0] == '-' ? "" : line, size);
 	return 0;
 }
 
-/* What is wrong with line number lineno (1 the header; more, "root DIR" or an entry added to
- * m), or NULL. */
+/* What is wrong with line lineno (1: the header; then "root DIR" or an entry), or NULL. */
 static const char *read_line(struct fingerprint *m, char *line, int lineno)
 {
 	if (lineno == 1) {

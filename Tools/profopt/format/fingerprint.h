@@ -1,5 +1,5 @@
-/* fingerprint.h - source fingerprints: the hashes of the source files, recorded when a profile is
- * trained, compared before the profile is used, to tell which sources changed since. */
+/* fingerprint.h - source fingerprints: the sources' hashes when a profile is trained, compared
+ * before it is used to tell which sources changed since. */
 #ifndef PROFOPT_FINGERPRINT_H
 #define PROFOPT_FINGERPRINT_H
 
@@ -21,26 +21,20 @@ struct fingerprint {
 	int listed; /* the files named, not a tree: compared file by file, nothing is "added" */
 };
 
-/* The default source suffixes: .c .h .cc .cpp .cxx .hh .hpp .inc .S */
 extern const char *const fingerprint_default_suffixes[];
 
-/* Hashes (SHA-256, by libcrypto) every file under root whose name ends with one
- * of suffixes (NULL-terminated), not entering directories named in skip.  Sorted by path.
- * Returns 0, or -1 with the reason in err. */
+/* Hashes every file under root ending with one of suffixes, not entering skip; sorted by path. */
 int fingerprint_scan(struct fingerprint *m, const char *root, const char *const *suffixes, const char *const *skip,
 		  char *err, size_t errlen);
-/* Hashes the files named in paths (absolute; NULL-terminated): a listed fingerprint, its root
- * the deepest directory holding them all.  Returns 0, or -1 with the reason in err. */
+/* A listed fingerprint of the absolute paths, its root the deepest directory holding them all. */
 int fingerprint_files(struct fingerprint *m, char *const *paths, int n, char *err, size_t errlen);
-/* The files of a listed fingerprint old, hashed as they are now (root: old's, or root when
- * not NULL); a file that is gone is left out, so it shows as removed. */
+/* old's files hashed as they are now, under root (or old's); a file gone is left out (removed). */
 void fingerprint_rehash(struct fingerprint *cur, const struct fingerprint *old, const char *root);
-/* Text file: a "# profopt source fingerprints 2" line (3 for a listed one, followed by a
- * "files listed" line), "root PATH", then "SHA256 SIZE PATH" per file (64 hex digits, bytes,
- * relative path).  Written as every output is (output.h); exits on failure. */
+/* "# profopt source fingerprints 2" (3 and a "files listed" line for a listed one), "root PATH",
+ * then "SHA256 SIZE PATH" per file (a relative path).  Exits on failure. */
 void fingerprint_write(const struct fingerprint *m, const char *path);
-/* Returns 0, or -1 with "FILE:LINE: reason" in err: a NUL byte, a line that is not an entry,
- * a missing last newline or no entry at all (but in a listed one) make the file damaged. */
+/* -1 with "FILE:LINE: reason" in err for a damaged file: a NUL, a line that is not an entry, no
+ * last newline, or no entry (but in a listed one). */
 int fingerprint_read(struct fingerprint *m, const char *path, char *err, size_t errlen);
 void fingerprint_free(struct fingerprint *m);
 

@@ -1,43 +1,23 @@
-/* gcov_io.c - a bounds-checked reader of GCC 12 .gcda and .gcno files (see gcov_io.h).
- *
- * Byte layout, as GCC 12 writes it (observed with gcc 12.2 and gcov-dump; this is profopt's
- * own summary).  Every number is a 32-bit word in the byte order of the machine that wrote the
- * file; the magic word tells which (read "adcg" on disk means little-endian "gcda").  64-bit
- * counters are two words, low word first.  From GCC 12 on, lengths count BYTES, and strings
- * are a word holding the byte length including the terminating NUL, then the bytes, without
- * padding - so words after a string need not be 4-byte aligned.  A zero length is an empty
- * string.
- *
- *   offset  size  both files
- *   0       4     magic: 0x67636461 "gcda" (data) or 0x67636e6f "gcno" (notes)
- *   4       4     version: 4 characters, e.g. "B22*" = GCC 12.2: major = (c0-'A')*10 + c1-'0',
- *                 minor = c2-'0', c3 the release status ('*' for releases)
- *   8       4     stamp: identifies the compilation; .gcda and .gcno must agree
- *   12      4     checksum
- *   notes only:   string cwd, word "supports unexecuted blocks"
- *
- * Then records until the end of the file (a zero tag may end it early; a .gcda always ends
- * with one, so a .gcda without it is truncated):
- *   word tag, word length (bytes of payload that follow), payload
- *   0x01000000 FUNCTION  ident, lineno_checksum, cfg_checksum (12 bytes; 0 bytes in a .gcda
- *                        means "no data for this function");
- *                        notes add: string name, word artificial, string source,
- *                        start_line, start_column, end_line, end_column
- *   0x01410000 BLOCKS    notes: word number of basic blocks of the current function
- *   0x01430000 ARCS      notes: word source block, then (word dest block, word flags) per arc;
- *                        flag 1 = on the spanning tree: such arcs have no counter
- *   0x01450000 LINES     notes: line table (skipped here)
- *   0x01a10000 + (k << 17), k < 8: COUNTERS of kind k for the current function, 8 bytes
- *                        each; k = 0 are the arc counters, one per arc without flag 1, in
- *                        the order of the ARCS records.  A negative length -8n stands for
- *                        n counters that are all zero (no payload).
- *   0xa1000000 OBJECT_SUMMARY  data: word runs, word sum_max (largest counter of a run)
- * Unknown tags are skipped by their length. */
+/* gcov_io.c - a bounds-checked reader of GCC 12 .gcda and .gcno files.  Layout (profopt's summary,
+ * from gcc 12.2 and gcov-dump): 32-bit words in the writer's byte order (the magic tells which);
+ * counters are two words, low first; lengths count bytes; a string is its length with the NUL,
+ * then its bytes unpadded (so later words may be unaligned), length 0 being "".
+ *   header  magic "gcda"/"gcno", version "B22*" (major (c0-'A')*10+c1-'0', minor c2-'0'),
+ *           stamp (a .gcda and its .gcno agree), checksum; notes add string cwd, word flag
+ *   records word tag, word length, payload; until EOF or a zero tag (a .gcda always ends so):
+ *   0x01000000 FUNCTION  ident, lineno_checksum, cfg_checksum (empty in a .gcda: no data); notes
+ *                        add string name, word artificial, string source, start line/column,
+ *                        end line/column
+ *   0x01410000 BLOCKS    notes: the function's number of basic blocks
+ *   0x01430000 ARCS      notes: source block, then (dest block, flags) per arc; flag 1 = on the
+ *                        spanning tree, no counter
+ *   0x01a10000 + (k << 17), k < 8: COUNTERS of kind k, 8 bytes each; k = 0: one per counted arc,
+ *                        in ARCS order; a negative length -8n is n zero counters, no payload
+ *   0xa1000000 OBJECT_SUMMARY  data: word runs, word sum_max
+ *   others (LINES 0x01450000, ...) are skipped by their length. */
 #include "format/gcov_io.h"
 #include "lib/util.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,15 +56,6 @@ static int get_word(struct cursor *c, size_t end, const char *what, uint32_t *v)
 	return 0;
 }
 
-static int get_counter(struct cursor *c, size_t end, uint64_t *v)
-{
-	uint32_t lo, hi;
-	if (get_word(c, end, "counter", &lo) < 0 || get_word(c, end, "counter", &hi) < 0)
-		return -1;
-	*v = (uint64_t)hi << 32 | lo;
-	return 0;
-}
-
 /* A GCC 12 string: byte length (with the NUL), bytes; *s is malloc'd ("" for length 0). */
 static int get_string(struct cursor *c, size_t end, const char *what, char **s)
 {
@@ -108,32 +79,26 @@ int gcov_counter_tag(uint32_t tag)
 	       ((tag - GCOV_TAG_COUNTER_BASE) & 0x1ffffu) == 0;
 }
 
-static struct gcov_function *new_function(struct gcov_file *f)
-{
-	f->fn = grow_array(f->fn, f->nfn, &f->capfn, sizeof *f->fn, 16);
-	struct gcov_function *fn = &f->fn[f->nfn++];
-	memset(fn, 0, sizeof *fn);
-	return fn;
-}
-
 static int read_function(struct cursor *c, struct gcov_file *f, size_t end, struct gcov_function **cur)
 {
 	*cur = NULL;
 	if (f->kind == GCOV_DATA && c->pos == end)
 		return 0; /* a function without data */
-	struct gcov_function *fn = new_function(f);
+	f->fn = grow_array(f->fn, f->nfn, &f->capfn, sizeof *f->fn, 16);
+	struct gcov_function *fn = memset(&f->fn[f->nfn++], 0, sizeof *f->fn);
 	if (get_word(c, end, "function ident", &fn->ident) < 0 ||
 	    get_word(c, end, "lineno checksum", &fn->lineno_checksum) < 0 ||
 	    get_word(c, end, "cfg checksum", &fn->cfg_checksum) < 0)
 		return -1;
 	if (f->kind == GCOV_NOTES) {
+		uint32_t unused;
 		if (get_string(c, end, "function name", &fn->name) < 0 ||
-		    get_word(c, end, "artificial flag", &fn->artificial) < 0 ||
+		    get_word(c, end, "artificial flag", &unused) < 0 ||
 		    get_string(c, end, "source file name", &fn->source) < 0 ||
 		    get_word(c, end, "start line", &fn->start_line) < 0 ||
-		    get_word(c, end, "start column", &fn->start_column) < 0 ||
+		    get_word(c, end, "start column", &unused) < 0 ||
 		    get_word(c, end, "end line", &fn->end_line) < 0 ||
-		    get_word(c, end, "end column", &fn->end_column) < 0)
+		    get_word(c, end, "end column", &unused) < 0)
 			return -1;
 	}
 	*cur = fn;
@@ -192,9 +157,11 @@ static int read_counters(struct cursor *c, struct gcov_function *fn, uint32_t ta
 	if (zero)
 		return 0; /* arcs stays NULL: all zero, and nothing allocated for a claimed count */
 	fn->arcs = xcalloc(fn->narc_counters ? fn->narc_counters : 1, sizeof *fn->arcs);
-	for (uint32_t i = 0; i < fn->narc_counters; i++)
-		if (get_counter(c, *end, &fn->arcs[i]) < 0)
+	for (uint32_t i = 0, lo, hi; i < fn->narc_counters; i++) {
+		if (get_word(c, *end, "counter", &lo) < 0 || get_word(c, *end, "counter", &hi) < 0)
 			return -1;
+		fn->arcs[i] = (uint64_t)hi << 32 | lo;
+	}
 	return 0;
 }
 
@@ -223,11 +190,10 @@ static int read_header(struct cursor *c, struct gcov_file *f)
 	if (major != 12)
 		return failf(c, 4, "version \"%s\" is GCC %d.%d, but profopt reads the format of GCC 12 (actual/expected: %d/12)",
 			     gcov_version_string(f->version, v), major, gcov_version_minor(f->version), major);
-	if (f->kind == GCOV_NOTES) {
-		if (get_string(c, c->len, "working directory", &f->cwd) < 0 ||
-		    get_word(c, c->len, "unexecuted-blocks flag", &f->unexecuted_blocks) < 0)
-			return -1;
-	}
+	uint32_t unexecuted_blocks;
+	if (f->kind == GCOV_NOTES && (get_string(c, c->len, "working directory", &f->cwd) < 0 ||
+				      get_word(c, c->len, "unexecuted-blocks flag", &unexecuted_blocks) < 0))
+		return -1;
 	return 0;
 }
 
@@ -269,7 +235,6 @@ static int parse(struct cursor *cp, struct gcov_file *f)
 			if (f->kind != GCOV_DATA || ulen != 8)
 				return failf(&c, start, "object summary of %u bytes, expected 8 (actual/expected)", ulen);
 			f->runs = word_at(&c, c.pos);
-			f->sum_max = word_at(&c, c.pos + 4);
 			break;
 		case TAG_BLOCKS:
 			if (!cur || f->kind != GCOV_NOTES)
@@ -305,21 +270,16 @@ static int cmp_ident(const void *a, const void *b, void *file)
 	return ix != iy ? (ix < iy ? -1 : 1) : (x > y) - (x < y);
 }
 
-static void index_functions(struct gcov_file *f)
-{
-	f->by_ident = xcalloc((size_t)f->nfn + 1, sizeof *f->by_ident);
-	for (int i = 0; i < f->nfn; i++)
-		f->by_ident[i] = i;
-	qsort_r(f->by_ident, (size_t)f->nfn, sizeof *f->by_ident, cmp_ident, f);
-}
-
 int gcov_parse(const unsigned char *data, size_t len, const char *name, struct gcov_file *f, char *err,
 	       size_t errlen)
 {
 	struct cursor c = {.p = data, .len = len, .e = {name, err, errlen}};
 	memset(f, 0, sizeof *f);
 	if (parse(&c, f) == 0) {
-		index_functions(f);
+		f->by_ident = xcalloc((size_t)f->nfn + 1, sizeof *f->by_ident);
+		for (int i = 0; i < f->nfn; i++)
+			f->by_ident[i] = i;
+		qsort_r(f->by_ident, (size_t)f->nfn, sizeof *f->by_ident, cmp_ident, f);
 		return 0;
 	}
 	gcov_file_free(f);
@@ -394,7 +354,7 @@ uint32_t gcov_global_ident(const char *name)
 
 const struct gcov_function *gcov_find_function(const struct gcov_file *notes, uint32_t ident)
 {
-	int lo = 0, hi = notes->by_ident ? notes->nfn : 0;
+	int n = notes->by_ident ? notes->nfn : 0, lo = 0, hi = n;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 		if (notes->fn[notes->by_ident[mid]].ident < ident)
@@ -402,9 +362,7 @@ const struct gcov_function *gcov_find_function(const struct gcov_file *notes, ui
 		else
 			hi = mid;
 	}
-	if (lo < (notes->by_ident ? notes->nfn : 0) && notes->fn[notes->by_ident[lo]].ident == ident)
-		return &notes->fn[notes->by_ident[lo]];
-	return NULL;
+	return lo < n && notes->fn[notes->by_ident[lo]].ident == ident ? &notes->fn[notes->by_ident[lo]] : NULL;
 }
 
 int gcov_check_pair(const struct gcov_file *notes, const struct gcov_file *data, char *err, size_t errlen)

@@ -1,36 +1,22 @@
-/* profraw.c - a bounds-checked reader of LLVM raw profiles, and the llvm-profdata
- * compatibility check (see profraw.h).
- *
- * Byte layout of a raw profile (profopt's own summary, checked against the files clang 14 and
- * clang 19 write; the format changes between LLVM releases, which is why the version matters).
- * Every field is a 64-bit word in the byte order of the program that wrote the file.
- *
- *   word 0   magic: 0xff6c70726f667281 ("\xff" "lprofr" "\x81"); 'R' instead of 'r' for a
- *            program with 32-bit pointers.  Read byte-swapped, it is a foreign-endian file.
- *   word 1   version: low bits the format version (8 from clang 14 to 16, 10 in clang 19),
- *            top byte flags: 1<<56 IR-level instrumentation (-fprofile-generate; without it,
- *            front-end -fprofile-instr-generate), 1<<57 context-sensitive, 1<<58 entry
- *            count first, 1<<59 debug-info correlation
- *   Version 8, words 2-10 (88 bytes of header in all):
- *            binary_ids_size (bytes), data_size (records), padding_before_counters (bytes),
- *            counters_size (counters), padding_after_counters (bytes), names_size (bytes),
- *            counters_delta, names_delta (addresses in the writing program),
- *            value_kind_last
- *   Version 10, words 2-15 (128 bytes): as version 8, with bitmap_bytes and
- *            padding_after_bitmap after padding_after_counters, bitmap_delta after
- *            counters_delta, and vtables (records) and vnames_size after names_delta
- *   Sections follow in this order, each size from the header:
- *            binary ids: (word length, bytes padded to 8) per id
- *            data: data_size records of 48 bytes (version 8) or 64 (version 10), 64-bit
- *              programs: name hash, function hash, counter pointer (relative: the counters
- *              of record i start at pointer + record_size*i - counters_delta bytes into the
- *              counters), [v10: bitmap pointer], function pointer, values pointer, 32-bit
- *              number of counters, 16-bit value-site counts (2; v10: 3), [v10: 32-bit
- *              number of bitmap bytes], padding to 8
- *            padding, counters (64-bit each), padding, [v10: bitmap bytes, padding],
- *            names (usually zlib-compressed; left to llvm-profdata), padded to 8,
- *            [v10: vtable records, vtable names], value-profile data to the end of the file.
- * Other versions (and 32-bit programs) are recognized by magic and version only; llvm-profdata
+/* profraw.c - a bounds-checked reader of LLVM raw profiles, and the llvm-profdata check.
+ * Layout (profopt's summary, checked against clang 14 and 19; it changes between releases,
+ * hence the version): 64-bit words in the writer's byte order.
+ *   word 0  magic "\xfflprofr\x81" ('R': 32-bit program); byte-swapped: foreign-endian
+ *   word 1  version: low bits the format version (8: clang 14-16, 10: clang 19); flags 1<<56
+ *           IR (else front-end), 1<<57 context-sensitive, 1<<58 entry first, 1<<59 debug-info
+ *   v8      words 2-10: binary_ids_size (bytes), data_size (records), padding_before_counters,
+ *           counters_size (counters), padding_after_counters, names_size, counters_delta,
+ *           names_delta, value_kind_last
+ *   v10     words 2-15: as v8 plus bitmap_bytes, padding_after_bitmap after the counters'
+ *           padding, bitmap_delta after counters_delta, vtables and vnames_size after names_delta
+ *   then    binary ids ((word length, bytes padded to 8) each); data records of 48 bytes (v10:
+ *           64): name hash, function hash, counter pointer (record i's counters start at pointer
+ *           + record_size*i - counters_delta), [v10: bitmap pointer], function and values
+ *           pointers, 32-bit counter count, 16-bit value-site counts (2; v10: 3), [v10: 32-bit
+ *           bitmap bytes], padding to 8; padding; counters (64-bit); padding; [v10: bitmap,
+ *           padding]; names (zlib, left to llvm-profdata) padded to 8; [v10: vtables];
+ *           value-profile data to the end.
+ * Other versions and 32-bit programs are recognized by magic and version only: llvm-profdata
  * is the judge. */
 #include "format/profraw.h"
 #include "lib/proc.h"
@@ -101,82 +87,26 @@ static int check_binary_ids(struct reader *r, size_t start, uint64_t size)
 	return 0;
 }
 
-/* Where each header field is (word index), per format version; -1: not in that version. */
-struct layout {
-	unsigned version;
-	int words; /* header words, magic and version included */
-	int binary_ids, data, pad_before, counters, pad_after, bitmap, pad_bitmap, names, counters_delta, names_delta,
-		vtables, vnames, value_kind_last;
-	int record;      /* bytes of a data record (64-bit) */
-	int num_counters; /* offset of its 32-bit counter count */
-};
-
-static const struct layout layouts[] = {
-	/* clang 14 to 16 */
-	{8, 11, 2, 3, 4, 5, 6, -1, -1, 7, 8, 9, -1, -1, 10, 48, 40},
-	/* clang 19: bitmap bytes (MC/DC) after the counters, vtable names after the names */
-	{10, 16, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 64, 48},
-};
-
-static uint64_t field(const struct reader *r, int word)
+/* Header word i (caller checked the header's length). */
+static uint64_t word(const struct reader *r, int i)
 {
-	return word < 0 ? 0 : get(r, 8 * (size_t)word, 8);
+	return get(r, 8 * (size_t)i, 8);
 }
 
-static int parse_layout(struct reader *r, struct profraw_info *in, const struct layout *L)
+/* Counts the executed functions and zero counters: nonzero[k] is the number of counters before
+ * k that are not zero, since records may share counters. */
+static int count_records(struct reader *r, struct profraw_info *in, size_t data, size_t counters, int v10)
 {
-	size_t pos = (size_t)L->words * 8;
-	if (r->len < pos)
-		return failf(r, r->len, "truncated header: %zu bytes, expected %zu (actual/expected)", r->len, pos);
-	in->binary_ids_size = field(r, L->binary_ids);
-	in->data_size = field(r, L->data);
-	in->padding_before_counters = field(r, L->pad_before);
-	in->counters_size = field(r, L->counters);
-	in->padding_after_counters = field(r, L->pad_after);
-	in->bitmap_bytes = field(r, L->bitmap);
-	uint64_t pad_bitmap = field(r, L->pad_bitmap);
-	in->names_size = field(r, L->names);
-	in->counters_delta = field(r, L->counters_delta);
-	in->names_delta = field(r, L->names_delta);
-	in->vtables = field(r, L->vtables);
-	in->vnames_size = field(r, L->vnames);
-	in->value_kind_last = field(r, L->value_kind_last);
-	if (in->binary_ids_size % 8)
-		return failf(r, 16, "binary ids size %llu is not a multiple of 8", (unsigned long long)in->binary_ids_size);
-	size_t ids = pos;
-	if (section(r, &pos, in->binary_ids_size, "binary ids section") < 0 ||
-	    check_binary_ids(r, ids, in->binary_ids_size) < 0)
-		return -1;
-	uint64_t data_bytes = 0, counter_bytes = 0;
-	if (bytes_of(r, 8 * (size_t)L->data, in->data_size, (uint64_t)L->record, "data record", &data_bytes) < 0 ||
-	    bytes_of(r, 8 * (size_t)L->counters, in->counters_size, 8, "counter", &counter_bytes) < 0)
-		return -1;
-	size_t data = pos;
-	if (section(r, &pos, data_bytes, "data section") < 0 ||
-	    section(r, &pos, in->padding_before_counters, "padding before the counters") < 0)
-		return -1;
-	size_t counters = pos;
-	if (section(r, &pos, counter_bytes, "counters section") < 0 ||
-	    section(r, &pos, in->padding_after_counters, "padding after the counters") < 0 ||
-	    section(r, &pos, in->bitmap_bytes, "bitmap section") < 0 ||
-	    section(r, &pos, pad_bitmap, "padding after the bitmap") < 0 ||
-	    section(r, &pos, in->names_size, "names section") < 0 ||
-	    section(r, &pos, (8 - in->names_size % 8) % 8, "padding after the names") < 0)
-		return -1;
-	/* vtable records and names (C++ type profiling) and value-profile data: the rest */
-	in->value_data_size = r->len - pos;
-
-	/* nonzero[k]: counters before k that are not zero; records may share counters, so each
-	 * record's counts come from two lookups, not a walk over its counters. */
-	size_t ncounters = (size_t)in->counters_size;
+	size_t record = v10 ? 64 : 48, ncounters = (size_t)in->counters_size;
+	uint64_t counters_delta = word(r, v10 ? 10 : 8);
 	uint64_t *nonzero = xcalloc(ncounters + 1, sizeof *nonzero);
 	for (size_t k = 0; k < ncounters; k++)
 		nonzero[k + 1] = nonzero[k] + (get(r, counters + 8 * k, 8) != 0);
 	for (uint64_t i = 0; i < in->data_size; i++) {
-		size_t rec = data + (size_t)i * (size_t)L->record;
-		uint64_t ptr = get(r, rec + 16, 8), n = get(r, rec + (size_t)L->num_counters, 4);
+		size_t rec = data + (size_t)i * record;
+		uint64_t ptr = get(r, rec + 16, 8), n = get(r, rec + (v10 ? 48 : 40), 4);
 		/* relative pointer: bytes from the counters' start, computed modulo 2^64 */
-		uint64_t off = ptr + i * (uint64_t)L->record - in->counters_delta;
+		uint64_t off = ptr + i * (uint64_t)record - counters_delta;
 		if (off % 8 || off / 8 > in->counters_size || n > in->counters_size - off / 8) {
 			free(nonzero);
 			return failf(r, rec + 16, "function record %llu: its %llu counters lie outside the %llu counters of the file",
@@ -190,6 +120,44 @@ static int parse_layout(struct reader *r, struct profraw_info *in, const struct 
 	free(nonzero);
 	in->layout_known = 1;
 	return 0;
+}
+
+/* Versions 8 and 10 of a 64-bit program: the sections' sizes checked against the file. */
+static int parse_layout(struct reader *r, struct profraw_info *in)
+{
+	int v10 = in->version == 10;
+	size_t pos = v10 ? 128 : 88;
+	if (r->len < pos)
+		return failf(r, r->len, "truncated header: %zu bytes, expected %zu (actual/expected)", r->len, pos);
+	uint64_t ids_size = word(r, 2), pad_bitmap = v10 ? word(r, 8) : 0;
+	in->data_size = word(r, 3);
+	in->counters_size = word(r, 5);
+	in->bitmap_bytes = v10 ? word(r, 7) : 0;
+	in->names_size = word(r, v10 ? 9 : 7);
+	if (ids_size % 8)
+		return failf(r, 16, "binary ids size %llu is not a multiple of 8", (unsigned long long)ids_size);
+	size_t ids = pos;
+	if (section(r, &pos, ids_size, "binary ids section") < 0 || check_binary_ids(r, ids, ids_size) < 0)
+		return -1;
+	uint64_t data_bytes = 0, counter_bytes = 0;
+	if (bytes_of(r, 24, in->data_size, v10 ? 64 : 48, "data record", &data_bytes) < 0 ||
+	    bytes_of(r, 40, in->counters_size, 8, "counter", &counter_bytes) < 0)
+		return -1;
+	size_t data = pos;
+	if (section(r, &pos, data_bytes, "data section") < 0 ||
+	    section(r, &pos, word(r, 4), "padding before the counters") < 0)
+		return -1;
+	size_t counters = pos;
+	if (section(r, &pos, counter_bytes, "counters section") < 0 ||
+	    section(r, &pos, word(r, 6), "padding after the counters") < 0 ||
+	    section(r, &pos, in->bitmap_bytes, "bitmap section") < 0 ||
+	    section(r, &pos, pad_bitmap, "padding after the bitmap") < 0 ||
+	    section(r, &pos, in->names_size, "names section") < 0 ||
+	    section(r, &pos, (8 - in->names_size % 8) % 8, "padding after the names") < 0)
+		return -1;
+	/* vtable records and names (C++ type profiling) and value-profile data: the rest */
+	in->value_data_size = r->len - pos;
+	return count_records(r, in, data, counters, v10);
 }
 
 int profraw_parse(const unsigned char *data, size_t len, const char *name, struct profraw_info *info, char *err,
@@ -208,16 +176,12 @@ int profraw_parse(const unsigned char *data, size_t len, const char *name, struc
 		return failf(&r, 0, "bad magic: not an LLVM raw profile (expected 0x%016llx)", PROFRAW_MAGIC64);
 	info->swapped = r.swap;
 	info->ptr64 = magic == PROFRAW_MAGIC64;
-	info->version_word = get(&r, 8, 8);
-	info->variant = info->version_word & VARIANT_MASK;
-	uint64_t v = info->version_word & ~VARIANT_MASK;
+	info->variant = get(&r, 8, 8) & VARIANT_MASK;
+	uint64_t v = get(&r, 8, 8) & ~VARIANT_MASK;
 	if (v == 0 || v > 1000)
 		return failf(&r, 8, "bad version %llu", (unsigned long long)v);
 	info->version = (unsigned)v;
-	for (size_t i = 0; info->ptr64 && i < sizeof layouts / sizeof *layouts; i++)
-		if (layouts[i].version == info->version)
-			return parse_layout(&r, info, &layouts[i]);
-	return 0;
+	return info->ptr64 && (v == 8 || v == 10) ? parse_layout(&r, info) : 0;
 }
 
 static int parse_profraw(const unsigned char *data, size_t len, const char *name, void *info, char *err, size_t errlen)
@@ -256,11 +220,9 @@ const char *profraw_variant_string(const struct profraw_info *info, char *out, s
 static void first_error_line(const char *s, char *out, size_t n)
 {
 	const char *line = strstr(s, "rror");
-	if (line)
-		while (line > s && line[-1] != '\n')
-			line--;
-	else
-		line = s;
+	while (line && line > s && line[-1] != '\n')
+		line--;
+	line = line ? line : s;
 	char *copy = xasprintf("%.*s", (int)strcspn(line, "\n"), line);
 	snprintf(out, n, "%s", printable(copy));
 	free(copy);
@@ -281,8 +243,7 @@ int profraw_tool_reads(const char *tool, const char *path, char *err, size_t err
 	return ok ? 0 : -1;
 }
 
-/* Builds the one-line program with CC (split without a shell) and runs it, writing raw.
- * Returns the output of the step that failed (malloc'd), or NULL when both succeeded. */
+/* Builds the program with CC (split without a shell) and runs it: the failed step's output, or NULL. */
 static char *build_and_run(const char *cc, const char *src, const char *exe, const char *raw)
 {
 	char **words = split_command(cc), *out = NULL;

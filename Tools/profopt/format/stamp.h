@@ -1,6 +1,5 @@
-/* stamp.h - stage stamps: a pipeline stage is done when its stamp exists.  The stamp holds a
- * one-line JSON record of the stage (name, duration, status, stage-specific facts), written
- * with lib/json's writer and atomically, so that an interrupted stage never leaves a stamp. */
+/* stamp.h - a stage is done when its stamp exists: a one-line JSON record of it (name, status,
+ * seconds, its own facts), written atomically so an interrupted stage leaves none. */
 #ifndef PROFOPT_STAMP_H
 #define PROFOPT_STAMP_H
 
@@ -9,8 +8,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* A record being written: stamp_begin writes stage, status, seconds and finished and returns
- * the writer for the stage's own facts (jw_kv_int, ...); stamp_end writes the file. */
+/* stamp_begin returns the writer for the stage's own facts; stamp_end writes the file (exits on failure). */
 struct stamp {
 	struct json json;
 	FILE *mem;
@@ -19,13 +17,11 @@ struct stamp {
 	const char *stage;
 };
 struct json *stamp_begin(struct stamp *s, const char *stage, double seconds);
-/* Writes the record to path atomically.  Exits on failure. */
 void stamp_end(struct stamp *s, const char *path);
 /* A record with no facts of its own. */
 void stamp_write(const char *path, const char *stage, double seconds);
 
-/* data parsed as a stage record: a JSON object with string "stage" and "status".  NULL with
- * the reason in why (naming the record as name: damaged, or a foreign file) otherwise. */
+/* A JSON object with string "stage" and "status", or NULL with the reason in why. */
 json_t *stamp_parse(const char *data, size_t len, const char *name, char *why, size_t n);
 
 #endif

@@ -21,16 +21,7 @@ static int line_starts(const char *line, size_t n, const char *prefix)
 	return n >= k && memcmp(line, prefix, k) == 0;
 }
 
-static void add_count(struct shown_function *f, uint64_t v)
-{
-	if (v > f->max)
-		f->max = v;
-	f->sum = f->sum + v < f->sum ? UINT64_MAX : f->sum + v;
-	f->zero += v == 0;
-	f->counters++;
-}
-
-/* Reads the unsigned numbers of "[1, 2, 3]" or "4" in line[0..n). */
+/* Adds the unsigned numbers of "[1, 2, 3]" or "4" in line[0..n) to f's counts. */
 static void add_numbers(struct shown_function *f, const char *line, size_t n)
 {
 	for (size_t i = 0; i < n;) {
@@ -41,7 +32,11 @@ static void add_numbers(struct shown_function *f, const char *line, size_t n)
 		uint64_t v = 0;
 		for (; i < n && line[i] >= '0' && line[i] <= '9'; i++)
 			v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(line[i] - '0');
-		add_count(f, v);
+		if (v > f->max)
+			f->max = v;
+		f->sum = f->sum + v < f->sum ? UINT64_MAX : f->sum + v;
+		f->zero += v == 0;
+		f->counters++;
 	}
 }
 
@@ -61,12 +56,11 @@ int profdata_show_parse(const char *text, size_t len, struct shown_profile *p)
 {
 	struct shown_function *cur = NULL;
 	size_t pos = 0, n;
-	int found = 0;
+	int before = p->n;
 	while (pos < len) {
 		const char *line = next_line(text, len, &pos, &n);
 		if (n > 3 && line[0] == ' ' && line[1] == ' ' && line[2] != ' ' && line[n - 1] == ':') {
 			cur = new_function(p, line + 2, n - 3);
-			found++;
 		} else if (cur && line_starts(line, n, "    Function count: ")) {
 			add_numbers(cur, line + 20, n - 20);
 		} else if (cur && line_starts(line, n, "    Block counts: [")) {
@@ -79,7 +73,7 @@ int profdata_show_parse(const char *text, size_t len, struct shown_profile *p)
 			cur = NULL;
 		}
 	}
-	return found;
+	return p->n - before;
 }
 
 int profdata_show(const char *tool, const char *profdata, struct shown_profile *p, char **why)
@@ -144,18 +138,14 @@ void nm_parse(const char *text, size_t len, char *const *args, int n, nm_symbol_
 			    text[pos + a + 1] == ' ')
 				hit = i;
 		}
-		if (hit < 0) { /* a message, or an archive member: skip the line */
-			size_t line;
-			next_line(text, len, &pos, &line);
-			continue;
+		if (hit >= 0) {
+			k = hit;
+			pos += strlen(args[hit]) + 2;
 		}
-		k = hit;
-		pos += strlen(args[hit]) + 2;
 		size_t line;
-		const char *sym = next_line(text, len, &pos, &line);
-		const char *sp = memchr(sym, ' ', line);
-		if (!sp || (size_t)(sp - sym) + 2 > line || memchr(sym, '\0', line))
-			continue;
+		const char *sym = next_line(text, len, &pos, &line), *sp = memchr(sym, ' ', line);
+		if (hit < 0 || !sp || (size_t)(sp - sym) + 2 > line || memchr(sym, '\0', line))
+			continue; /* a message, an archive member, or no symbol */
 		char *name = xasprintf("%.*s", (int)(sp - sym), sym);
 		fn(ctx, first + hit, name, sp[1]);
 		free(name);

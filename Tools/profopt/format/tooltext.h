@@ -1,9 +1,6 @@
-/* tooltext.h - running the two tools whose text profopt reads, and reading that text as
- * hostile bytes (NULs, control characters, huge lines) in linear time:
- *   llvm-profdata show --all-functions --counts  (functions of a clang profile and their counts)
- *   llvm-profdata show --detailed-summary         (the count a hot block reaches)
- *   nm -A [--defined-only] --format=posix        (symbols of objects, in batches)
- * File names are passed as ./NAME or absolute, so none is read as an option. */
+/* tooltext.h - llvm-profdata show and nm, run and their text read as hostile bytes (NULs,
+ * control characters, huge lines) in linear time.  File names are passed as ./NAME or absolute,
+ * so none is read as an option. */
 #ifndef PROFOPT_TOOLTEXT_H
 #define PROFOPT_TOOLTEXT_H
 
@@ -22,25 +19,23 @@ struct shown_profile {
 	char level[16];       /* "IR", "Front-end", "" if not said */
 };
 
-/* Parses the text of `llvm-profdata show --all-functions --counts` (len bytes; NUL bytes in
- * a name become '?').  Returns the number of functions found. */
+/* Parses `llvm-profdata show --all-functions --counts` (a NUL in a name becomes '?').  Returns
+ * the number of functions. */
 int profdata_show_parse(const char *text, size_t len, struct shown_profile *p);
-/* Runs TOOL show on a .profdata (or .profraw) file and parses it.  Returns 0, or -1 with
- * the tool's words (or why it did not run) in *why (malloc'd). */
+/* TOOL show FILE parsed: 0, or -1 with the tool's words (or why it did not run) in *why (malloc'd). */
 int profdata_show(const char *tool, const char *profdata, struct shown_profile *p, char **why);
 void shown_profile_free(struct shown_profile *p);
-/* The count at which blocks hold 99% of all counts (LLVM's default hot cutoff), from TOOL show
- * --detailed-summary: 0 if the tool does not say.  Returns 0, or -1 as profdata_show. */
+/* The count at which blocks hold 99% of all counts (LLVM's hot cutoff), from --detailed-summary;
+ * 0 if the tool does not say. */
 int profdata_hot_count(const char *tool, const char *profdata, uint64_t *hot, char **why);
 
-/* Called per defined symbol: `object` indexes the objects given, type is nm's letter. */
+/* Called per symbol: `object` indexes the objects given, type is nm's letter. */
 typedef void (*nm_symbol_fn)(void *ctx, int object, const char *name, char type);
 enum { NM_ALL = 0, NM_DEFINED = 1 };
-/* Lists the symbols of n objects (only the defined ones with NM_DEFINED) with nm, 200 objects
- * per run; what a failing run lists is read too.  Returns 0, or as run_batches() (proc.h) the
- * status of the first run that failed, with nm's words in *why (malloc'd). */
+/* Runs nm -A --format=posix on 200 objects at a time (a failing run's list is read too).
+ * Returns 0, or as run_batches() (proc.h). */
 int nm_symbols(const char *nm, char *const *objects, int n, int flags, nm_symbol_fn fn, void *ctx, char **why);
-/* Parses one run's output for objects[0..n) as given to nm (exposed for the tests). */
+/* Parses one run's output for objects args[0..n) (for the tests). */
 void nm_parse(const char *text, size_t len, char *const *args, int n, nm_symbol_fn fn, void *ctx, int first);
 
 #endif

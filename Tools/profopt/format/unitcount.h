@@ -1,5 +1,5 @@
-/* unitcount.h - how far a build has got: the compile commands in its growing log, counted
- * as the log grows (each byte read once), and what it is linking now. */
+/* unitcount.h - how far a build has got: compile commands counted as its log grows (each byte
+ * read once), and what it is linking now. */
 #ifndef PROFOPT_UNITCOUNT_H
 #define PROFOPT_UNITCOUNT_H
 
@@ -13,16 +13,15 @@ struct unit_count {
 	char linking[128]; /* the output of the last link command, when it came after the last compile */
 };
 
-/* Reads what was added to the log at path since the last poll. */
+/* Reads what the log at path gained since the last poll. */
 void unit_count_poll(struct unit_count *u, const char *path);
-/* The counts of a whole text (for tests and one-shot use). */
+/* Counts a text (for tests). */
 void unit_count_text(struct unit_count *u, const char *text, size_t len);
 void unit_count_close(struct unit_count *u);
 
-/* The unit total a previous build of the same tree recorded in path, or 0. */
+/* The unit total a previous build recorded in path, or 0. */
 long unit_count_load(const char *path);
-/* Records n as the total for the next build (only n > 0: a stage that compiled nothing keeps
- * the last total). */
+/* Records n > 0 for the next build (a stage that compiled nothing keeps the last total). */
 void unit_count_save(const char *path, long n);
 
 #endif
