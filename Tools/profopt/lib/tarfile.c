@@ -33,7 +33,7 @@ struct tar_out *tar_create(const char *path, int gzip)
 	return t;
 }
 
-static void write_header(struct tar_out *t, const char *name, int type, int perm, long long size, time_t mtime)
+static struct archive_entry *new_entry(const char *name, int type, int perm, long long size, time_t mtime)
 {
 	struct archive_entry *e = archive_entry_new();
 	archive_entry_set_pathname(e, name);
@@ -41,33 +41,33 @@ static void write_header(struct tar_out *t, const char *name, int type, int perm
 	archive_entry_set_perm(e, perm);
 	archive_entry_set_size(e, size);
 	archive_entry_set_mtime(e, mtime, 0);
-	if (archive_write_header(t->a, e) != ARCHIVE_OK) {
-		const char *p = printable(name);
-		fatal("cannot add %s to %s: %s", p, printable(t->out.path), archive_error_string(t->a));
-	}
+	return e;
+}
+
+static void write_header(struct tar_out *t, const char *name, int type, int perm, long long size, time_t mtime)
+{
+	struct archive_entry *e = new_entry(name, type, perm, size, mtime);
+	if (archive_write_header(t->a, e) != ARCHIVE_OK)
+		fatal("cannot add %s to %s: %s", printable(name), printable(t->out.path), archive_error_string(t->a));
 	archive_entry_free(e);
 }
 
 static void write_data(struct tar_out *t, const char *name, const void *data, size_t len)
 {
-	if (len && archive_write_data(t->a, data, len) != (la_ssize_t)len) {
-		const char *p = printable(name);
-		fatal("cannot write %s into %s: %s", p, printable(t->out.path), archive_error_string(t->a));
-	}
+	if (len && archive_write_data(t->a, data, len) != (la_ssize_t)len)
+		fatal("cannot write %s into %s: %s",
+		      printable(name), printable(t->out.path), archive_error_string(t->a));
 }
 
 void tar_add_file(struct tar_out *t, const char *name, const char *file)
 {
 	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		const char *p = printable(file);
-		fatal("cannot read %s: %s", p, errno == ELOOP ? "it is a symbolic link" : strerror(errno));
-	}
-	if (!S_ISREG(st.st_mode)) {
-		const char *p = printable(file);
-		fatal("%s is not a regular file", p);
-	}
+	if (fd < 0 || fstat(fd, &st) < 0)
+		fatal("cannot read %s: %s",
+		      printable(file), errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		fatal("%s is not a regular file", printable(file));
 	write_header(t, name, AE_IFREG, 0644, (long long)st.st_size, st.st_mtime);
 	static char block[1 << 16];
 	long long done = 0;
@@ -75,17 +75,14 @@ void tar_add_file(struct tar_out *t, const char *name, const char *file)
 	while ((n = read(fd, block, sizeof block)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 || done + n > (long long)st.st_size) {
-			const char *p = printable(file);
-			fatal("%s: %s", p, n < 0 ? strerror(errno) : "it grew while being archived");
-		}
+		if (n < 0 || done + n > (long long)st.st_size)
+			fatal("%s: %s", printable(file), n < 0 ? strerror(errno) : "it grew while being archived");
 		write_data(t, name, block, (size_t)n);
 		done += n;
 	}
-	if (done != (long long)st.st_size) {
-		const char *p = printable(file);
-		fatal("%s: read %lld/%lld bytes (it shrank while being archived)", p, done, (long long)st.st_size);
-	}
+	if (done != (long long)st.st_size)
+		fatal("%s: read %lld/%lld bytes (it shrank while being archived)",
+		      printable(file), done, (long long)st.st_size);
 	close(fd);
 }
 
@@ -124,10 +121,9 @@ static struct archive *new_reader(void)
 static struct archive *open_reader(int fd, const char *path)
 {
 	struct archive *a = new_reader();
-	if (lseek(fd, 0, SEEK_SET) < 0 || archive_read_open_fd(a, fd, 1 << 16) != ARCHIVE_OK) {
-		const char *p = printable(path);
-		fatal("cannot read %s: %s", p, archive_error_string(a) ? archive_error_string(a) : strerror(errno));
-	}
+	if (lseek(fd, 0, SEEK_SET) < 0 || archive_read_open_fd(a, fd, 1 << 16) != ARCHIVE_OK)
+		fatal("cannot read %s: %s",
+		      printable(path), archive_error_string(a) ? archive_error_string(a) : strerror(errno));
 	return a;
 }
 
@@ -258,10 +254,8 @@ static char **check_all(int fd, const char *archive, tar_accept_fn accept, void 
 		names[n++] = as;
 		free(name);
 	}
-	if (r != ARCHIVE_EOF) {
-		const char *p = printable(archive);
-		fatal("%s is not a readable tar archive: %s", p, archive_error_string(a));
-	}
+	if (r != ARCHIVE_EOF)
+		fatal("%s is not a readable tar archive: %s", printable(archive), archive_error_string(a));
 	archive_read_free(a);
 	char **sorted = xmalloc((size_t)(n + 1) * sizeof *sorted);
 	memcpy(sorted, names, (size_t)n * sizeof *sorted);
@@ -288,8 +282,7 @@ static void remove_links_in_way(const char *dir, const char *name)
 		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 			if (unlink(path) < 0)
 				fatal("cannot remove the link %s/%s: %s", dir, path, strerror(errno));
-			const char *p = printable(path);
-			warn("removed the link %s/%s: a profile file is never written through a link", dir, p);
+			warn("removed the link %s/%s: a profile file is never written through a link", dir, printable(path));
 		}
 		*end = saved;
 		if (!saved)
@@ -305,14 +298,10 @@ static void copy_data(struct archive *in, struct archive *out, const char *archi
 	la_int64_t offset;
 	int r;
 	while ((r = archive_read_data_block(in, &buf, &size, &offset)) == ARCHIVE_OK)
-		if (archive_write_data_block(out, buf, size, offset) < ARCHIVE_OK) {
-			const char *p = printable(name);
-			fatal("cannot write %s: %s", p, archive_error_string(out));
-		}
-	if (r != ARCHIVE_EOF) {
-		const char *p = printable(archive);
-		fatal("%s is damaged: %s", p, archive_error_string(in));
-	}
+		if (archive_write_data_block(out, buf, size, offset) < ARCHIVE_OK)
+			fatal("cannot write %s: %s", printable(name), archive_error_string(out));
+	if (r != ARCHIVE_EOF)
+		fatal("%s is damaged: %s", printable(archive), archive_error_string(in));
 }
 
 /* Second pass: the checked members written under the current directory (dir). */
@@ -331,21 +320,12 @@ static void extract_all(int fd, const char *archive, const char *dir, enum tar_m
 			fatal("%s changed while it was read", archive);
 		if (mode == TAR_REPLACE)
 			remove_links_in_way(dir, names[i]);
-		struct archive_entry *w = archive_entry_new();
-		archive_entry_set_pathname(w, names[i]);
-		archive_entry_set_filetype(w, AE_IFREG);
-		archive_entry_set_perm(w, 0644);
-		archive_entry_set_size(w, archive_entry_size(e));
-		archive_entry_set_mtime(w, archive_entry_mtime(e), 0);
-		if (archive_write_header(out, w) != ARCHIVE_OK) {
-			const char *p = printable(names[i]);
-			fatal("cannot write %s/%s: %s", dir, p, archive_error_string(out));
-		}
+		struct archive_entry *w = new_entry(names[i], AE_IFREG, 0644, archive_entry_size(e), archive_entry_mtime(e));
+		if (archive_write_header(out, w) != ARCHIVE_OK)
+			fatal("cannot write %s/%s: %s", dir, printable(names[i]), archive_error_string(out));
 		copy_data(in, out, archive, names[i]);
-		if (archive_write_finish_entry(out) != ARCHIVE_OK) {
-			const char *p = printable(names[i]);
-			fatal("cannot write %s/%s: %s", dir, p, archive_error_string(out));
-		}
+		if (archive_write_finish_entry(out) != ARCHIVE_OK)
+			fatal("cannot write %s/%s: %s", dir, printable(names[i]), archive_error_string(out));
 		archive_entry_free(w);
 		i++;
 	}
