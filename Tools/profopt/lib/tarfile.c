@@ -184,27 +184,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-#define DEFAULT_MAX_INFLATE 100                      /* times the archive's size */
-#define DEFAULT_MAX_UNPACKED ((unsigned long long)1 << 30) /* bytes */
-
-/* An environment variable's whole number, or fallback when it is unset. */
-static long long env_limit(const char *name, long long fallback)
-{
-	const char *env = getenv(name);
-	long long v;
-	if (!env || !*env)
-		return fallback;
-	if (parse_whole(env, 1, LLONG_MAX, &v) < 0)
-		fatal("%s wants a whole number > 0, not '%s'", name, printable(env));
-	return v;
-}
-
 unsigned long long tar_unpack_limit(unsigned long long archive_bytes, long long ratio, long long max)
 {
 	if (ratio <= 0)
-		ratio = env_limit("PROFOPT_MAX_INFLATE", DEFAULT_MAX_INFLATE);
+		ratio = env_whole("PROFOPT_MAX_INFLATE", 100);
 	if (max <= 0)
-		max = env_limit("PROFOPT_MAX_UNPACKED_BYTES", (long long)DEFAULT_MAX_UNPACKED);
+		max = env_whole("PROFOPT_MAX_UNPACKED_BYTES", 1LL << 30);
 	unsigned long long by_ratio = archive_bytes > ULLONG_MAX / (unsigned long long)ratio
 					      ? ULLONG_MAX : archive_bytes * (unsigned long long)ratio;
 	return by_ratio < (unsigned long long)max ? by_ratio : (unsigned long long)max;

@@ -209,23 +209,21 @@ const char *file_kind(mode_t mode)
 	return "not a regular file";
 }
 
-#define DEFAULT_MAX_PROFILE ((unsigned long long)1 << 30)
-
-unsigned long long max_profile_bytes(void)
+long long env_whole(const char *name, long long fallback)
 {
-	const char *env = getenv("PROFOPT_MAX_PROFILE_BYTES");
+	const char *env = getenv(name);
 	long long v;
 	if (!env || !*env)
-		return DEFAULT_MAX_PROFILE;
+		return fallback;
 	if (parse_whole(env, 1, LLONG_MAX, &v) < 0)
-		fatal("PROFOPT_MAX_PROFILE_BYTES wants a whole number of bytes > 0, not '%s'", printable(env));
-	return (unsigned long long)v;
+		fatal("%s wants a whole number > 0, not '%s'", name, printable(env));
+	return v;
 }
 
 unsigned char *read_profile(const char *path, size_t *len, char *err, size_t errlen)
 {
 	struct stat st;
-	unsigned long long max = max_profile_bytes();
+	unsigned long long max = (unsigned long long)env_whole("PROFOPT_MAX_PROFILE_BYTES", 1LL << 30);
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	char *data = NULL;
 	if (fd < 0 || fstat(fd, &st) < 0)
