@@ -86,7 +86,8 @@ static void print_help(FILE *out)
 	fprintf(out, "\n'profopt COMMAND --help' describes a command; 'man profopt' has the whole story.\n");
 }
 
-int wants_help(int argc, char **argv)
+/* True if argv (before any "--") asks for help. */
+static int wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0)

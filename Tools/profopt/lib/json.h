@@ -24,8 +24,6 @@ void jw_string(struct json *j, const char *s); /* NULL writes null */
 void jw_number(struct json *j, double v);
 /* decimals < 0: as jw_number */
 void jw_fixed(struct json *j, double v, int decimals);
-void jw_int(struct json *j, long long v);
-void jw_bool(struct json *j, int v);
 void jw_null(struct json *j);
 /* key + value shorthands */
 void jw_kv_string(struct json *j, const char *key, const char *s);

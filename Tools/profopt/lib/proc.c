@@ -65,8 +65,6 @@ enum {
 	PARENT_DEATH = 4, /* Linux: it gets SIGTERM when profopt ends */
 };
 
-static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, int err_fd, const char *cwd, int how);
-
 /* PARENT_DEATH: SIGTERM when the parent ends, also if it ended before prctl. */
 static void die_with_parent(pid_t parent)
 {
@@ -111,16 +109,6 @@ static void child_setup(int log_fd, int err_fd, const char *cwd, int errpipe, ch
 	}
 }
 
-int proc_start_argv(struct proc *p, char *const argv[], int log_fd, const char *cwd)
-{
-	return start(p, argv, NULL, log_fd, -1, cwd, OWN_GROUP);
-}
-
-int proc_start_foreground(struct proc *p, char *const argv[])
-{
-	return start(p, argv, NULL, -1, -1, NULL, KEEP_STDIN | PARENT_DEATH);
-}
-
 /* Without OWN_GROUP the child stays in profopt's group, and a Ctrl-C at the terminal
  * reaches it too. */
 static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, int err_fd, const char *cwd, int how)
@@ -162,6 +150,16 @@ static int start(struct proc *p, char *const argv[], char *const env[], int log_
 		return -1;
 	}
 	return 0;
+}
+
+int proc_start_argv(struct proc *p, char *const argv[], int log_fd, const char *cwd)
+{
+	return start(p, argv, NULL, log_fd, -1, cwd, OWN_GROUP);
+}
+
+int proc_start_foreground(struct proc *p, char *const argv[])
+{
+	return start(p, argv, NULL, -1, -1, NULL, KEEP_STDIN | PARENT_DEATH);
 }
 
 int proc_start(struct proc *p, const char *cmd, int log_fd, const char *cwd)
