@@ -190,8 +190,7 @@ int proc_exit_ok(int st)
 	return st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-/* Reads the child's output until EOF, the deadline or a stop request.  Returns 0 at EOF,
- * RUN_TIMED_OUT or RUN_STOPPED (the child's group is killed then). */
+/* The child's output until EOF (0), the deadline or a stop request (its group then killed). */
 static int drain(const struct proc *p, int fd, const struct run_opts *o, struct buf *b)
 {
 	double deadline = o->timeout > 0 ? now() + o->timeout : 0;

@@ -425,8 +425,7 @@ static int read_data(struct archive *a, struct member *m, size_t *total)
 	return n < 0 ? -1 : 0;
 }
 
-/* Reads the members of an archive that `opened` (libarchive's result) opened; name is the
- * archive's, for messages. */
+/* The members of an archive, `opened` libarchive's result of opening it. */
 static int read_members(struct archive *a, int opened, const char *name, const char *suffix, struct member_list *out,
 			char *err, size_t errlen)
 {

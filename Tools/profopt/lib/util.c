@@ -49,8 +49,7 @@ static char *escaped(const char *s, int keep_lines)
 	return b.data;
 }
 
-/* A message reaches a terminal or a log: whatever a name in it holds, no control byte but
- * its own line breaks and tabs is passed on (escaped as printable() does). */
+/* Whatever a name in a message holds, no control byte but its own newlines and tabs passes. */
 static void vmessage(const char *kind, const char *fmt, va_list ap)
 {
 	char *text = vxasprintf(fmt, ap), *safe = escaped(text, 1);
