@@ -271,25 +271,6 @@ int run_child(char *const argv[], const struct run_opts *o, char **out, size_t *
 	return status;
 }
 
-/* Appends one word of cmd starting at *s to b (quotes removed); advances *s past it. */
-static void next_word(const char **s, struct buf *b)
-{
-	const char *p = *s;
-	char quote = 0;
-	buf_add(b, "", 0);
-	for (; *p && (quote || (*p != ' ' && *p != '\t' && *p != '\n')); p++) {
-		if (quote && *p == quote)
-			quote = 0;
-		else if (!quote && (*p == '\'' || *p == '"'))
-			quote = *p;
-		else if (*p == '\\' && quote != '\'' && p[1])
-			buf_add(b, ++p, 1);
-		else
-			buf_add(b, p, 1);
-	}
-	*s = p;
-}
-
 char **split_command(const char *cmd)
 {
 	size_t n = 0, cap = 4;
@@ -304,7 +285,18 @@ char **split_command(const char *cmd)
 		if (!*p)
 			break;
 		struct buf w = {0};
-		next_word(&p, &w);
+		char quote = 0;
+		buf_add(&w, "", 0);
+		for (; *p && (quote || (*p != ' ' && *p != '\t' && *p != '\n')); p++) {
+			if (quote && *p == quote)
+				quote = 0;
+			else if (!quote && (*p == '\'' || *p == '"'))
+				quote = *p;
+			else if (*p == '\\' && quote != '\'' && p[1])
+				buf_add(&w, ++p, 1);
+			else
+				buf_add(&w, p, 1);
+		}
 		if (n + 2 > cap)
 			words = xrealloc(words, (cap *= 2) * sizeof *words);
 		words[n++] = w.data;
