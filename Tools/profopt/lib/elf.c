@@ -61,8 +61,8 @@ static int headers(struct elf *e, const unsigned char *h, uint64_t *shoff, uint6
 			*strndx = get(e, s0 + (e->is64 ? 0x28 : 0x18), 4);
 	}
 	if (*num > e->size / *entsize)
-		return read_fail(&e->re, *shoff,
-				 "%llu section headers of %llu bytes do not fit in a file of %llu bytes (actual/expected)",
+		return read_fail(&e->re, *shoff, "%llu section headers of %llu bytes do not fit in a file of %llu "
+				 "bytes (actual/expected)",
 				 (unsigned long long)*num, (unsigned long long)*entsize,
 				 (unsigned long long)e->size);
 	if (*strndx >= *num)
@@ -103,8 +103,8 @@ static int walk(struct elf *e, void (*fn)(const char *, void *), void *arg)
 		for (uint64_t i = 0; rc == 0 && i < num; i++) {
 			uint64_t at = get(e, sh + i * entsize, 4);
 			if (at >= len) {
-				rc = read_fail(&e->re, shoff + i * entsize,
-					       "section %llu's name at %llu, outside its table of %llu bytes (actual/expected)",
+				rc = read_fail(&e->re, shoff + i * entsize, "section %llu's name at %llu, outside its "
+					       "table of %llu bytes (actual/expected)",
 					       (unsigned long long)i, (unsigned long long)at, (unsigned long long)len);
 				break;
 			}

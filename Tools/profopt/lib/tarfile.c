@@ -267,7 +267,8 @@ static void remove_links_in_way(const char *dir, const char *name)
 		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 			if (unlink(path) < 0)
 				fatal("cannot remove the link %s/%s: %s", dir, path, strerror(errno));
-			warn("removed the link %s/%s: a profile file is never written through a link", dir, printable(path));
+			warn("removed the link %s/%s: a profile file is never written through a link", dir,
+			     printable(path));
 		}
 		*end = saved;
 		if (!saved)
@@ -305,7 +306,8 @@ static void extract_all(int fd, const char *archive, const char *dir, enum tar_m
 			fatal("%s changed while it was read", archive);
 		if (mode == TAR_REPLACE)
 			remove_links_in_way(dir, names[i]);
-		struct archive_entry *w = new_entry(names[i], AE_IFREG, 0644, archive_entry_size(e), archive_entry_mtime(e));
+		long long size = archive_entry_size(e);
+		struct archive_entry *w = new_entry(names[i], AE_IFREG, 0644, size, archive_entry_mtime(e));
 		if (archive_write_header(out, w) != ARCHIVE_OK)
 			fatal("cannot write %s/%s: %s", dir, printable(names[i]), archive_error_string(out));
 		copy_data(in, out, archive, names[i]);
