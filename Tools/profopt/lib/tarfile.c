@@ -1,6 +1,7 @@
 /* tarfile.c - tar archives by libarchive (see tarfile.h). */
 #include "lib/tarfile.h"
 #include "lib/output.h"
+#include "lib/strmap.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 
@@ -9,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -179,11 +181,6 @@ static _Noreturn void refuse(const char *archive, const char *name, const char *
 	      "its directory)", a, n, why);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 unsigned long long tar_unpack_limit(unsigned long long archive_bytes, long long ratio, long long max)
 {
 	if (ratio <= 0)
@@ -195,20 +192,6 @@ unsigned long long tar_unpack_limit(unsigned long long archive_bytes, long long 
 	return by_ratio < (unsigned long long)max ? by_ratio : (unsigned long long)max;
 }
 
-/* A member that would take the archive past max_bytes unpacked refuses it: before anything is
- * written, so a small archive that inflates to gigabytes never fills the disk. */
-static void check_size(const char *archive, const char *name, unsigned long long *total, long long size,
-		       unsigned long long max_bytes)
-{
-	*total += size > 0 ? (unsigned long long)size : 0;
-	if (*total > max_bytes) {
-		const char *a = printable(archive), *n = printable(name);
-		fatal("refusing %s: member '%s' takes it past %llu bytes unpacked, its limit (a multiple of the "
-		      "archive's size, at most an absolute cap: import's --max-inflate, --max-unpacked, or "
-		      "PROFOPT_MAX_INFLATE, PROFOPT_MAX_UNPACKED_BYTES); nothing was written", a, n, max_bytes);
-	}
-}
-
 /* First pass: every member checked; returns the names to extract the regular files as. */
 static char **check_all(int fd, const char *archive, tar_accept_fn accept, void *ctx, unsigned long long max_bytes,
 			int *count)
@@ -218,6 +201,7 @@ static char **check_all(int fd, const char *archive, tar_accept_fn accept, void 
 	char **names = NULL;
 	int n = 0, r;
 	unsigned long long total = 0;
+	struct strmap seen = {0};
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
 		const char *raw = member_name(e), *why = bad_type(e);
 		char *name = xstrdup(raw ? raw : "");
@@ -225,7 +209,13 @@ static char **check_all(int fd, const char *archive, tar_accept_fn accept, void 
 			why = raw ? bad_name(name) : "has no name";
 		if (why)
 			refuse(archive, raw, why);
-		check_size(archive, name, &total, archive_entry_size(e), max_bytes);
+		total += archive_entry_size(e) > 0 ? (unsigned long long)archive_entry_size(e) : 0;
+		/* refused before anything is written: a small archive inflating to gigabytes never fills the disk */
+		if (total > max_bytes)
+			fatal("refusing %s: member '%s' takes it past %llu bytes unpacked, its limit (a multiple of "
+			      "the archive's size, at most an absolute cap: import's --max-inflate, --max-unpacked, or "
+			      "PROFOPT_MAX_INFLATE, PROFOPT_MAX_UNPACKED_BYTES); nothing was written",
+			      printable(archive), printable(name), max_bytes);
 		if (archive_entry_filetype(e) == AE_IFDIR || !*name) {
 			free(name);
 			continue;
@@ -235,6 +225,10 @@ static char **check_all(int fd, const char *archive, tar_accept_fn accept, void 
 			refuse(archive, name, why);
 		if ((why = bad_name(as)) != NULL)
 			refuse(archive, as, why);
+		void **dup = strmap_slot(&seen, as, 1);
+		if (*dup)
+			refuse(archive, as, "appears twice");
+		*dup = as;
 		names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
 		names[n++] = as;
 		free(name);
@@ -242,13 +236,7 @@ static char **check_all(int fd, const char *archive, tar_accept_fn accept, void 
 	if (r != ARCHIVE_EOF)
 		fatal("%s is not a readable tar archive: %s", printable(archive), archive_error_string(a));
 	archive_read_free(a);
-	char **sorted = xmalloc((size_t)(n + 1) * sizeof *sorted);
-	memcpy(sorted, names, (size_t)n * sizeof *sorted);
-	qsort(sorted, (size_t)n, sizeof *sorted, cmp_str);
-	for (int i = 1; i < n; i++)
-		if (strcmp(sorted[i - 1], sorted[i]) == 0)
-			refuse(archive, sorted[i], "appears twice");
-	free(sorted);
+	strmap_free(&seen, NULL);
 	*count = n;
 	return names;
 }
@@ -375,31 +363,6 @@ int tar_extract_profiles(const char *archive, const char *dir, const char *suffi
 
 /* ---- reading into memory ---- */
 
-static int cmp_member(const void *a, const void *b)
-{
-	const struct member *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Sorts by name and keeps the last member of each name, as extracting the archive would. */
-static void sort_unique(struct member_list *l)
-{
-	int k = 0;
-	if (l->n == 0)
-		return;
-	qsort(l->m, (size_t)l->n, sizeof *l->m, cmp_member);
-	for (int i = 0; i < l->n; i++) {
-		if (i + 1 < l->n && strcmp(l->m[i].name, l->m[i + 1].name) == 0) {
-			free(l->m[i].name);
-			free(l->m[i].data);
-			continue;
-		}
-		l->m[k++] = l->m[i];
-	}
-	l->n = k;
-}
-
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(((const struct member *)a)->name, ((const struct member *)b)->name);
@@ -434,6 +397,7 @@ static int read_members(struct archive *a, int opened, const char *name, const c
 	struct archive_entry *e;
 	int rc = 0, r;
 	size_t total = 0;
+	struct strmap seen = {0}; /* name -> 1 + its index: of two members with one name, the later counts */
 	memset(out, 0, sizeof *out);
 	if (opened != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s", printable(name), archive_error_string(a));
@@ -454,10 +418,18 @@ static int read_members(struct archive *a, int opened, const char *name, const c
 			rc = -1;
 			break;
 		}
-		out->m = grow_array(out->m, out->n, &out->cap, sizeof *out->m, 64);
-		struct member *m = &out->m[out->n++];
+		void **at = strmap_slot(&seen, path, 1);
+		struct member *m;
+		if (*at) {
+			m = &out->m[(intptr_t)*at - 1];
+			free(m->name);
+			free(m->data);
+		} else {
+			out->m = grow_array(out->m, out->n, &out->cap, sizeof *out->m, 64);
+			m = &out->m[out->n++];
+			*at = (void *)(intptr_t)out->n;
+		}
 		m->name = path;
-		m->seq = out->n;
 		if (read_data(a, m, &total) < 0) {
 			snprintf(err, errlen, "%s: member %s: %s", printable(name), printable(path), archive_error_string(a));
 			rc = -1;
@@ -469,11 +441,13 @@ static int read_members(struct archive *a, int opened, const char *name, const c
 		rc = -1;
 	}
 	archive_read_free(a);
+	strmap_free(&seen, NULL);
 	if (rc < 0) {
 		tarmem_free(out);
 		return -1;
 	}
-	sort_unique(out);
+	if (out->n)
+		qsort(out->m, (size_t)out->n, sizeof *out->m, cmp_name);
 	return 0;
 }
 

@@ -43,7 +43,6 @@ struct member {
 	char *name; /* relative, without a leading "./" */
 	unsigned char *data;
 	size_t len;
-	int seq; /* position in the archive: of two members with one name, the later counts */
 };
 
 struct member_list {
