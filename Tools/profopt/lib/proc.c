@@ -65,26 +65,21 @@ enum {
 	PARENT_DEATH = 4, /* Linux: it gets SIGTERM when profopt ends */
 };
 
-/* PARENT_DEATH: SIGTERM when the parent ends, also if it ended before prctl. */
-static void die_with_parent(pid_t parent)
-{
-#ifdef __linux__
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
-		_exit(128 + SIGTERM);
-#else
-	(void)parent;
-#endif
-}
-
 static void child_setup(int log_fd, int err_fd, const char *cwd, int errpipe, char *const env[], int how, pid_t parent)
 {
 	for (int i = 0; env && env[i]; i++)
 		putenv(env[i]);
 	if (how & OWN_GROUP)
 		setpgid(0, 0);
-	if (how & PARENT_DEATH)
-		die_with_parent(parent);
+#ifdef __linux__
+	if (how & PARENT_DEATH) { /* SIGTERM when the parent ends, also if it ended before prctl */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(128 + SIGTERM);
+	}
+#else
+	(void)parent;
+#endif
 	/* The parent may have ignored or blocked signals; the child starts clean. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
