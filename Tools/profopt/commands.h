@@ -14,9 +14,6 @@ struct command {
 
 extern const struct command commands[];
 
-/* True if argv (before any "--") asks for help. */
-int wants_help(int argc, char **argv);
-
 #define DECLARE_COMMAND(name) \
 	int cmd_##name(int argc, char **argv); \
 	extern const char help_##name[]

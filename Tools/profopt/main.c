@@ -64,14 +64,6 @@ static void print_command_help(const struct command *c)
 		fputs(c->help, stdout);
 }
 
-/* --list-options (not in --help; for t0175): every option of every command with a table. */
-static void list_options(void)
-{
-	for (const struct command *c = commands; c->name; c++)
-		if (c->options)
-			options_list(stdout, c->options);
-}
-
 static void print_help(FILE *out)
 {
 	fprintf(out,
@@ -86,7 +78,8 @@ static void print_help(FILE *out)
 	fprintf(out, "\n'profopt COMMAND --help' describes a command; 'man profopt' has the whole story.\n");
 }
 
-int wants_help(int argc, char **argv)
+/* True if argv (before any "--") asks for help. */
+static int wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0)
@@ -123,8 +116,10 @@ int main(int argc, char **argv)
 		printf("profopt %s\n", PROFOPT_VERSION);
 		return 0;
 	}
-	if (strcmp(argv[1], "--list-options") == 0) {
-		list_options();
+	if (strcmp(argv[1], "--list-options") == 0) { /* not in --help; for t0175 */
+		for (const struct command *c = commands; c->name; c++)
+			if (c->options)
+				options_list(stdout, c->options);
 		return 0;
 	}
 	if (argv[1][0] == '-')

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,22 +14,8 @@
 struct elf {
 	int fd, is64, big;
 	uint64_t size;
-	const char *name;
-	char *err;
-	size_t errlen;
+	struct read_error re;
 };
-
-static int bad(struct elf *e, uint64_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(struct elf *e, uint64_t at, const char *fmt, ...)
-{
-	char msg[200];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	struct read_error re = {e->name, e->err, e->errlen};
-	return read_fail(&re, (size_t)at, "%s", msg);
-}
 
 static uint64_t get(const struct elf *e, const unsigned char *p, int n)
 {
@@ -44,10 +29,11 @@ static uint64_t get(const struct elf *e, const unsigned char *p, int n)
 static int read_at(struct elf *e, void *buf, uint64_t off, uint64_t len, const char *what)
 {
 	if (off > e->size || len > e->size - off)
-		return bad(e, off, "%s of %llu bytes, only %llu left: truncated file (actual/expected)", what,
-			   (unsigned long long)len, (unsigned long long)(off > e->size ? 0 : e->size - off));
+		return read_fail(&e->re, off, "%s of %llu bytes, only %llu left: truncated file (actual/expected)",
+				 what, (unsigned long long)len,
+				 (unsigned long long)(off > e->size ? 0 : e->size - off));
 	if (pread(e->fd, buf, (size_t)len, (off_t)off) != (ssize_t)len)
-		return bad(e, off, "cannot read %s: %s", what, strerror(errno));
+		return read_fail(&e->re, off, "cannot read %s: %s", what, strerror(errno));
 	return 0;
 }
 
@@ -62,8 +48,9 @@ static int headers(struct elf *e, const unsigned char *h, uint64_t *shoff, uint6
 	if (*shoff == 0)
 		return 0;
 	if (*entsize < (e->is64 ? 0x40u : 0x28u))
-		return bad(e, e->is64 ? 0x3a : 0x2e, "section header of %llu bytes, expected at least %u (actual/expected)",
-			   (unsigned long long)*entsize, e->is64 ? 0x40u : 0x28u);
+		return read_fail(&e->re, e->is64 ? 0x3a : 0x2e,
+				 "section header of %llu bytes, expected at least %u (actual/expected)",
+				 (unsigned long long)*entsize, e->is64 ? 0x40u : 0x28u);
 	if (*num == 0 || *strndx == 0xffff) { /* more sections than 16 bits hold: section 0 holds them */
 		unsigned char s0[0x40];
 		if (read_at(e, s0, *shoff, *entsize < sizeof s0 ? *entsize : sizeof s0, "section header 0") < 0)
@@ -74,11 +61,14 @@ static int headers(struct elf *e, const unsigned char *h, uint64_t *shoff, uint6
 			*strndx = get(e, s0 + (e->is64 ? 0x28 : 0x18), 4);
 	}
 	if (*num > e->size / *entsize)
-		return bad(e, *shoff, "%llu section headers of %llu bytes do not fit in a file of %llu bytes (actual/expected)",
-			   (unsigned long long)*num, (unsigned long long)*entsize, (unsigned long long)e->size);
+		return read_fail(&e->re, *shoff, "%llu section headers of %llu bytes do not fit in a file of %llu "
+				 "bytes (actual/expected)",
+				 (unsigned long long)*num, (unsigned long long)*entsize,
+				 (unsigned long long)e->size);
 	if (*strndx >= *num)
-		return bad(e, e->is64 ? 0x3e : 0x32, "section name table %llu of %llu sections (actual/expected)",
-			   (unsigned long long)*strndx, (unsigned long long)*num);
+		return read_fail(&e->re, e->is64 ? 0x3e : 0x32,
+				 "section name table %llu of %llu sections (actual/expected)",
+				 (unsigned long long)*strndx, (unsigned long long)*num);
 	return 0;
 }
 
@@ -93,9 +83,10 @@ static int walk(struct elf *e, void (*fn)(const char *, void *), void *arg)
 	e->is64 = h[4] == 2;
 	e->big = h[5] == 2;
 	if ((h[4] != 1 && h[4] != 2) || (h[5] != 1 && h[5] != 2))
-		return bad(e, 4, "unknown ELF class %u or byte order %u", h[4], h[5]);
+		return read_fail(&e->re, 4, "unknown ELF class %u or byte order %u", h[4], h[5]);
 	if (e->is64 && e->size < 0x40)
-		return bad(e, 0, "ELF header of %llu bytes, expected 64 (actual/expected)", (unsigned long long)e->size);
+		return read_fail(&e->re, 0, "ELF header of %llu bytes, expected 64 (actual/expected)",
+				 (unsigned long long)e->size);
 	if (headers(e, h, &shoff, &entsize, &num, &strndx) < 0)
 		return -1;
 	if (shoff == 0 || num == 0)
@@ -112,8 +103,9 @@ static int walk(struct elf *e, void (*fn)(const char *, void *), void *arg)
 		for (uint64_t i = 0; rc == 0 && i < num; i++) {
 			uint64_t at = get(e, sh + i * entsize, 4);
 			if (at >= len) {
-				rc = bad(e, shoff + i * entsize, "section %llu's name at %llu, outside its table of %llu bytes (actual/expected)",
-					 (unsigned long long)i, (unsigned long long)at, (unsigned long long)len);
+				rc = read_fail(&e->re, shoff + i * entsize, "section %llu's name at %llu, outside its "
+					       "table of %llu bytes (actual/expected)",
+					       (unsigned long long)i, (unsigned long long)at, (unsigned long long)len);
 				break;
 			}
 			names[len] = '\0';
@@ -127,7 +119,7 @@ static int walk(struct elf *e, void (*fn)(const char *, void *), void *arg)
 
 int elf_sections(const char *path, void (*fn)(const char *name, void *arg), void *arg, char *err, size_t errlen)
 {
-	struct elf e = {.name = path, .err = err, .errlen = errlen};
+	struct elf e = {.re = {path, err, errlen}};
 	struct stat st;
 	if ((e.fd = open(path, O_RDONLY)) < 0 || fstat(e.fd, &st) < 0) {
 		if (err)

@@ -5,9 +5,7 @@
 
 #include <stddef.h>
 
-/* Calls fn(name, arg) for each section.  Returns 0; 1 when the file is not ELF (LLVM bitcode
- * of an LTO build, Mach-O), fn not called; -1 when it cannot be read or is damaged, with a
- * one-line reason in err ("a.o: offset N (0xN): ... (actual/expected)"). */
+/* fn(name, arg) for each section: 0; 1 when not ELF (LTO bitcode, Mach-O); -1 with the reason in err. */
 int elf_sections(const char *path, void (*fn)(const char *name, void *arg), void *arg, char *err, size_t errlen);
 
 #endif

@@ -136,18 +136,6 @@ void jw_fixed(struct json *j, double v, int decimals)
 
 void jw_number(struct json *j, double v) { jw_fixed(j, v, -1); }
 
-void jw_int(struct json *j, long long v)
-{
-	before_item(j);
-	fprintf(j->out, "%lld", v);
-}
-
-void jw_bool(struct json *j, int v)
-{
-	before_item(j);
-	fputs(v ? "true" : "false", j->out);
-}
-
 void jw_null(struct json *j)
 {
 	before_item(j);
@@ -156,8 +144,20 @@ void jw_null(struct json *j)
 
 void jw_kv_string(struct json *j, const char *key, const char *s) { jw_key(j, key); jw_string(j, s); }
 void jw_kv_number(struct json *j, const char *key, double v) { jw_key(j, key); jw_number(j, v); }
-void jw_kv_int(struct json *j, const char *key, long long v) { jw_key(j, key); jw_int(j, v); }
-void jw_kv_bool(struct json *j, const char *key, int v) { jw_key(j, key); jw_bool(j, v); }
+
+void jw_kv_int(struct json *j, const char *key, long long v)
+{
+	jw_key(j, key);
+	before_item(j);
+	fprintf(j->out, "%lld", v);
+}
+
+void jw_kv_bool(struct json *j, const char *key, int v)
+{
+	jw_key(j, key);
+	before_item(j);
+	fputs(v ? "true" : "false", j->out);
+}
 
 void jw_finish(struct json *j)
 {

@@ -22,11 +22,8 @@ void jw_end_array(struct json *j);
 void jw_key(struct json *j, const char *key);
 void jw_string(struct json *j, const char *s); /* NULL writes null */
 void jw_number(struct json *j, double v);
-/* A number with a fixed count of decimals (1.000000), for figures read by people too
- * (decimals < 0: as jw_number). */
+/* decimals < 0: as jw_number */
 void jw_fixed(struct json *j, double v, int decimals);
-void jw_int(struct json *j, long long v);
-void jw_bool(struct json *j, int v);
 void jw_null(struct json *j);
 /* key + value shorthands */
 void jw_kv_string(struct json *j, const char *key, const char *s);

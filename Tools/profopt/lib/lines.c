@@ -22,21 +22,14 @@ static const char *bad_byte(const unsigned char *p, const unsigned char *end, en
 		snprintf(what, wn, "the control character 0x%02x", *p);
 		return what;
 	}
-	/* utf8_length reads up to 4 bytes: copy a short tail so it never reads past the input */
-	unsigned char tail[5] = {0};
-	const unsigned char *q = p;
-	if (end - p < 4) {
-		memcpy(tail, p, (size_t)(end - p));
-		q = tail;
-	}
-	*n = utf8_length(q);
+	*n = utf8_length(p); /* never past the input's end: the NUL after it is no continuation byte */
 	if (*n == 0) {
 		*n = 1;
 		snprintf(what, wn, "the byte 0x%02x, which is not UTF-8", *p);
 		return what;
 	}
-	if (*n == 2 && q[0] == 0xc2 && q[1] < 0xa0) {
-		snprintf(what, wn, "the control character U+%04X", q[1]);
+	if (*n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
+		snprintf(what, wn, "the control character U+%04X", p[1]);
 		return what;
 	}
 	return NULL;

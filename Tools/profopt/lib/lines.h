@@ -1,7 +1,5 @@
-/* lines.h - line-based text inputs (task lists, KEY=VALUE files, source fingerprints, group
- * lists), read whole, bounded, and checked before any line is used: a byte that does not
- * belong in the file refuses it, naming the file and the line, so that no byte (a NUL, say)
- * can hide the lines after it and let a run report success on part of its input. */
+/* lines.h - line-based text inputs (task lists, KEY=VALUE files, ...), checked whole before any
+ * line is used: no byte (a NUL, say) may hide the lines after it and let a run succeed on part. */
 #ifndef PROFOPT_LINES_H
 #define PROFOPT_LINES_H
 
@@ -26,20 +24,15 @@ struct lines {
 	enum lines_mode mode;
 };
 
-/* Reads path (at most LINES_MAX_BYTES) and checks every line (at most max_line bytes).
- * Returns 0, or -1 with "FILE:LINE: reason" (or "FILE: reason") in err. */
+/* Reads and checks every line (at most max_line bytes): 0, or -1 with "FILE:LINE: reason" in err. */
 int lines_read(struct lines *l, const char *path, enum lines_mode mode, size_t max_line, char *err, size_t errlen);
-/* The same for len bytes in memory, named name in messages (copied). */
+/* The same for len bytes in memory (copied). */
 int lines_parse(struct lines *l, const void *data, size_t len, const char *name, enum lines_mode mode, size_t max_line,
 		char *err, size_t errlen);
-/* A line of a log (a task's, a stage's) as profopt shows or searches it: cut here, so that a
- * log of one endless line neither fills memory nor the terminal. */
+/* A log's line as shown or searched, cut: a log of one endless line fills neither memory nor the terminal. */
 #define LOG_LINE_MAX 4096
 
-/* Calls fn on each line of the file at path (without its newline, NUL-terminated), cut at
- * max_line bytes (the rest of a longer line is passed over): memory stays max_line whatever the
- * file holds.  Stops when fn returns non-zero and returns that; 0 at the end; -1 (errno set)
- * when the file cannot be read. */
+/* fn on each line, cut at max_line bytes, until it returns non-zero (returned); -1: unreadable. */
 int lines_scan(const char *path, size_t max_line, int (*fn)(const char *line, size_t len, void *ctx), void *ctx);
 /* The next line without its newline, or NULL after the last. */
 char *lines_next(struct lines *l);

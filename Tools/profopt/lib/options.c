@@ -150,8 +150,7 @@ static char *label_of(const struct option_spec *o)
 	return o->arg ? xasprintf("%s--%s=%s", letter, o->name, o->arg) : xasprintf("%s--%s", letter, o->name);
 }
 
-/* The column of the options' help: after the widest label (a label wider than
- * LABEL_WIDTH has its help on the next line). */
+/* After the widest label but those wider than LABEL_WIDTH (their help on the next line). */
 static int help_column(const struct option_spec *o)
 {
 	int width = 0;

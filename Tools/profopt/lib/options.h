@@ -1,6 +1,5 @@
-/* options.h - a command's options declared once, in a table that drives both the parsing
- * (getopt_long) and `profopt CMD --help` (in the spirit of git's parse-options).  Each row
- * says where its value goes: an offset into the command's own options struct. */
+/* options.h - a command's options in one table that drives both getopt_long and its --help;
+ * each row's value goes to an offset in the command's own options struct. */
 #ifndef PROFOPT_OPTIONS_H
 #define PROFOPT_OPTIONS_H
 
@@ -54,19 +53,14 @@ struct command_options {
 	int stop_at_operand; /* options end at the first operand (run's and lock's COMMAND) */
 };
 
-/* Parses argv[1..argc) into dest (the command's options struct, initialised with its
- * defaults) by the table; argv[0] is the command's name.  A bad option is a usage error
- * (exit 2): unknown, missing or unwanted value, number out of range (actual and expected).
- * Returns the index of the first operand; operands are moved after the options unless
- * stop_at_operand. */
+/* Parses argv[1..argc) into dest (holding the defaults); a bad option is a usage error (exit 2).
+ * Returns the index of the first operand. */
 int options_parse(const struct command_options *c, int argc, char **argv, void *dest);
 
-/* `profopt NAME --help`: the usage lines, the about text, every option with its help
- * (wrapped), the text after them. */
+/* `profopt NAME --help` */
 void options_usage(FILE *out, const struct command_options *c);
 
-/* One line per option: "NAME --LONG" (and "NAME -L" for its letter): what the man page
- * must document (t0175). */
+/* "NAME --LONG" (and "NAME -L") per option: what the man page must document (t0175). */
 void options_list(FILE *out, const struct command_options *c);
 
 #endif

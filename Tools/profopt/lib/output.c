@@ -61,11 +61,17 @@ void output_check(const char *path)
 	}
 }
 
+/* No output in o: nothing to write, nothing to remove. */
+static void forget(struct output *o)
+{
+	free(o->tmp), free(o->path);
+	*o = (struct output){.fd = -1};
+}
+
 int output_open(struct output *o, const char *path, char *err, size_t errlen)
 {
 	const char *what = output_refusal(path);
-	memset(o, 0, sizeof *o);
-	o->fd = -1;
+	*o = (struct output){.fd = -1};
 	if (what)
 		return refused(path, what, err, errlen);
 	o->path = xstrdup(path);
@@ -73,8 +79,7 @@ int output_open(struct output *o, const char *path, char *err, size_t errlen)
 	o->fd = mkostemp(o->tmp, O_CLOEXEC);
 	if (o->fd < 0) {
 		snprintf(err, errlen, "cannot write %s: %s", printable(path), strerror(errno));
-		free(o->path), free(o->tmp);
-		o->path = o->tmp = NULL;
+		forget(o);
 		return -1;
 	}
 	track(o->tmp, 1);
@@ -92,9 +97,7 @@ void output_abort(struct output *o)
 		unlink(o->tmp);
 		track(o->tmp, 0);
 	}
-	free(o->tmp), free(o->path);
-	memset(o, 0, sizeof *o);
-	o->fd = -1;
+	forget(o);
 }
 
 int output_commit(struct output *o, char *err, size_t errlen)
@@ -109,9 +112,7 @@ int output_commit(struct output *o, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot write %s: %s", printable(o->path), strerror(errno));
 	else {
 		track(o->tmp, 0);
-		free(o->tmp), free(o->path);
-		memset(o, 0, sizeof *o);
-		o->fd = -1;
+		forget(o);
 		return 0;
 	}
 	output_abort(o);

@@ -129,20 +129,6 @@ static void reap(struct pool *pool)
 	}
 }
 
-/* SIGKILL to the groups whose grace ran out, whether their leader lives or not. */
-static void kill_due_groups(struct pool *pool, double t)
-{
-	for (int i = 0; i < pool->njobs; i++) {
-		struct job *job = &pool->jobs[i];
-		if (job->group_kill_at > 0 && t >= job->group_kill_at) {
-			/* members still there outlived the grace: what they counted is lost, and said */
-			job->group_killed |= proc_group_alive(&job->proc);
-			signal_group(job, SIGKILL);
-			job->group_kill_at = 0;
-		}
-	}
-}
-
 static int groups_pending(const struct pool *pool)
 {
 	for (int i = 0; i < pool->njobs; i++)
@@ -163,8 +149,14 @@ static void enforce_timeouts(struct pool *pool)
 			job->term_sent = t;
 			job->group_kill_at = t + POOL_KILL_GRACE;
 		}
+		/* SIGKILL once the grace ran out, whether the leader lives or not: members still there
+		 * outlived the grace, so what they counted is lost, and said */
+		if (job->group_kill_at > 0 && t >= job->group_kill_at) {
+			job->group_killed |= proc_group_alive(&job->proc);
+			signal_group(job, SIGKILL);
+			job->group_kill_at = 0;
+		}
 	}
-	kill_due_groups(pool, t);
 }
 
 /* profopt was interrupted: every group still running, or with stragglers, gets SIGTERM, and

@@ -1,8 +1,6 @@
-/* pool.h - runs many commands, N at a time, each with a timeout, in one poll() loop that
- * wakes on SIGCHLD (self-pipe) and once a second to update progress and check deadlines.
- * A job's whole process group is its job: on timeout the group gets SIGTERM, then SIGKILL
- * even if the leader already died; processes left in the group when the leader ends are
- * stopped the same way; SIGINT/SIGTERM/SIGHUP to profopt end every group before it exits. */
+/* pool.h - many commands, N at a time, each with a timeout, in one poll() loop woken by SIGCHLD.
+ * A job is its whole process group: past its timeout, or left when the leader ends, the group
+ * gets SIGTERM, then SIGKILL; SIGINT/SIGTERM/SIGHUP to profopt end every group first. */
 #ifndef PROFOPT_POOL_H
 #define PROFOPT_POOL_H
 
@@ -50,8 +48,7 @@ struct pool {
 };
 
 const char *job_result_name(enum job_result r);
-/* Runs all jobs; returns 0, or the signal number if profopt was interrupted (children have
- * then been terminated and the results are incomplete). */
+/* 0, or the signal that interrupted profopt (the children then ended, the results incomplete). */
 int pool_run(struct pool *pool);
 
 #endif

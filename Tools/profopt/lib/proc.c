@@ -65,28 +65,21 @@ enum {
 	PARENT_DEATH = 4, /* Linux: it gets SIGTERM when profopt ends */
 };
 
-static int start(struct proc *p, char *const argv[], char *const env[], int log_fd, int err_fd, const char *cwd, int how);
-
-/* PARENT_DEATH: SIGTERM when the parent ends, also if it ended before prctl. */
-static void die_with_parent(pid_t parent)
-{
-#ifdef __linux__
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
-		_exit(128 + SIGTERM);
-#else
-	(void)parent;
-#endif
-}
-
 static void child_setup(int log_fd, int err_fd, const char *cwd, int errpipe, char *const env[], int how, pid_t parent)
 {
 	for (int i = 0; env && env[i]; i++)
 		putenv(env[i]);
 	if (how & OWN_GROUP)
 		setpgid(0, 0);
-	if (how & PARENT_DEATH)
-		die_with_parent(parent);
+#ifdef __linux__
+	if (how & PARENT_DEATH) { /* SIGTERM when the parent ends, also if it ended before prctl */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(128 + SIGTERM);
+	}
+#else
+	(void)parent;
+#endif
 	/* The parent may have ignored or blocked signals; the child starts clean. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -109,16 +102,6 @@ static void child_setup(int log_fd, int err_fd, const char *cwd, int errpipe, ch
 		if (write(errpipe, &e, sizeof e) < 0) {}
 		_exit(127);
 	}
-}
-
-int proc_start_argv(struct proc *p, char *const argv[], int log_fd, const char *cwd)
-{
-	return start(p, argv, NULL, log_fd, -1, cwd, OWN_GROUP);
-}
-
-int proc_start_foreground(struct proc *p, char *const argv[])
-{
-	return start(p, argv, NULL, -1, -1, NULL, KEEP_STDIN | PARENT_DEATH);
 }
 
 /* Without OWN_GROUP the child stays in profopt's group, and a Ctrl-C at the terminal
@@ -164,6 +147,16 @@ static int start(struct proc *p, char *const argv[], char *const env[], int log_
 	return 0;
 }
 
+int proc_start_argv(struct proc *p, char *const argv[], int log_fd, const char *cwd)
+{
+	return start(p, argv, NULL, log_fd, -1, cwd, OWN_GROUP);
+}
+
+int proc_start_foreground(struct proc *p, char *const argv[])
+{
+	return start(p, argv, NULL, -1, -1, NULL, KEEP_STDIN | PARENT_DEATH);
+}
+
 int proc_start(struct proc *p, const char *cmd, int log_fd, const char *cwd)
 {
 	if (needs_shell(cmd)) {
@@ -192,8 +185,7 @@ int proc_exit_ok(int st)
 	return st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-/* Reads the child's output until EOF, the deadline or a stop request.  Returns 0 at EOF,
- * RUN_TIMED_OUT or RUN_STOPPED (the child's group is killed then). */
+/* The child's output until EOF (0), the deadline or a stop request (its group then killed). */
 static int drain(const struct proc *p, int fd, const struct run_opts *o, struct buf *b)
 {
 	double deadline = o->timeout > 0 ? now() + o->timeout : 0;
@@ -274,25 +266,6 @@ int run_child(char *const argv[], const struct run_opts *o, char **out, size_t *
 	return status;
 }
 
-/* Appends one word of cmd starting at *s to b (quotes removed); advances *s past it. */
-static void next_word(const char **s, struct buf *b)
-{
-	const char *p = *s;
-	char quote = 0;
-	buf_add(b, "", 0);
-	for (; *p && (quote || (*p != ' ' && *p != '\t' && *p != '\n')); p++) {
-		if (quote && *p == quote)
-			quote = 0;
-		else if (!quote && (*p == '\'' || *p == '"'))
-			quote = *p;
-		else if (*p == '\\' && quote != '\'' && p[1])
-			buf_add(b, ++p, 1);
-		else
-			buf_add(b, p, 1);
-	}
-	*s = p;
-}
-
 char **split_command(const char *cmd)
 {
 	size_t n = 0, cap = 4;
@@ -307,7 +280,18 @@ char **split_command(const char *cmd)
 		if (!*p)
 			break;
 		struct buf w = {0};
-		next_word(&p, &w);
+		char quote = 0;
+		buf_add(&w, "", 0);
+		for (; *p && (quote || (*p != ' ' && *p != '\t' && *p != '\n')); p++) {
+			if (quote && *p == quote)
+				quote = 0;
+			else if (!quote && (*p == '\'' || *p == '"'))
+				quote = *p;
+			else if (*p == '\\' && quote != '\'' && p[1])
+				buf_add(&w, ++p, 1);
+			else
+				buf_add(&w, p, 1);
+		}
 		if (n + 2 > cap)
 			words = xrealloc(words, (cap *= 2) * sizeof *words);
 		words[n++] = w.data;

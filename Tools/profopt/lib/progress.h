@@ -11,8 +11,7 @@ struct progress {
 };
 
 void progress_init(struct progress *p, double heartbeat);
-/* Shows text: redraws the live line, or prints it as a plain line when the heartbeat is due
- * (or force is set). */
+/* Redraws the live line, or prints a plain line when the heartbeat is due (or forced). */
 void progress_show(struct progress *p, const char *text, int force);
 /* Clears the live line so that ordinary output can follow. */
 void progress_clear(struct progress *p);

@@ -5,18 +5,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-static void to_hex(const unsigned char *md, char out[SHA256_HEX_LEN + 1])
-{
-	static const char digits[] = "0123456789abcdef";
-	for (int i = 0; i < SHA256_HEX_LEN / 2; i++) {
-		out[2 * i] = digits[md[i] >> 4];
-		out[2 * i + 1] = digits[md[i] & 15];
-	}
-	out[SHA256_HEX_LEN] = '\0';
-}
 
 int sha256_fd(int fd, char out[SHA256_HEX_LEN + 1])
 {
@@ -40,7 +31,8 @@ int sha256_fd(int fd, char out[SHA256_HEX_LEN + 1])
 	unsigned int len = 0;
 	EVP_DigestFinal_ex(ctx, md, &len);
 	EVP_MD_CTX_free(ctx);
-	to_hex(md, out);
+	for (int i = 0; i < SHA256_HEX_LEN / 2; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
 	return 0;
 }
 

@@ -6,8 +6,7 @@
 
 #define SHA256_HEX_LEN 64
 
-/* Hashes what is left to read from fd into out (64 lowercase hex digits and a NUL).
- * Returns 0, or -1 with errno set. */
+/* What is left to read from fd, as lowercase hex: 0, or -1 with errno set. */
 int sha256_fd(int fd, char out[SHA256_HEX_LEN + 1]);
 /* The same for a file (symbolic links followed). */
 int sha256_file(const char *path, char out[SHA256_HEX_LEN + 1]);

@@ -1,6 +1,7 @@
 /* tarfile.c - tar archives by libarchive (see tarfile.h). */
 #include "lib/tarfile.h"
 #include "lib/output.h"
+#include "lib/strmap.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 
@@ -9,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,7 +35,7 @@ struct tar_out *tar_create(const char *path, int gzip)
 	return t;
 }
 
-static void write_header(struct tar_out *t, const char *name, int type, int perm, long long size, time_t mtime)
+static struct archive_entry *new_entry(const char *name, int type, int perm, long long size, time_t mtime)
 {
 	struct archive_entry *e = archive_entry_new();
 	archive_entry_set_pathname(e, name);
@@ -41,33 +43,33 @@ static void write_header(struct tar_out *t, const char *name, int type, int perm
 	archive_entry_set_perm(e, perm);
 	archive_entry_set_size(e, size);
 	archive_entry_set_mtime(e, mtime, 0);
-	if (archive_write_header(t->a, e) != ARCHIVE_OK) {
-		const char *p = printable(name);
-		fatal("cannot add %s to %s: %s", p, printable(t->out.path), archive_error_string(t->a));
-	}
+	return e;
+}
+
+static void write_header(struct tar_out *t, const char *name, int type, int perm, long long size, time_t mtime)
+{
+	struct archive_entry *e = new_entry(name, type, perm, size, mtime);
+	if (archive_write_header(t->a, e) != ARCHIVE_OK)
+		fatal("cannot add %s to %s: %s", printable(name), printable(t->out.path), archive_error_string(t->a));
 	archive_entry_free(e);
 }
 
 static void write_data(struct tar_out *t, const char *name, const void *data, size_t len)
 {
-	if (len && archive_write_data(t->a, data, len) != (la_ssize_t)len) {
-		const char *p = printable(name);
-		fatal("cannot write %s into %s: %s", p, printable(t->out.path), archive_error_string(t->a));
-	}
+	if (len && archive_write_data(t->a, data, len) != (la_ssize_t)len)
+		fatal("cannot write %s into %s: %s",
+		      printable(name), printable(t->out.path), archive_error_string(t->a));
 }
 
 void tar_add_file(struct tar_out *t, const char *name, const char *file)
 {
 	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		const char *p = printable(file);
-		fatal("cannot read %s: %s", p, errno == ELOOP ? "it is a symbolic link" : strerror(errno));
-	}
-	if (!S_ISREG(st.st_mode)) {
-		const char *p = printable(file);
-		fatal("%s is not a regular file", p);
-	}
+	if (fd < 0 || fstat(fd, &st) < 0)
+		fatal("cannot read %s: %s",
+		      printable(file), errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		fatal("%s is not a regular file", printable(file));
 	write_header(t, name, AE_IFREG, 0644, (long long)st.st_size, st.st_mtime);
 	static char block[1 << 16];
 	long long done = 0;
@@ -75,17 +77,14 @@ void tar_add_file(struct tar_out *t, const char *name, const char *file)
 	while ((n = read(fd, block, sizeof block)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 || done + n > (long long)st.st_size) {
-			const char *p = printable(file);
-			fatal("%s: %s", p, n < 0 ? strerror(errno) : "it grew while being archived");
-		}
+		if (n < 0 || done + n > (long long)st.st_size)
+			fatal("%s: %s", printable(file), n < 0 ? strerror(errno) : "it grew while being archived");
 		write_data(t, name, block, (size_t)n);
 		done += n;
 	}
-	if (done != (long long)st.st_size) {
-		const char *p = printable(file);
-		fatal("%s: read %lld/%lld bytes (it shrank while being archived)", p, done, (long long)st.st_size);
-	}
+	if (done != (long long)st.st_size)
+		fatal("%s: read %lld/%lld bytes (it shrank while being archived)",
+		      printable(file), done, (long long)st.st_size);
 	close(fd);
 }
 
@@ -124,10 +123,9 @@ static struct archive *new_reader(void)
 static struct archive *open_reader(int fd, const char *path)
 {
 	struct archive *a = new_reader();
-	if (lseek(fd, 0, SEEK_SET) < 0 || archive_read_open_fd(a, fd, 1 << 16) != ARCHIVE_OK) {
-		const char *p = printable(path);
-		fatal("cannot read %s: %s", p, archive_error_string(a) ? archive_error_string(a) : strerror(errno));
-	}
+	if (lseek(fd, 0, SEEK_SET) < 0 || archive_read_open_fd(a, fd, 1 << 16) != ARCHIVE_OK)
+		fatal("cannot read %s: %s",
+		      printable(path), archive_error_string(a) ? archive_error_string(a) : strerror(errno));
 	return a;
 }
 
@@ -183,49 +181,15 @@ static _Noreturn void refuse(const char *archive, const char *name, const char *
 	      "its directory)", a, n, why);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-#define DEFAULT_MAX_INFLATE 100                      /* times the archive's size */
-#define DEFAULT_MAX_UNPACKED ((unsigned long long)1 << 30) /* bytes */
-
-/* An environment variable's whole number, or fallback when it is unset. */
-static long long env_limit(const char *name, long long fallback)
-{
-	const char *env = getenv(name);
-	long long v;
-	if (!env || !*env)
-		return fallback;
-	if (parse_whole(env, 1, LLONG_MAX, &v) < 0)
-		fatal("%s wants a whole number > 0, not '%s'", name, printable(env));
-	return v;
-}
-
 unsigned long long tar_unpack_limit(unsigned long long archive_bytes, long long ratio, long long max)
 {
 	if (ratio <= 0)
-		ratio = env_limit("PROFOPT_MAX_INFLATE", DEFAULT_MAX_INFLATE);
+		ratio = env_whole("PROFOPT_MAX_INFLATE", 100);
 	if (max <= 0)
-		max = env_limit("PROFOPT_MAX_UNPACKED_BYTES", (long long)DEFAULT_MAX_UNPACKED);
+		max = env_whole("PROFOPT_MAX_UNPACKED_BYTES", 1LL << 30);
 	unsigned long long by_ratio = archive_bytes > ULLONG_MAX / (unsigned long long)ratio
 					      ? ULLONG_MAX : archive_bytes * (unsigned long long)ratio;
 	return by_ratio < (unsigned long long)max ? by_ratio : (unsigned long long)max;
-}
-
-/* A member that would take the archive past max_bytes unpacked refuses it: before anything is
- * written, so a small archive that inflates to gigabytes never fills the disk. */
-static void check_size(const char *archive, const char *name, unsigned long long *total, long long size,
-		       unsigned long long max_bytes)
-{
-	*total += size > 0 ? (unsigned long long)size : 0;
-	if (*total > max_bytes) {
-		const char *a = printable(archive), *n = printable(name);
-		fatal("refusing %s: member '%s' takes it past %llu bytes unpacked, its limit (a multiple of the "
-		      "archive's size, at most an absolute cap: import's --max-inflate, --max-unpacked, or "
-		      "PROFOPT_MAX_INFLATE, PROFOPT_MAX_UNPACKED_BYTES); nothing was written", a, n, max_bytes);
-	}
 }
 
 /* First pass: every member checked; returns the names to extract the regular files as. */
@@ -237,6 +201,7 @@ static char **check_all(int fd, const char *archive, tar_accept_fn accept, void 
 	char **names = NULL;
 	int n = 0, r;
 	unsigned long long total = 0;
+	struct strmap seen = {0};
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
 		const char *raw = member_name(e), *why = bad_type(e);
 		char *name = xstrdup(raw ? raw : "");
@@ -244,7 +209,13 @@ static char **check_all(int fd, const char *archive, tar_accept_fn accept, void 
 			why = raw ? bad_name(name) : "has no name";
 		if (why)
 			refuse(archive, raw, why);
-		check_size(archive, name, &total, archive_entry_size(e), max_bytes);
+		total += archive_entry_size(e) > 0 ? (unsigned long long)archive_entry_size(e) : 0;
+		/* refused before anything is written: a small archive inflating to gigabytes never fills the disk */
+		if (total > max_bytes)
+			fatal("refusing %s: member '%s' takes it past %llu bytes unpacked, its limit (a multiple of "
+			      "the archive's size, at most an absolute cap: import's --max-inflate, --max-unpacked, or "
+			      "PROFOPT_MAX_INFLATE, PROFOPT_MAX_UNPACKED_BYTES); nothing was written",
+			      printable(archive), printable(name), max_bytes);
 		if (archive_entry_filetype(e) == AE_IFDIR || !*name) {
 			free(name);
 			continue;
@@ -254,22 +225,18 @@ static char **check_all(int fd, const char *archive, tar_accept_fn accept, void 
 			refuse(archive, name, why);
 		if ((why = bad_name(as)) != NULL)
 			refuse(archive, as, why);
+		void **dup = strmap_slot(&seen, as, 1);
+		if (*dup)
+			refuse(archive, as, "appears twice");
+		*dup = as;
 		names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
 		names[n++] = as;
 		free(name);
 	}
-	if (r != ARCHIVE_EOF) {
-		const char *p = printable(archive);
-		fatal("%s is not a readable tar archive: %s", p, archive_error_string(a));
-	}
+	if (r != ARCHIVE_EOF)
+		fatal("%s is not a readable tar archive: %s", printable(archive), archive_error_string(a));
 	archive_read_free(a);
-	char **sorted = xmalloc((size_t)(n + 1) * sizeof *sorted);
-	memcpy(sorted, names, (size_t)n * sizeof *sorted);
-	qsort(sorted, (size_t)n, sizeof *sorted, cmp_str);
-	for (int i = 1; i < n; i++)
-		if (strcmp(sorted[i - 1], sorted[i]) == 0)
-			refuse(archive, sorted[i], "appears twice");
-	free(sorted);
+	strmap_free(&seen, NULL);
 	*count = n;
 	return names;
 }
@@ -288,8 +255,8 @@ static void remove_links_in_way(const char *dir, const char *name)
 		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 			if (unlink(path) < 0)
 				fatal("cannot remove the link %s/%s: %s", dir, path, strerror(errno));
-			const char *p = printable(path);
-			warn("removed the link %s/%s: a profile file is never written through a link", dir, p);
+			warn("removed the link %s/%s: a profile file is never written through a link", dir,
+			     printable(path));
 		}
 		*end = saved;
 		if (!saved)
@@ -305,14 +272,10 @@ static void copy_data(struct archive *in, struct archive *out, const char *archi
 	la_int64_t offset;
 	int r;
 	while ((r = archive_read_data_block(in, &buf, &size, &offset)) == ARCHIVE_OK)
-		if (archive_write_data_block(out, buf, size, offset) < ARCHIVE_OK) {
-			const char *p = printable(name);
-			fatal("cannot write %s: %s", p, archive_error_string(out));
-		}
-	if (r != ARCHIVE_EOF) {
-		const char *p = printable(archive);
-		fatal("%s is damaged: %s", p, archive_error_string(in));
-	}
+		if (archive_write_data_block(out, buf, size, offset) < ARCHIVE_OK)
+			fatal("cannot write %s: %s", printable(name), archive_error_string(out));
+	if (r != ARCHIVE_EOF)
+		fatal("%s is damaged: %s", printable(archive), archive_error_string(in));
 }
 
 /* Second pass: the checked members written under the current directory (dir). */
@@ -331,21 +294,13 @@ static void extract_all(int fd, const char *archive, const char *dir, enum tar_m
 			fatal("%s changed while it was read", archive);
 		if (mode == TAR_REPLACE)
 			remove_links_in_way(dir, names[i]);
-		struct archive_entry *w = archive_entry_new();
-		archive_entry_set_pathname(w, names[i]);
-		archive_entry_set_filetype(w, AE_IFREG);
-		archive_entry_set_perm(w, 0644);
-		archive_entry_set_size(w, archive_entry_size(e));
-		archive_entry_set_mtime(w, archive_entry_mtime(e), 0);
-		if (archive_write_header(out, w) != ARCHIVE_OK) {
-			const char *p = printable(names[i]);
-			fatal("cannot write %s/%s: %s", dir, p, archive_error_string(out));
-		}
+		long long size = archive_entry_size(e);
+		struct archive_entry *w = new_entry(names[i], AE_IFREG, 0644, size, archive_entry_mtime(e));
+		if (archive_write_header(out, w) != ARCHIVE_OK)
+			fatal("cannot write %s/%s: %s", dir, printable(names[i]), archive_error_string(out));
 		copy_data(in, out, archive, names[i]);
-		if (archive_write_finish_entry(out) != ARCHIVE_OK) {
-			const char *p = printable(names[i]);
-			fatal("cannot write %s/%s: %s", dir, p, archive_error_string(out));
-		}
+		if (archive_write_finish_entry(out) != ARCHIVE_OK)
+			fatal("cannot write %s/%s: %s", dir, printable(names[i]), archive_error_string(out));
 		archive_entry_free(w);
 		i++;
 	}
@@ -408,31 +363,6 @@ int tar_extract_profiles(const char *archive, const char *dir, const char *suffi
 
 /* ---- reading into memory ---- */
 
-static int cmp_member(const void *a, const void *b)
-{
-	const struct member *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Sorts by name and keeps the last member of each name, as extracting the archive would. */
-static void sort_unique(struct member_list *l)
-{
-	int k = 0;
-	if (l->n == 0)
-		return;
-	qsort(l->m, (size_t)l->n, sizeof *l->m, cmp_member);
-	for (int i = 0; i < l->n; i++) {
-		if (i + 1 < l->n && strcmp(l->m[i].name, l->m[i + 1].name) == 0) {
-			free(l->m[i].name);
-			free(l->m[i].data);
-			continue;
-		}
-		l->m[k++] = l->m[i];
-	}
-	l->n = k;
-}
-
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(((const struct member *)a)->name, ((const struct member *)b)->name);
@@ -460,14 +390,14 @@ static int read_data(struct archive *a, struct member *m, size_t *total)
 	return n < 0 ? -1 : 0;
 }
 
-/* Reads the members of an archive that `opened` (libarchive's result) opened; name is the
- * archive's, for messages. */
+/* The members of an archive, `opened` libarchive's result of opening it. */
 static int read_members(struct archive *a, int opened, const char *name, const char *suffix, struct member_list *out,
 			char *err, size_t errlen)
 {
 	struct archive_entry *e;
 	int rc = 0, r;
 	size_t total = 0;
+	struct strmap seen = {0}; /* name -> 1 + its index: of two members with one name, the later counts */
 	memset(out, 0, sizeof *out);
 	if (opened != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s", printable(name), archive_error_string(a));
@@ -488,10 +418,18 @@ static int read_members(struct archive *a, int opened, const char *name, const c
 			rc = -1;
 			break;
 		}
-		out->m = grow_array(out->m, out->n, &out->cap, sizeof *out->m, 64);
-		struct member *m = &out->m[out->n++];
+		void **at = strmap_slot(&seen, path, 1);
+		struct member *m;
+		if (*at) {
+			m = &out->m[(intptr_t)*at - 1];
+			free(m->name);
+			free(m->data);
+		} else {
+			out->m = grow_array(out->m, out->n, &out->cap, sizeof *out->m, 64);
+			m = &out->m[out->n++];
+			*at = (void *)(intptr_t)out->n;
+		}
 		m->name = path;
-		m->seq = out->n;
 		if (read_data(a, m, &total) < 0) {
 			snprintf(err, errlen, "%s: member %s: %s", printable(name), printable(path), archive_error_string(a));
 			rc = -1;
@@ -503,11 +441,13 @@ static int read_members(struct archive *a, int opened, const char *name, const c
 		rc = -1;
 	}
 	archive_read_free(a);
+	strmap_free(&seen, NULL);
 	if (rc < 0) {
 		tarmem_free(out);
 		return -1;
 	}
-	sort_unique(out);
+	if (out->n)
+		qsort(out->m, (size_t)out->n, sizeof *out->m, cmp_name);
 	return 0;
 }
 

@@ -19,20 +19,43 @@
 const char *progname = "profopt";
 int exit_failure = 1;
 
-static char *vxasprintf(const char *fmt, va_list ap);
-static void escape_into(struct buf *b, const char *s, int keep_lines);
-
-/* A message reaches a terminal or a log: whatever a name in it holds, no control byte but
- * its own line breaks and tabs is passed on (escaped as printable() does). */
-static void vmessage(const char *kind, const char *fmt, va_list ap)
+static char *vxasprintf(const char *fmt, va_list ap)
 {
-	char *text = vxasprintf(fmt, ap);
+	char *s;
+	if (vasprintf(&s, fmt, ap) < 0)
+		fatal("out of memory");
+	return s;
+}
+
+/* s, escaped (malloc'd): control characters (C0, DEL, C1: U+0080..U+009F, which terminals obey)
+ * and bytes that are not UTF-8 become \xNN; keep_lines keeps newlines and tabs. */
+static char *escaped(const char *s, int keep_lines)
+{
 	struct buf b = {0};
 	buf_add(&b, "", 0);
-	escape_into(&b, text, 1);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : "(null)"); *p;) {
+		int n = utf8_length(p);
+		int keep = keep_lines && (*p == '\n' || *p == '\t');
+		if (!keep && (n == 0 || *p < 0x20 || *p == 0x7f || (n == 2 && p[0] == 0xc2 && p[1] < 0xa0))) {
+			int bytes = n ? n : 1;
+			for (int i = 0; i < bytes; i++)
+				buf_printf(&b, "\\x%02x", p[i]);
+			p += bytes;
+		} else {
+			buf_add(&b, p, (size_t)n);
+			p += n;
+		}
+	}
+	return b.data;
+}
+
+/* Whatever a name in a message holds, no control byte but its own newlines and tabs passes. */
+static void vmessage(const char *kind, const char *fmt, va_list ap)
+{
+	char *text = vxasprintf(fmt, ap), *safe = escaped(text, 1);
 	fflush(stdout);
-	fprintf(stderr, "%s: %s%s\n", progname, kind, b.data);
-	buf_free(&b);
+	fprintf(stderr, "%s: %s%s\n", progname, kind, safe);
+	free(safe);
 	free(text);
 }
 
@@ -96,14 +119,6 @@ void *grow_array(void *p, int n, int *cap, size_t size, int first)
 char *xstrdup(const char *s)
 {
 	return strcpy(xmalloc(strlen(s) + 1), s);
-}
-
-static char *vxasprintf(const char *fmt, va_list ap)
-{
-	char *s;
-	if (vasprintf(&s, fmt, ap) < 0)
-		fatal("out of memory");
-	return s;
 }
 
 char *xasprintf(const char *fmt, ...)
@@ -209,23 +224,21 @@ const char *file_kind(mode_t mode)
 	return "not a regular file";
 }
 
-#define DEFAULT_MAX_PROFILE ((unsigned long long)1 << 30)
-
-unsigned long long max_profile_bytes(void)
+long long env_whole(const char *name, long long fallback)
 {
-	const char *env = getenv("PROFOPT_MAX_PROFILE_BYTES");
+	const char *env = getenv(name);
 	long long v;
 	if (!env || !*env)
-		return DEFAULT_MAX_PROFILE;
+		return fallback;
 	if (parse_whole(env, 1, LLONG_MAX, &v) < 0)
-		fatal("PROFOPT_MAX_PROFILE_BYTES wants a whole number of bytes > 0, not '%s'", printable(env));
-	return (unsigned long long)v;
+		fatal("%s wants a whole number > 0, not '%s'", name, printable(env));
+	return v;
 }
 
 unsigned char *read_profile(const char *path, size_t *len, char *err, size_t errlen)
 {
 	struct stat st;
-	unsigned long long max = max_profile_bytes();
+	unsigned long long max = (unsigned long long)env_whole("PROFOPT_MAX_PROFILE_BYTES", 1LL << 30);
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	char *data = NULL;
 	if (fd < 0 || fstat(fd, &st) < 0)
@@ -374,36 +387,15 @@ double parse_seconds(const char *s, double max)
 /* Up to this many printable() results are alive at once (several per message). */
 #define PRINTABLE_SLOTS 16
 
-/* s, escaped: control characters (C0, DEL, C1: U+0080..U+009F, which terminals obey) and
- * bytes that are not UTF-8 become \xNN; keep_lines keeps newlines and tabs. */
-static void escape_into(struct buf *b, const char *s, int keep_lines)
-{
-	for (const unsigned char *p = (const unsigned char *)(s ? s : "(null)"); *p;) {
-		int n = utf8_length(p);
-		int keep = keep_lines && (*p == '\n' || *p == '\t');
-		if (!keep && (n == 0 || *p < 0x20 || *p == 0x7f || (n == 2 && p[0] == 0xc2 && p[1] < 0xa0))) {
-			int bytes = n ? n : 1;
-			for (int i = 0; i < bytes; i++)
-				buf_printf(b, "\\x%02x", p[i]);
-			p += bytes;
-		} else {
-			buf_add(b, p, (size_t)n);
-			p += n;
-		}
-	}
-}
-
 const char *printable(const char *s)
 {
 	static char *slot[PRINTABLE_SLOTS];
 	static int next;
-	struct buf b = {0};
-	buf_add(&b, "", 0);
-	escape_into(&b, s, 0);
 	free(slot[next]);
-	slot[next] = b.data;
+	slot[next] = escaped(s, 0);
+	const char *e = slot[next];
 	next = (next + 1) % PRINTABLE_SLOTS;
-	return b.data;
+	return e;
 }
 
 int utf8_length(const unsigned char *p)

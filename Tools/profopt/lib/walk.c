@@ -105,29 +105,27 @@ void find_links_all(struct file_list *out, const char *dir, const char *suffix, 
 	walk_all(out, dir, dir, suffix, skip, S_IFLNK, NULL);
 }
 
-static int cmp_index(const void *a, const void *b, void *arg)
+struct entry {
+	char *path;
+	long long size;
+};
+
+static int cmp_entry(const void *a, const void *b)
 {
-	char **paths = arg;
-	return strcmp(paths[*(const int *)a], paths[*(const int *)b]);
+	return strcmp(((const struct entry *)a)->path, ((const struct entry *)b)->path);
 }
 
 void file_list_sort(struct file_list *l)
 {
-	int *idx = xmalloc((size_t)l->n * sizeof *idx);
+	struct entry *e = xmalloc((size_t)l->n * sizeof *e);
 	for (int i = 0; i < l->n; i++)
-		idx[i] = i;
-	qsort_r(idx, (size_t)l->n, sizeof *idx, cmp_index, l->paths);
-	char **paths = xmalloc((size_t)l->n * sizeof *paths);
-	long long *sizes = xmalloc((size_t)l->n * sizeof *sizes);
+		e[i] = (struct entry){l->paths[i], l->sizes[i]};
+	qsort(e, (size_t)l->n, sizeof *e, cmp_entry);
 	for (int i = 0; i < l->n; i++) {
-		paths[i] = l->paths[idx[i]];
-		sizes[i] = l->sizes[idx[i]];
+		l->paths[i] = e[i].path;
+		l->sizes[i] = e[i].size;
 	}
-	free(l->paths);
-	free(l->sizes);
-	free(idx);
-	l->paths = paths;
-	l->sizes = sizes;
+	free(e);
 }
 
 void file_list_free(struct file_list *l)
