@@ -1,10 +1,7 @@
-/* merge.c - `profopt merge`: turns the raw profiles of a training run into what the
- * profile-use build reads, and checks profiles before they are used.  Clang: every *.profraw
- * is read by profopt's reader, then all are merged by llvm-profdata (any invalid input fails
- * it) into one .profdata, written under a temporary name and renamed, read back, and sealed
- * (its SHA-256 beside it), so damage after the merge is found before the rebuild.  GCC: the
- * runtime already merged counts into each .gcda; the training run's tree (--from) is checked
- * by the .gcda reader and only then installed beside the objects.  Any damaged file stops it. */
+/* merge.c - `profopt merge`: the training's raw profiles, every one checked first, made what
+ * the profile-use build reads.  Clang: one .profdata by llvm-profdata, sealed (its SHA-256
+ * beside it) so damage after the merge is found before the rebuild; gcc: the runtime merged
+ * the counts, and --from's .gcda tree is installed beside the objects. */
 #include "commands.h"
 #include "format/fingerprint.h"
 #include "format/family.h"
@@ -92,10 +89,34 @@ static void seal_profdata(const char *tool, const char *profdata)
 	free(seal);
 }
 
-/* Runs llvm-profdata merge on the inputs listed in `list` ("weight,file" lines); the tool
- * writes the output's temporary file (output.h), renamed into place when it succeeded. */
-static void merge_clang_list(const char *list, const char *tool, const char *output)
+/* One line of llvm-profdata's --input-files list: "WEIGHT,FILE" always, since a bare line
+ * with a comma is read as a weight; the list is split at newlines and trimmed of blanks. */
+static void add_input_line(struct buf *b, long weight, const char *path)
 {
+	size_t n = strlen(path);
+	if (strpbrk(path, "\n\r") || n == 0 || path[0] == ' ' || path[0] == '\t' || path[n - 1] == ' ' || path[n - 1] == '\t')
+		fatal("cannot merge '%s': llvm-profdata's input list cannot carry a file name with a newline, "
+		      "a carriage return or leading or trailing blanks (rename it)", printable(path));
+	buf_printf(b, "%ld,%s\n", weight, path);
+}
+
+struct workload {
+	char *dir;
+	long weight;
+	struct file_list files;
+};
+
+/* clang: one llvm-profdata merge over every workload's files, listed in OUTPUT.inputs; the tool
+ * writes the output's temporary file (output.h), renamed into place when it succeeded. */
+static void merge_clang(const struct workload *w, int nwork, const char *tool, const char *output)
+{
+	struct buf b = {0};
+	for (int k = 0; k < nwork; k++)
+		for (int i = 0; i < w[k].files.n; i++)
+			add_input_line(&b, w[k].weight, w[k].files.paths[i]);
+	char *list = xasprintf("%s.inputs", output);
+	output_write(list, b.data, b.len);
+	buf_free(&b);
 	struct output out;
 	char err[600];
 	if (output_open(&out, output, err, sizeof err) < 0)
@@ -120,28 +141,7 @@ static void merge_clang_list(const char *list, const char *tool, const char *out
 	free(text);
 	free(out_opt);
 	free(list_opt);
-}
-
-/* One line of llvm-profdata's --input-files list: "WEIGHT,FILE" always, since a bare line
- * with a comma is read as a weight; the list is split at newlines and trimmed of blanks. */
-static void add_input_line(struct buf *b, long weight, const char *path)
-{
-	size_t n = strlen(path);
-	if (strpbrk(path, "\n\r") || n == 0 || path[0] == ' ' || path[0] == '\t' || path[n - 1] == ' ' || path[n - 1] == '\t')
-		fatal("cannot merge '%s': llvm-profdata's input list cannot carry a file name with a newline, "
-		      "a carriage return or leading or trailing blanks (rename it)", printable(path));
-	buf_printf(b, "%ld,%s\n", weight, path);
-}
-
-/* Copies src to dest through a temporary file and a rename: dest is whole or absent. */
-static void install_file(const char *src, const char *dest)
-{
-	size_t len;
-	char *data = read_file(src, &len);
-	if (!data)
-		fatal("cannot read %s: %s", src, strerror(errno));
-	output_write(dest, data, len);
-	free(data);
+	free(list);
 }
 
 /* gcc: RUN/ABS/x.gcda, written under GCOV_PREFIX=RUN, belongs at /ABS/x.gcda, which must be
@@ -177,7 +177,13 @@ static void install_run(const char *run, const char *dir, const char *const *ski
 	}
 	int removed = remove_files(dir, ".gcda", skip);
 	for (int i = 0; i < got.n; i++) {
-		install_file(got.paths[i], dest[i]);
+		/* through a temporary file and a rename: dest is whole or absent */
+		size_t len;
+		char *data = read_file(got.paths[i], &len);
+		if (!data)
+			fatal("cannot read %s: %s", got.paths[i], strerror(errno));
+		output_write(dest[i], data, len);
+		free(data);
 		free(dest[i]);
 	}
 	fprintf(stderr, "merge: %d .gcda files of the training run %s installed under %s (%d earlier ones removed)\n",
@@ -186,36 +192,6 @@ static void install_run(const char *run, const char *dir, const char *const *ski
 	free(rdir);
 	free(rrun);
 	file_list_free(&got);
-}
-
-struct workload {
-	char *dir;
-	long weight;
-	struct file_list files;
-};
-
-static void parse_weighted(struct workload *w, const char *arg)
-{
-	const char *colon = strrchr(arg, ':');
-	long weight = colon ? parse_positive(colon + 1) : -1;
-	if (!colon || colon == arg || weight < 0)
-		usage_error("--weighted wants DIR:WEIGHT with a positive whole weight, not '%s'", arg);
-	w->dir = xasprintf("%.*s", (int)(colon - arg), arg);
-	w->weight = weight;
-}
-
-/* clang: one llvm-profdata merge over every workload's files, each line "weight,file". */
-static void merge_clang_weighted(struct workload *w, int n, const char *tool, const char *output)
-{
-	struct buf b = {0};
-	for (int k = 0; k < n; k++)
-		for (int i = 0; i < w[k].files.n; i++)
-			add_input_line(&b, w[k].weight, w[k].files.paths[i]);
-	char *list = xasprintf("%s.inputs", output);
-	output_write(list, b.data, b.len);
-	buf_free(&b);
-	merge_clang_list(list, tool, output);
-	free(list);
 }
 
 struct merge_opts {
@@ -277,8 +253,13 @@ static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 		usage_error("unexpected argument '%s'", printable(argv[first]));
 	o->nwork = o->weighted.n;
 	o->work = xcalloc((size_t)o->nwork + 1, sizeof *o->work);
-	for (int k = 0; k < o->nwork; k++)
-		parse_weighted(&o->work[k], o->weighted.v[k]);
+	for (int k = 0; k < o->nwork; k++) {
+		const char *arg = o->weighted.v[k], *colon = strrchr(arg, ':');
+		long weight = colon ? parse_positive(colon + 1) : -1;
+		if (!colon || colon == arg || weight < 0)
+			usage_error("--weighted wants DIR:WEIGHT with a positive whole weight, not '%s'", arg);
+		o->work[k] = (struct workload){xasprintf("%.*s", (int)(colon - arg), arg), weight, {0}};
+	}
 	if (!(o->fam = family_parse(o->family)))
 		usage_error("--family=gcc|clang|apple-clang is required");
 	if (!o->tool)
@@ -329,7 +310,7 @@ static void merge_workloads(struct merge_opts *o, const char *output)
 		if (w->files.n == 0)
 			fatal("no profile data for the workload in %s: did its training run?", w->dir);
 	}
-	merge_clang_weighted(o->work, o->nwork, o->tool, output);
+	merge_clang(o->work, o->nwork, o->tool, output);
 	for (int k = 0; k < o->nwork; k++) {
 		file_list_free(&o->work[k].files);
 		free(o->work[k].dir);
@@ -388,7 +369,7 @@ int cmd_merge(int argc, char **argv)
 	if (o.nwork > 0)
 		merge_workloads(&o, output);
 	else if (o.fam->merged)
-		merge_clang_weighted(&(struct workload){(char *)o.dir, 1, files}, 1, o.tool, output);
+		merge_clang(&(struct workload){(char *)o.dir, 1, files}, 1, o.tool, output);
 	if (o.fam->merged)
 		seal_profdata(o.tool, output);
 	report_merge(&o, &files, output, start);
