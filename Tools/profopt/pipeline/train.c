@@ -552,17 +552,15 @@ static void refuse_training_options(char **args, int n)
 	}
 }
 
-/* The arguments of one source (n of them at args): its options, then its COMMANDs. */
-static void parse_source(struct train_opts *o, struct source *src, char *prog, char **args, int n)
+/* The arguments of one source, args[1..n) (args[0]: "train" or its --workload): its options,
+ * then its COMMANDs.  Options end at the first operand: args are not reordered. */
+static void parse_source(struct train_opts *o, struct source *src, char **args, int n)
 {
-	char **sub = xcalloc((size_t)n + 2, sizeof *sub);
-	sub[0] = prog;
-	memcpy(sub + 1, args, (size_t)n * sizeof *sub);
 	if (src->name)
-		refuse_training_options(args, n);
+		refuse_training_options(args + 1, n - 1);
 	o->tasks_file = o->each = o->workload = NULL;
 	o->setenv = (struct option_list){0};
-	int first = options_parse(&options_train, n + 1, sub, o);
+	int first = options_parse(&options_train, n, args, o);
 	if (o->workload)
 		usage_error("--workload wants its NAME[:WEIGHT] after '=' (--workload=NAME)");
 	src->tasks_file = o->tasks_file;
@@ -571,9 +569,8 @@ static void parse_source(struct train_opts *o, struct source *src, char *prog, c
 		if (!strchr(o->setenv.v[i], '=') || o->setenv.v[i][0] == '=')
 			usage_error("--setenv wants NAME=VALUE, not '%s'", printable(o->setenv.v[i]));
 	src->env = o->setenv;
-	for (int i = first; i < n + 1; i++)
-		option_list_add(&src->cmds, sub[i]);
-	free(sub);
+	for (int i = first; i < n; i++)
+		option_list_add(&src->cmds, args[i]);
 	if (src->each && !src->tasks_file)
 		usage_error("--each needs --tasks=FILE (the names to put in place of {})");
 }
@@ -585,7 +582,7 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 	for (int start = 1, end;; start = end + 1) {
 		for (end = start; end < argc && !starts_with(argv[end], "--workload="); end++)
 			;
-		parse_source(o, &o->src[o->nsrc - 1], argv[0], argv + start, end - start);
+		parse_source(o, &o->src[o->nsrc - 1], argv + start - 1, end - start + 1);
 		if (end >= argc)
 			break;
 		add_source(o, argv[end] + strlen("--workload="));
