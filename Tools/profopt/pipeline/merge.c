@@ -346,7 +346,6 @@ struct merge_opts {
 	int check_only, seal;
 	struct option_list weighted, skip;
 	struct workload *work; /* one per --weighted */
-	int nwork;
 };
 
 #define O struct merge_opts
@@ -397,9 +396,8 @@ static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 	int first = options_parse(&options_merge, argc, argv, o);
 	if (first < argc)
 		usage_error("unexpected argument '%s'", printable(argv[first]));
-	o->nwork = o->weighted.n;
-	o->work = xcalloc((size_t)o->nwork + 1, sizeof *o->work);
-	for (int k = 0; k < o->nwork; k++) {
+	o->work = xcalloc((size_t)o->weighted.n + 1, sizeof *o->work);
+	for (int k = 0; k < o->weighted.n; k++) {
 		const char *arg = o->weighted.v[k], *colon = strrchr(arg, ':');
 		long weight = colon ? parse_positive(colon + 1) : -1;
 		if (!colon || colon == arg || weight < 0)
@@ -418,7 +416,7 @@ static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 		usage_error("--profile-dir=DIR is required");
 	if (o->from && o->fam->merged)
 		usage_error("--from is for gcc's .gcda trees (clang: --profile-dir)");
-	if (o->nwork > 0 && !o->fam->merged)
+	if (o->weighted.n > 0 && !o->fam->merged)
 		usage_error("--weighted is for clang: with gcc a workload of weight W runs W times and libgcov adds the counts");
 }
 
@@ -448,7 +446,7 @@ static int check_only(const struct merge_opts *o)
 static void merge_workloads(struct merge_opts *o, const char *output)
 {
 	/* Each workload's raw profiles, weighted; the merged result is then checked as usual. */
-	for (int k = 0; k < o->nwork; k++) {
+	for (int k = 0; k < o->weighted.n; k++) {
 		struct workload *w = &o->work[k];
 		find_files_all(&w->files, w->dir, o->fam->raw_suffix, o->skip.v);
 		file_list_sort(&w->files);
@@ -456,8 +454,8 @@ static void merge_workloads(struct merge_opts *o, const char *output)
 		if (w->files.n == 0)
 			fatal("no profile data for the workload in %s: did its training run?", w->dir);
 	}
-	merge_clang(o->work, o->nwork, o->tool, output);
-	for (int k = 0; k < o->nwork; k++) {
+	merge_clang(o->work, o->weighted.n, o->tool, output);
+	for (int k = 0; k < o->weighted.n; k++) {
 		file_list_free(&o->work[k].files);
 		free(o->work[k].dir);
 	}
@@ -507,12 +505,12 @@ int cmd_merge(int argc, char **argv)
 	struct file_list files = {0};
 	find_files_all(&files, o.dir, o.fam->raw_suffix, o.skip.v);
 	file_list_sort(&files);
-	if (files.n == 0 && o.nwork == 0)
+	if (files.n == 0 && o.weighted.n == 0)
 		fatal("no profile data: no %s files under %s. Training produced nothing: was the program built "
 		      "with the profile-generate flags, did the training commands run it%s?",
 		      o.fam->raw_suffix, o.dir, o.fam->no_raw_hint);
 	check_raw(o.fam, &files, o.dir, TRAIN_AGAIN);
-	if (o.nwork > 0)
+	if (o.weighted.n > 0)
 		merge_workloads(&o, output);
 	else if (o.fam->merged)
 		merge_clang(&(struct workload){(char *)o.dir, 1, files}, 1, o.tool, output);

@@ -80,6 +80,9 @@ static int name_starts_a_word(const char *template)
 	return 0;
 }
 
+/* What a file name made of a task's or workload's name may hold. */
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
+
 /* A task name usable as a file name. */
 static char *safe_name(const char *s)
 {
@@ -87,8 +90,7 @@ static char *safe_name(const char *s)
 	if (strlen(n) > 80)
 		n[80] = '\0';
 	for (char *p = n; *p; p++)
-		if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') || *p == '-' ||
-		      *p == '_' || *p == '.'))
+		if (!strchr(NAME_CHARS, *p))
 			*p = '_';
 	return n;
 }
@@ -441,7 +443,7 @@ static void add_source(struct train_opts *o, const char *spec)
 		if (parse_whole(colon + 1, 1, MAX_WEIGHT, &w) < 0)
 			usage_error("--workload=%s: the weight is a whole number from 1 to %d", printable(spec), MAX_WEIGHT);
 	}
-	char *bad = name + strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
+	char *bad = name + strspn(name, NAME_CHARS);
 	if (!*name || *bad || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		usage_error("--workload wants NAME[:WEIGHT], NAME of letters, digits, . _ - (a directory name), not '%s'",
 			    printable(spec));
