@@ -305,8 +305,9 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 	format_duration(elapsed, sizeof elapsed, seconds);
 	fprintf(stderr, "training: %d of %d tasks ran in %s%s\n", pool->njobs - lost, pool->njobs, elapsed,
 		failed == 0 && lost == 0 ? ", all passed" : "");
-	char *names = names_of(pool, RESULT_FAILED, 0, NULL, 0, &failed);
-	if (failed)
+	int n;
+	char *names = names_of(pool, RESULT_FAILED, 0, NULL, 0, &n);
+	if (n)
 		fprintf(stderr, "%d of %d training tasks failed: %s; they ran to the end, so their counts are in the "
 				"profile and do not spoil it; logs: %s/\n",
 			failed, pool->njobs, names, printable(log_dir));
@@ -326,7 +327,6 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 		{RESULT_PROFILE_LOST, "could not write their profile", "their counts are lost"},
 	};
 	for (size_t k = 0; k < 4; k++) {
-		int n;
 		names = names_of(pool, lost_kinds[k].result, 0, NULL, 0, &n);
 		if (n)
 			fprintf(stderr, "%d of %d training tasks %s: %s; %s, the rest of the profile is intact; logs: %s/\n",
