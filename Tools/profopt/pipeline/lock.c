@@ -57,28 +57,21 @@ static void forward(int sig, siginfo_t *info, void *ctx)
 		kill(child_pid, sig);
 }
 
-/* "pid 123 (make profile-opt, since 2026-01-01T10:00:00Z)" from the holder's record. */
-static void describe_holder(int fd, char *out, size_t n)
-{
-	char text[512] = "";
-	ssize_t len = pread(fd, text, sizeof text - 1, 0);
-	text[len > 0 ? len : 0] = '\0';
-	long pid = 0;
-	char what[300] = "", since[40] = "";
-	if (sscanf(text, "pid %ld\nsince %39[^\n]\nwhat %299[^\n]", &pid, since, what) >= 1 && pid > 0)
-		snprintf(out, n, "pid %ld (%s, since %s)", pid, *what ? what : "?", *since ? since : "?");
-	else
-		snprintf(out, n, "a process that has not written its pid yet");
-}
-
-/* flock on fd failed (errno): another error is fatal; a holder is named, with why this run
- * must wait.  Returns 1, the exit status. */
+/* flock on fd failed (errno): another error is fatal; the holder is named from its record
+ * ("pid 123 (make profile-opt, since 2026-01-01T10:00:00Z)"), with why this run must wait.
+ * Returns 1, the exit status. */
 static int refuse(int fd, const char *file, const char *who, const char *why)
 {
 	if (errno != EWOULDBLOCK)
 		fatal("cannot lock %s: %s", printable(file), strerror(errno));
-	char holder[400];
-	describe_holder(fd, holder, sizeof holder);
+	char text[512] = "", holder[400], what[300] = "", since[40] = "";
+	ssize_t len = pread(fd, text, sizeof text - 1, 0);
+	text[len > 0 ? len : 0] = '\0';
+	long pid = 0;
+	if (sscanf(text, "pid %ld\nsince %39[^\n]\nwhat %299[^\n]", &pid, since, what) >= 1 && pid > 0)
+		snprintf(holder, sizeof holder, "pid %ld (%s, since %s)", pid, *what ? what : "?", *since ? since : "?");
+	else
+		snprintf(holder, sizeof holder, "a process that has not written its pid yet");
 	fprintf(stderr, "%s: error: %s holds the lock %s: %s; %s: wait for it to end, or stop it\n", progname, who,
 		printable(file), holder, why);
 	return 1;
@@ -120,10 +113,7 @@ static int lock_free(const char *file)
 
 static int run_locked(char **argv)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = forward;
-	sa.sa_flags = SA_SIGINFO;
+	struct sigaction sa = {.sa_sigaction = forward, .sa_flags = SA_SIGINFO};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

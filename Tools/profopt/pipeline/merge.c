@@ -1,16 +1,13 @@
-/* merge.c - `profopt merge`: turns the raw profiles of a training run into what the
- * profile-use build reads, and checks profiles before they are used.  Clang: every *.profraw
- * is read by profopt's reader, then all are merged by llvm-profdata (any invalid input fails
- * it) into one .profdata, written under a temporary name and renamed, read back, and sealed
- * (its SHA-256 beside it), so damage after the merge is found before the rebuild.  GCC: the
- * runtime already merged counts into each .gcda; the training run's tree (--from) is checked
- * by the .gcda reader and only then installed beside the objects.  Any damaged file stops it. */
+/* merge.c - `profopt merge`: the training's raw profiles, every one checked first, made what
+ * the profile-use build reads.  Clang: one .profdata by llvm-profdata, sealed (its SHA-256
+ * beside it) so damage after the merge is found before the rebuild; gcc: the runtime merged
+ * the counts, and --from's .gcda tree is installed beside the objects. */
 #include "commands.h"
 #include "format/fingerprint.h"
 #include "format/family.h"
 #include "format/profraw.h"
 #include "format/stamp.h"
-#include "pipeline/twins.h"
+#include "format/gcov_io.h"
 #include "lib/proc.h"
 #include "lib/output.h"
 #include "lib/util.h"
@@ -20,6 +17,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -92,10 +90,34 @@ static void seal_profdata(const char *tool, const char *profdata)
 	free(seal);
 }
 
-/* Runs llvm-profdata merge on the inputs listed in `list` ("weight,file" lines); the tool
- * writes the output's temporary file (output.h), renamed into place when it succeeded. */
-static void merge_clang_list(const char *list, const char *tool, const char *output)
+/* One line of llvm-profdata's --input-files list: "WEIGHT,FILE" always, since a bare line
+ * with a comma is read as a weight; the list is split at newlines and trimmed of blanks. */
+static void add_input_line(struct buf *b, long weight, const char *path)
 {
+	size_t n = strlen(path);
+	if (strpbrk(path, "\n\r") || n == 0 || path[0] == ' ' || path[0] == '\t' || path[n - 1] == ' ' || path[n - 1] == '\t')
+		fatal("cannot merge '%s': llvm-profdata's input list cannot carry a file name with a newline, "
+		      "a carriage return or leading or trailing blanks (rename it)", printable(path));
+	buf_printf(b, "%ld,%s\n", weight, path);
+}
+
+struct workload {
+	char *dir;
+	long weight;
+	struct file_list files;
+};
+
+/* clang: one llvm-profdata merge over every workload's files, listed in OUTPUT.inputs; the tool
+ * writes the output's temporary file (output.h), renamed into place when it succeeded. */
+static void merge_clang(const struct workload *w, int nwork, const char *tool, const char *output)
+{
+	struct buf b = {0};
+	for (int k = 0; k < nwork; k++)
+		for (int i = 0; i < w[k].files.n; i++)
+			add_input_line(&b, w[k].weight, w[k].files.paths[i]);
+	char *list = xasprintf("%s.inputs", output);
+	output_write(list, b.data, b.len);
+	buf_free(&b);
 	struct output out;
 	char err[600];
 	if (output_open(&out, output, err, sizeof err) < 0)
@@ -120,28 +142,7 @@ static void merge_clang_list(const char *list, const char *tool, const char *out
 	free(text);
 	free(out_opt);
 	free(list_opt);
-}
-
-/* One line of llvm-profdata's --input-files list: "WEIGHT,FILE" always, since a bare line
- * with a comma is read as a weight; the list is split at newlines and trimmed of blanks. */
-static void add_input_line(struct buf *b, long weight, const char *path)
-{
-	size_t n = strlen(path);
-	if (strpbrk(path, "\n\r") || n == 0 || path[0] == ' ' || path[0] == '\t' || path[n - 1] == ' ' || path[n - 1] == '\t')
-		fatal("cannot merge '%s': llvm-profdata's input list cannot carry a file name with a newline, "
-		      "a carriage return or leading or trailing blanks (rename it)", printable(path));
-	buf_printf(b, "%ld,%s\n", weight, path);
-}
-
-/* Copies src to dest through a temporary file and a rename: dest is whole or absent. */
-static void install_file(const char *src, const char *dest)
-{
-	size_t len;
-	char *data = read_file(src, &len);
-	if (!data)
-		fatal("cannot read %s: %s", src, strerror(errno));
-	output_write(dest, data, len);
-	free(data);
+	free(list);
 }
 
 /* gcc: RUN/ABS/x.gcda, written under GCOV_PREFIX=RUN, belongs at /ABS/x.gcda, which must be
@@ -177,7 +178,13 @@ static void install_run(const char *run, const char *dir, const char *const *ski
 	}
 	int removed = remove_files(dir, ".gcda", skip);
 	for (int i = 0; i < got.n; i++) {
-		install_file(got.paths[i], dest[i]);
+		/* through a temporary file and a rename: dest is whole or absent */
+		size_t len;
+		char *data = read_file(got.paths[i], &len);
+		if (!data)
+			fatal("cannot read %s: %s", got.paths[i], strerror(errno));
+		output_write(dest[i], data, len);
+		free(data);
 		free(dest[i]);
 	}
 	fprintf(stderr, "merge: %d .gcda files of the training run %s installed under %s (%d earlier ones removed)\n",
@@ -188,34 +195,149 @@ static void install_run(const char *run, const char *dir, const char *const *ski
 	file_list_free(&got);
 }
 
-struct workload {
-	char *dir;
-	long weight;
-	struct file_list files;
-};
-
-static void parse_weighted(struct workload *w, const char *arg)
+/* gcc: libtool's two copies of a library object (PIC under .libs/, and beside it): training
+ * runs one, the other gets its counts function by function, where its notes (.gcno: AX_PGO's
+ * -ftest-coverage) show the same checksums: gcc refuses counts of another flow graph, and the
+ * copies differ wherever the source says #ifdef PIC.  Without notes the whole file is copied. */
+static uint32_t word_at(const unsigned char *p, int swap)
 {
-	const char *colon = strrchr(arg, ':');
-	long weight = colon ? parse_positive(colon + 1) : -1;
-	if (!colon || colon == arg || weight < 0)
-		usage_error("--weighted wants DIR:WEIGHT with a positive whole weight, not '%s'", arg);
-	w->dir = xasprintf("%.*s", (int)(colon - arg), arg);
-	w->weight = weight;
+	uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return swap ? __builtin_bswap32(w) : w;
 }
 
-/* clang: one llvm-profdata merge over every workload's files, each line "weight,file". */
-static void merge_clang_weighted(struct workload *w, int n, const char *tool, const char *output)
+static void put_word(unsigned char *p, uint32_t w, int swap)
 {
-	struct buf b = {0};
-	for (int k = 0; k < n; k++)
-		for (int i = 0; i < w[k].files.n; i++)
-			add_input_line(&b, w[k].weight, w[k].files.paths[i]);
-	char *list = xasprintf("%s.inputs", output);
-	output_write(list, b.data, b.len);
-	buf_free(&b);
-	merge_clang_list(list, tool, output);
-	free(list);
+	w = swap ? __builtin_bswap32(w) : w;
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(w >> (8 * i));
+}
+
+/* The function's name in notes, for messages. */
+static const char *name_in(const struct gcov_file *notes, uint32_t ident)
+{
+	const struct gcov_function *f = notes ? gcov_find_function(notes, ident) : NULL;
+	return f && f->name ? f->name : "?";
+}
+
+/* The records of d (a well-formed .gcda) whose function the notes `to` have with the same
+ * checksums; the others' names (from the trained copy's notes `from`) are added to dropped.
+ * NULL if d is not a .gcda this reader knows. */
+static unsigned char *matching_records(const unsigned char *d, size_t len, const struct gcov_file *to,
+				       const struct gcov_file *from, size_t *outlen, struct buf *dropped, int *ndropped)
+{
+	if (len < 16)
+		return NULL;
+	int swap = word_at(d, 0) != GCOV_DATA_MAGIC;
+	if (word_at(d, swap) != GCOV_DATA_MAGIC)
+		return NULL;
+	unsigned char *out = xmalloc(len);
+	/* the stamp and checksum of the twin's compilation, whose notes the counts now fit */
+	memcpy(out, d, 16);
+	put_word(out + 8, to->stamp, swap);
+	put_word(out + 12, to->checksum, swap);
+	size_t pos = 16, n = 16;
+	int keep = 1;
+	while (pos + 8 <= len) {
+		uint32_t tag = word_at(d + pos, swap), length = word_at(d + pos + 4, swap);
+		size_t payload = gcov_counter_tag(tag) && (int32_t)length < 0 ? 0 : length;
+		if (tag == 0 || payload > len - pos - 8)
+			break;
+		if (tag == GCOV_TAG_FUNCTION && payload >= 12) {
+			uint32_t ident = word_at(d + pos + 8, swap);
+			const struct gcov_function *f = gcov_find_function(to, ident);
+			keep = f && f->lineno_checksum == word_at(d + pos + 12, swap) &&
+			       f->cfg_checksum == word_at(d + pos + 16, swap);
+			if (!keep)
+				buf_printf(dropped, "%s%s", (*ndropped)++ ? ", " : "", name_in(from, ident));
+		} else if (!gcov_counter_tag(tag)) {
+			keep = 1;
+		}
+		if (keep)
+			memcpy(out + n, d + pos, payload + 8), n += payload + 8;
+		pos += payload + 8;
+	}
+	memcpy(out + n, d + pos, len - pos);
+	*outlen = n + len - pos;
+	return out;
+}
+
+/* The other copy of dir/base: .libs/base beside dir/base, or the reverse. */
+static char *twin_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int dl = slash ? (int)(slash - path) : 0;
+	int in_libs = dl >= 5 && strncmp(path + dl - 5, ".libs", 5) == 0 && (dl == 5 || path[dl - 6] == '/');
+	if (!in_libs)
+		return slash ? xasprintf("%.*s/.libs/%s", dl, path, base) : xasprintf(".libs/%s", base);
+	return dl == 5 ? xstrdup(base) : xasprintf("%.*s/%s", dl - 6, path, base);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* Writes twin.gcda from gcda: the functions the twin's notes have alike, or all without notes. */
+static void copy_counts(const char *gcda, const char *twin, struct buf *dropped)
+{
+	size_t len, outlen = 0;
+	char err[600], *path = xasprintf("%s.gcda", twin), *notes_path = xasprintf("%s.gcno", twin);
+	char *from_path = xasprintf("%.*s.gcno", (int)strlen(gcda) - 5, gcda);
+	unsigned char *data = read_profile(gcda, &len, err, sizeof err), *out = NULL;
+	if (!data)
+		fatal("%s", err);
+	struct gcov_file to = {0}, from = {0};
+	if (gcov_read(notes_path, &to, err, sizeof err) == 0) {
+		int have_from = gcov_read(from_path, &from, err, sizeof err) == 0, n = 0;
+		struct buf names = {0};
+		out = matching_records(data, len, &to, have_from ? &from : NULL, &outlen, &names, &n);
+		if (n)
+			buf_printf(dropped, "\n  %s.o: %s", printable(twin), names.data);
+		buf_free(&names);
+		gcov_file_free(&to);
+		if (have_from)
+			gcov_file_free(&from);
+	}
+	output_write(path, out ? out : data, out ? outlen : len);
+	free(out);
+	free(data);
+	free(from_path);
+	free(notes_path);
+	free(path);
+}
+
+/* gcc: every X.gcda under dir whose libtool twin (.libs/X.o beside X.o, or the reverse) has no
+ * .gcda gives it the counts of the functions compiled alike in both; says what it did. */
+static void libtool_twins(const char *dir, const char *const *skip)
+{
+	struct file_list l = {0};
+	find_files_all(&l, dir, ".gcda", skip);
+	file_list_sort(&l);
+	struct buf dropped = {0};
+	int copies = 0;
+	for (int i = 0; i < l.n; i++) {
+		char *stem = xasprintf("%.*s", (int)strlen(l.paths[i]) - 5, l.paths[i]), *twin = twin_of(stem);
+		char *obj = xasprintf("%s.o", twin), *gcda = xasprintf("%s.gcda", twin);
+		if (exists(obj) && !exists(gcda)) {
+			copy_counts(l.paths[i], twin, &dropped);
+			copies++;
+		}
+		free(gcda);
+		free(obj);
+		free(twin);
+		free(stem);
+	}
+	if (copies)
+		fprintf(stderr, "merge: %d libtool object copies got the counts of their twin (PIC or not)\n", copies);
+	if (dropped.len)
+		fprintf(stderr,
+			"merge: functions compiled differently in the two copies (#ifdef PIC), left without counts "
+			"in the untrained copy:%s\n",
+			dropped.data);
+	buf_free(&dropped);
+	file_list_free(&l);
 }
 
 struct merge_opts {
@@ -224,7 +346,6 @@ struct merge_opts {
 	int check_only, seal;
 	struct option_list weighted, skip;
 	struct workload *work; /* one per --weighted */
-	int nwork;
 };
 
 #define O struct merge_opts
@@ -275,10 +396,14 @@ static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 	int first = options_parse(&options_merge, argc, argv, o);
 	if (first < argc)
 		usage_error("unexpected argument '%s'", printable(argv[first]));
-	o->nwork = o->weighted.n;
-	o->work = xcalloc((size_t)o->nwork + 1, sizeof *o->work);
-	for (int k = 0; k < o->nwork; k++)
-		parse_weighted(&o->work[k], o->weighted.v[k]);
+	o->work = xcalloc((size_t)o->weighted.n + 1, sizeof *o->work);
+	for (int k = 0; k < o->weighted.n; k++) {
+		const char *arg = o->weighted.v[k], *colon = strrchr(arg, ':');
+		long weight = colon ? parse_positive(colon + 1) : -1;
+		if (!colon || colon == arg || weight < 0)
+			usage_error("--weighted wants DIR:WEIGHT with a positive whole weight, not '%s'", arg);
+		o->work[k] = (struct workload){xasprintf("%.*s", (int)(colon - arg), arg), weight, {0}};
+	}
 	if (!(o->fam = family_parse(o->family)))
 		usage_error("--family=gcc|clang|apple-clang is required");
 	if (!o->tool)
@@ -291,7 +416,7 @@ static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 		usage_error("--profile-dir=DIR is required");
 	if (o->from && o->fam->merged)
 		usage_error("--from is for gcc's .gcda trees (clang: --profile-dir)");
-	if (o->nwork > 0 && !o->fam->merged)
+	if (o->weighted.n > 0 && !o->fam->merged)
 		usage_error("--weighted is for clang: with gcc a workload of weight W runs W times and libgcov adds the counts");
 }
 
@@ -321,7 +446,7 @@ static int check_only(const struct merge_opts *o)
 static void merge_workloads(struct merge_opts *o, const char *output)
 {
 	/* Each workload's raw profiles, weighted; the merged result is then checked as usual. */
-	for (int k = 0; k < o->nwork; k++) {
+	for (int k = 0; k < o->weighted.n; k++) {
 		struct workload *w = &o->work[k];
 		find_files_all(&w->files, w->dir, o->fam->raw_suffix, o->skip.v);
 		file_list_sort(&w->files);
@@ -329,8 +454,8 @@ static void merge_workloads(struct merge_opts *o, const char *output)
 		if (w->files.n == 0)
 			fatal("no profile data for the workload in %s: did its training run?", w->dir);
 	}
-	merge_clang_weighted(o->work, o->nwork, o->tool, output);
-	for (int k = 0; k < o->nwork; k++) {
+	merge_clang(o->work, o->weighted.n, o->tool, output);
+	for (int k = 0; k < o->weighted.n; k++) {
 		file_list_free(&o->work[k].files);
 		free(o->work[k].dir);
 	}
@@ -380,15 +505,15 @@ int cmd_merge(int argc, char **argv)
 	struct file_list files = {0};
 	find_files_all(&files, o.dir, o.fam->raw_suffix, o.skip.v);
 	file_list_sort(&files);
-	if (files.n == 0 && o.nwork == 0)
+	if (files.n == 0 && o.weighted.n == 0)
 		fatal("no profile data: no %s files under %s. Training produced nothing: was the program built "
 		      "with the profile-generate flags, did the training commands run it%s?",
 		      o.fam->raw_suffix, o.dir, o.fam->no_raw_hint);
 	check_raw(o.fam, &files, o.dir, TRAIN_AGAIN);
-	if (o.nwork > 0)
+	if (o.weighted.n > 0)
 		merge_workloads(&o, output);
 	else if (o.fam->merged)
-		merge_clang_weighted(&(struct workload){(char *)o.dir, 1, files}, 1, o.tool, output);
+		merge_clang(&(struct workload){(char *)o.dir, 1, files}, 1, o.tool, output);
 	if (o.fam->merged)
 		seal_profdata(o.tool, output);
 	report_merge(&o, &files, output, start);

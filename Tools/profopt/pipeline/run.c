@@ -1,18 +1,18 @@
-/* run.c - `profopt run`: one pipeline stage as a quiet, logged, timed command.  Its output
- * goes to a log; the terminal gets a banner, a live progress line (or a heartbeat line every
- * N seconds off a terminal, so CI never times out in silence), the duration, and on failure
- * the end of the log.  For a build, progress is units compiled out of the last build's
- * total, the link under way and an estimate of the time left. */
+/* run.c - `profopt run`: one pipeline stage as a quiet, logged, timed command: a banner, live
+ * progress (a heartbeat line off a terminal, so CI never times out in silence), the duration,
+ * and on failure the end of the log, and the words of a compile libtool hid. */
 #include "commands.h"
+#include "format/buildlog.h"
 #include "lib/lines.h"
 #include "lib/pool.h"
+#include "lib/proc.h"
 #include "lib/progress.h"
-#include "pipeline/hidden.h"
 #include "format/stamp.h"
 #include "format/unitcount.h"
 #include "lib/util.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -99,6 +99,74 @@ static void print_tail(const char *path, int lines)
 	free(text);
 }
 
+/* libtool sends its second compile's output to /dev/null, so when that one fails the log says
+ * only "Error 1"; its command is in the log (pgo.mk's logged builds get V=1). */
+#define SUPPRESSED " >/dev/null 2>&1"
+#define COMPILE_PREFIX "libtool: compile: "
+#define SHOWN_MAX 8000
+
+struct hidden {
+	struct make_dirs dirs;
+	char *cmd, *dir; /* the last hidden compile whose object is missing */
+};
+
+/* "... -o OBJ ..." -> whether OBJ (from dir) exists; 1 when the command names none. */
+static int object_exists(const char *cmd, const char *dir)
+{
+	const char *o = strstr(cmd, " -o ");
+	if (!o)
+		return 1;
+	o += 4;
+	char *path = xasprintf("%s%s%.*s", dir && *o != '/' ? dir : "", dir && *o != '/' ? "/" : "", (int)strcspn(o, " \t"), o);
+	struct stat st;
+	int found = stat(path, &st) == 0;
+	free(path);
+	return found;
+}
+
+static int on_line(const char *line, size_t len, void *ctx)
+{
+	struct hidden *h = ctx;
+	if (make_dirs_line(&h->dirs, line))
+		return 0;
+	size_t k = strlen(SUPPRESSED), p = strlen(COMPILE_PREFIX);
+	if (!starts_with(line, COMPILE_PREFIX) || len <= k + p || strcmp(line + len - k, SUPPRESSED) != 0)
+		return 0;
+	char *cmd = xasprintf("%.*s", (int)(len - k - p), line + p);
+	const char *where = make_dirs_top(&h->dirs);
+	if (object_exists(cmd, where)) {
+		free(cmd);
+		return 0;
+	}
+	free(h->cmd);
+	free(h->dir);
+	h->cmd = cmd;
+	h->dir = where ? xstrdup(where) : NULL;
+	return 0;
+}
+
+/* After a failed build: the last compile of the log whose output libtool discarded and whose
+ * object is missing runs again (in its make directory, else cwd), its words shown. */
+static void show_hidden_compile(const char *log, const char *cwd)
+{
+	struct hidden h = {0};
+	lines_scan(log, LOG_LINE_MAX, on_line, &h);
+	make_dirs_free(&h.dirs);
+	if (!h.cmd)
+		return;
+	const char *dir = h.dir ? h.dir : cwd;
+	char *argv[] = {"/bin/sh", "-c", h.cmd, NULL}, *out = NULL;
+	struct run_opts o = {.cwd = dir, .timeout = 600};
+	size_t len = 0;
+	run_child(argv, &o, &out, &len);
+	fprintf(stderr, "---- libtool hid the output of a failed compile; run again%s%s: %s ----\n%.*s%s----\n",
+		dir ? " in " : "", dir ? printable(dir) : "", printable(h.cmd), (int)(len > SHOWN_MAX ? SHOWN_MAX : len),
+		out ? out : "", len > SHOWN_MAX ? "\n[... cut]\n" : "");
+	free(out);
+	free(h.cmd);
+	free(h.dir);
+}
+
 struct run_options {
 	const char *label, *log, *stamp, *cwd, *units, *since;
 	double heartbeat;
@@ -137,19 +205,6 @@ const struct command_options options_run = {
 	1,
 };
 
-static void parse_run_options(int argc, char **argv, struct run_options *o)
-{
-	*o = (struct run_options){.heartbeat = 30, .tail = 30};
-	int first = options_parse(&options_run, argc, argv, o);
-	if (!o->log)
-		usage_error("--log=FILE is required (see 'profopt run --help')");
-	if (first >= argc)
-		usage_error("no command given (see 'profopt run --help')");
-	o->command = argv + first;
-	if (!o->label)
-		o->label = o->command[0];
-}
-
 /* The stage's end: the log on failure, the exit status a shell would give. */
 static int report_run(const struct run_options *o, const struct job *job, double seconds)
 {
@@ -179,8 +234,15 @@ static int report_run(const struct run_options *o, const struct job *job, double
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_options o;
-	parse_run_options(argc, argv, &o);
+	struct run_options o = {.heartbeat = 30, .tail = 30};
+	int first = options_parse(&options_run, argc, argv, &o);
+	if (!o.log)
+		usage_error("--log=FILE is required (see 'profopt run --help')");
+	if (first >= argc)
+		usage_error("no command given (see 'profopt run --help')");
+	o.command = argv + first;
+	if (!o.label)
+		o.label = o.command[0];
 	struct job job = {.name = (char *)o.label, .cmd = o.command[0], .argv = o.command, .log_path = (char *)o.log};
 	struct run_progress rp = {.units_file = o.units, .total = o.units ? unit_count_load(o.units) : 0};
 	progress_init(&rp.p, o.heartbeat);

@@ -45,25 +45,19 @@ const struct command_options options_stash = {
 	0,
 };
 
-static void remove_stray_links(const char *dir, const char *suffix, const char *const *skip)
-{
-	struct file_list links = {0};
-	find_links_all(&links, dir, suffix, skip);
-	for (int i = 0; i < links.n; i++) {
-		if (unlink(links.paths[i]) < 0)
-			fatal("cannot remove the link %s: %s", links.paths[i], strerror(errno));
-		const char *p = printable(links.paths[i]);
-		warn("removed the link %s: a profile file is never a link", p);
-	}
-	file_list_free(&links);
-}
-
 static int restore(const char *dir, const char *archive, const char *suffix, const char *const *skip)
 {
 	struct stat st;
 	if (stat(archive, &st) < 0)
 		fatal("no stash %s to restore: %s", archive, strerror(errno));
-	remove_stray_links(dir, suffix, skip);
+	struct file_list links = {0};
+	find_links_all(&links, dir, suffix, skip);
+	for (int i = 0; i < links.n; i++) {
+		if (unlink(links.paths[i]) < 0)
+			fatal("cannot remove the link %s: %s", links.paths[i], strerror(errno));
+		warn("removed the link %s: a profile file is never a link", printable(links.paths[i]));
+	}
+	file_list_free(&links);
 	int n = tar_extract_profiles(archive, dir, suffix, TAR_REPLACE);
 	fprintf(stderr, "stash: restored %d profile files from %s into %s\n", n, printable(archive), printable(dir));
 	return 0;
@@ -102,16 +96,14 @@ int cmd_stash(int argc, char **argv)
 	int first = options_parse(&options_stash, argc - 1, argv + 1, &o);
 	if (first < argc - 1)
 		usage_error("unexpected argument '%s'", printable(argv[first + 1]));
-	const char *dir = o.dir, *archive = o.archive, *suffix = o.suffix;
-	const char *const *skip = o.skip.v;
-	if (!dir || !archive)
+	if (!o.dir || !o.archive)
 		usage_error("--build-dir=DIR and --archive=FILE are required");
-	if (!*suffix)
+	if (!*o.suffix)
 		usage_error("--suffix must not be empty");
 	char *cwd = getcwd(NULL, 0);
-	char *abs_archive = archive[0] == '/' ? xstrdup(archive) : xasprintf("%s/%s", cwd, archive);
-	int rc = saving ? save(dir, abs_archive, suffix, skip) : restore(dir, abs_archive, suffix, skip);
+	char *archive = o.archive[0] == '/' ? xstrdup(o.archive) : xasprintf("%s/%s", cwd, o.archive);
+	int rc = saving ? save(o.dir, archive, o.suffix, o.skip.v) : restore(o.dir, archive, o.suffix, o.skip.v);
 	free(cwd);
-	free(abs_archive);
+	free(archive);
 	return rc;
 }

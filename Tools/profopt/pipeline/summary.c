@@ -72,16 +72,6 @@ static void add_tasks(struct tasks *t, json_t *rec)
 	t->seconds += json_number_value(json_object_get(rec, "seconds"));
 }
 
-/* "4 tasks: 1 failed, 0 lost" for the table. */
-static void tasks_note(char *out, size_t n, const struct tasks *t)
-{
-	if (!t->known)
-		*out = '\0';
-	else
-		snprintf(out, n, "  %lld task%s: %lld failed (ran to the end), %lld lost (crashed or timed out)", t->tasks,
-			 t->tasks == 1 ? "" : "s", t->failed, t->lost);
-}
-
 /* The JSON report (stages consumed): valid JSON whatever the stamps held. */
 static void print_json(json_t *stages, const struct tasks *all, const char *verdict, double total)
 {
@@ -149,10 +139,9 @@ int cmd_summary(int argc, char **argv)
 		char why[600], *name = stage_name(argv[i]);
 		json_t *rec = load_stamp(argv[i], &state, why, sizeof why);
 		struct tasks t = {0};
-		if (rec)
+		if (rec) {
 			add_tasks(&t, rec);
-		if (t.known) {
-			all.known = 1, all.tasks += t.tasks, all.ran += t.ran, all.failed += t.failed, all.lost += t.lost;
+			add_tasks(&all, rec);
 		}
 		double s = rec ? json_number_value(json_object_get(rec, "seconds")) : 0;
 		if (rec && !json_object_get(rec, "seconds") && t.known)
@@ -173,9 +162,11 @@ int cmd_summary(int argc, char **argv)
 				json_object_set_new(rec, "why", json_string(reason));
 		}
 		if (!json) {
-			char d[32], note[1000];
+			char d[32], note[1000] = "";
 			format_duration(d, sizeof d, s);
-			tasks_note(note, sizeof note, &t);
+			if (t.known) /* "4 tasks: 1 failed, 0 lost" */
+				snprintf(note, sizeof note, "  %lld task%s: %lld failed (ran to the end), %lld lost (crashed or "
+					 "timed out)", t.tasks, t.tasks == 1 ? "" : "s", t.failed, t.lost);
 			if (*reason)
 				snprintf(note, sizeof note, "  %s", printable(reason));
 			printf("%-22s %-8s %s%s\n", printable(name), state_words[state], state == DONE || state == FAILED ? d : "-", note);

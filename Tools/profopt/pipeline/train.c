@@ -23,18 +23,13 @@
 #include <sys/prctl.h>
 #endif
 
-struct names {
-	char **v;
-	int n;
-};
-
 /* Where tasks come from: the whole training, or one --workload of it. */
 struct source {
 	const char *name; /* the workload's name, or NULL */
 	int weight;
 	const char *tasks_file, *each;
-	struct names env;  /* --setenv values (with {}: made per task) */
-	struct names cmds; /* COMMAND arguments */
+	struct option_list env;  /* --setenv values (with {}: made per task) */
+	struct option_list cmds; /* COMMAND arguments */
 };
 
 struct train_opts {
@@ -45,8 +40,8 @@ struct train_opts {
 	double min_ran;
 	int all_pass, no_crash;
 	struct option_list crashed_before_files, failed_before_files; /* as given */
-	struct names crashed_before; /* tasks an earlier run's results record as crashed */
-	struct names failed_before;  /* tasks an earlier run's results record as not passed */
+	struct option_list crashed_before; /* tasks an earlier run's results record as crashed */
+	struct option_list failed_before;  /* tasks an earlier run's results record as not passed */
 	double heartbeat;
 	int stop_with_parent;
 	/* One source's options, parsed anew for each --workload (then copied to its source). */
@@ -54,11 +49,6 @@ struct train_opts {
 	struct option_list setenv;
 	struct source *src; /* src[0]: the options before any --workload; then one per workload */
 	int nsrc;
-};
-
-struct train_state {
-	struct progress progress;
-	struct train_opts *opts;
 };
 
 /* template with {} replaced by name; in a command, the name is quoted as one shell word, so
@@ -90,6 +80,9 @@ static int name_starts_a_word(const char *template)
 	return 0;
 }
 
+/* What a file name made of a task's or workload's name may hold. */
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
+
 /* A task name usable as a file name. */
 static char *safe_name(const char *s)
 {
@@ -97,16 +90,9 @@ static char *safe_name(const char *s)
 	if (strlen(n) > 80)
 		n[80] = '\0';
 	for (char *p = n; *p; p++)
-		if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') || *p == '-' ||
-		      *p == '_' || *p == '.'))
+		if (!strchr(NAME_CHARS, *p))
 			*p = '_';
 	return n;
-}
-
-static void names_add(struct names *list, const char *s)
-{
-	list->v = xrealloc(list->v, (size_t)(list->n + 1) * sizeof *list->v);
-	list->v[list->n++] = xstrdup(s);
 }
 
 static int is_gcc(const struct train_opts *o)
@@ -114,33 +100,29 @@ static int is_gcc(const struct train_opts *o)
 	return o->family && strcmp(o->family, "gcc") == 0;
 }
 
-/* The NAME=VALUE templates ({}: the task's file name) a task of src gets: the training's
- * --setenv, its workload's, and where the family's runtime writes the profile. */
-static struct names task_env(const struct train_opts *o, const struct source *src)
+/* A task's environment, {} made its file name: the training's --setenv, its workload's, and
+ * where the family's runtime writes the profile; NULL when empty. */
+static char **task_env(const struct train_opts *o, const struct source *src, const char *file)
 {
-	struct names env = {0};
+	struct option_list t = {0};
 	for (int i = 0; i < o->src[0].env.n; i++)
-		names_add(&env, o->src[0].env.v[i]);
+		option_list_add(&t, o->src[0].env.v[i]);
 	for (int i = 0; src != &o->src[0] && i < src->env.n; i++)
-		names_add(&env, src->env.v[i]);
-	if (!o->raw_dir)
-		return env;
-	char *e = is_gcc(o) ? xasprintf("GCOV_PREFIX=%s", o->raw_dir)
-			    : xasprintf("LLVM_PROFILE_FILE=%s%s%s/%s", o->raw_dir, src->name ? "/" : "",
-					src->name ? src->name : "", o->pattern);
-	names_add(&env, e);
+		option_list_add(&t, src->env.v[i]);
+	char *e = !o->raw_dir ? NULL
+		  : is_gcc(o) ? xasprintf("GCOV_PREFIX=%s", o->raw_dir)
+			      : xasprintf("LLVM_PROFILE_FILE=%s%s%s/%s", o->raw_dir, src->name ? "/" : "",
+					  src->name ? src->name : "", o->pattern);
+	if (e)
+		option_list_add(&t, e);
+	if (e && is_gcc(o))
+		option_list_add(&t, "GCOV_PREFIX_STRIP=0");
+	char **env = t.n ? xcalloc((size_t)t.n + 1, sizeof *env) : NULL;
+	for (int i = 0; i < t.n; i++)
+		env[i] = substitute(t.v[i], file, 0);
+	free(t.v);
 	free(e);
-	if (is_gcc(o))
-		names_add(&env, "GCOV_PREFIX_STRIP=0");
 	return env;
-}
-
-static void names_free(struct names *list)
-{
-	for (int i = 0; i < list->n; i++)
-		free(list->v[i]);
-	free(list->v);
-	list->v = NULL, list->n = 0;
 }
 
 /* A task of src; a workload of weight W runs W times for gcc (its counts add up in the .gcda). */
@@ -148,7 +130,6 @@ static void add_job(struct pool *pool, int *cap, const struct source *src, const
 		    const struct train_opts *o)
 {
 	char *file = safe_name(name);
-	struct names env = task_env(o, src);
 	for (int run = 0; run < (is_gcc(o) ? src->weight : 1); run++) {
 		pool->jobs = grow_array(pool->jobs, pool->njobs, cap, sizeof *pool->jobs, 64);
 		struct job *j = &pool->jobs[pool->njobs];
@@ -158,14 +139,9 @@ static void add_job(struct pool *pool, int *cap, const struct source *src, const
 		/* Two tasks with the same name get distinct logs. */
 		j->log_path = xasprintf("%s%s%s/%03d-%s.log", o->log_dir, src->name ? "/" : "", src->name ? src->name : "",
 					pool->njobs + 1, file);
-		if (env.n) {
-			j->env = xcalloc((size_t)env.n + 1, sizeof *j->env);
-			for (int i = 0; i < env.n; i++)
-				j->env[i] = substitute(env.v[i], file, 0);
-		}
+		j->env = task_env(o, src, file);
 		pool->njobs++;
 	}
-	names_free(&env);
 	free(file);
 }
 
@@ -217,7 +193,9 @@ static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o, 
 	lines_free(&l);
 }
 
-/* A log line in which the profiling runtime says it could not write the task's profile. */
+/* A log line in which the profiling runtime says it could not write the task's profile
+ * (libgcov: "profiling:FILE:Cannot open", ...; clang's: "LLVM Profile Error: ..."): 200 bytes
+ * of it into out. */
 static int profile_error_line(const char *line, size_t len, void *out)
 {
 	if (!starts_with(line, "profiling:") && !memmem(line, len, "LLVM Profile Error:", 19))
@@ -226,19 +204,10 @@ static int profile_error_line(const char *line, size_t len, void *out)
 	return 1;
 }
 
-/* The first line in which the profiling runtime says it could not write the task's profile
- * (libgcov: "profiling:FILE:Cannot open", "...:Merge mismatch", ...; clang's runtime:
- * "LLVM Profile Error: ..."), its first 200 bytes copied into out (201 bytes at least); 0 if
- * there is none.  The log is read line by line: a task's log may be as big as it likes. */
-static int profile_write_error(const char *log, char *out)
-{
-	return lines_scan(log, LOG_LINE_MAX, profile_error_line, out) > 0;
-}
-
 static void show_progress(struct pool *pool, void *arg)
 {
-	struct train_state *st = arg;
-	double el = progress_elapsed(&st->progress);
+	struct progress *progress = arg;
+	double el = progress_elapsed(progress);
 	char elapsed[32], eta[32] = "?";
 	format_duration(elapsed, sizeof elapsed, el);
 	if (pool->done > 0 && pool->done < pool->njobs)
@@ -252,16 +221,16 @@ static void show_progress(struct pool *pool, void *arg)
 	for (int i = 0; i < pool->njobs && shown < 4; i++)
 		if (pool->jobs[i].state == JOB_RUNNING)
 			buf_printf(&b, "%s%s", shown++ ? " " : " | running: ", pool->jobs[i].name);
-	progress_show(&st->progress, b.data, 0);
+	progress_show(progress, b.data, 0);
 	buf_free(&b);
 }
 
 static void report_done(struct pool *pool, struct job *job, void *arg)
 {
-	struct train_state *st = arg;
 	char said[256] = "";
+	/* the log is read line by line: a task's log may be as big as it likes */
 	if ((job->result == RESULT_PASSED || job->result == RESULT_FAILED) &&
-	    profile_write_error(job->log_path, said)) {
+	    lines_scan(job->log_path, LOG_LINE_MAX, profile_error_line, said) > 0) {
 		if (job->result == RESULT_PASSED)
 			pool->failed++;
 		job->result = RESULT_PROFILE_LOST;
@@ -269,7 +238,7 @@ static void report_done(struct pool *pool, struct job *job, void *arg)
 	if (job->result == RESULT_PASSED)
 		return;
 	char what[96];
-	progress_clear(&st->progress);
+	progress_clear(arg);
 	fprintf(stderr, "  %s: %s (%s) after %.1f s%s%s; log: %s\n", printable(job->name), job_result_name(job->result),
 		describe_status(job->status, what, sizeof what), job->end - job->start, *said ? ": " : "", printable(said),
 		printable(job->log_path));
@@ -285,7 +254,7 @@ static int count_results(const struct pool *pool, enum job_result r)
 }
 
 /* Whether NAME is in the list (an earlier run's crashed or failed tasks). */
-static int listed(const struct names *list, const char *name)
+static int listed(const struct option_list *list, const char *name)
 {
 	for (int k = 0; list && k < list->n; k++)
 		if (strcmp(list->v[k], name) == 0)
@@ -293,33 +262,24 @@ static int listed(const struct names *list, const char *name)
 	return 0;
 }
 
-/* Whether the job's result is r, or (inverted) anything but r. */
-static int result_is(const struct job *j, enum job_result r, int inverted)
-{
-	return inverted ? j->result != r : j->result == r;
-}
-
-/* "test_a, test_b" for the jobs whose result is r (or, inverted, is not r), at most 10 named;
- * with a list, only the tasks on it (on_list) or only those not on it. */
-static char *names_of(const struct pool *pool, enum job_result r, int inverted, const struct names *list, int on_list)
+/* "test_a, test_b" for the jobs whose result is r (or, inverted, is not r), at most 10 named,
+ * *count of them; with a list, only the tasks on it (on_list) or only those not on it. */
+static char *names_of(const struct pool *pool, enum job_result r, int inverted, const struct option_list *list,
+		      int on_list, int *count)
 {
 	struct buf b = {0};
 	int n = 0;
 	buf_add(&b, "", 0);
 	for (int i = 0; i < pool->njobs; i++) {
-		if (!result_is(&pool->jobs[i], r, inverted) || (list && listed(list, pool->jobs[i].name) != on_list))
+		if ((pool->jobs[i].result == r) == inverted || (list && listed(list, pool->jobs[i].name) != on_list))
 			continue;
 		if (n++ < 10)
 			buf_printf(&b, "%s%s", n > 1 ? ", " : "", printable(pool->jobs[i].name));
 	}
 	if (n > 10)
 		buf_printf(&b, " and %d more", n - 10);
+	*count = n;
 	return b.data;
-}
-
-static char *names_with(const struct pool *pool, enum job_result r, const struct names *excused)
-{
-	return names_of(pool, r, 0, excused, 0);
 }
 
 /* The tasks whose processes outlived the grace after SIGTERM and were killed (SIGKILL): what
@@ -345,31 +305,32 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 	format_duration(elapsed, sizeof elapsed, seconds);
 	fprintf(stderr, "training: %d of %d tasks ran in %s%s\n", pool->njobs - lost, pool->njobs, elapsed,
 		failed == 0 && lost == 0 ? ", all passed" : "");
-	if (failed) {
-		char *names = names_with(pool, RESULT_FAILED, NULL);
+	int n;
+	char *names = names_of(pool, RESULT_FAILED, 0, NULL, 0, &n);
+	if (n)
 		fprintf(stderr, "%d of %d training tasks failed: %s; they ran to the end, so their counts are in the "
 				"profile and do not spoil it; logs: %s/\n",
 			failed, pool->njobs, names, printable(log_dir));
-		free(names);
-	}
-	static const enum job_result lost_kinds[] = {RESULT_CRASHED, RESULT_TIMEOUT, RESULT_NOT_STARTED,
-						     RESULT_PROFILE_LOST};
-	static const char *const lost_words[] = {"crashed", "timed out", "could not start",
-						 "could not write their profile"};
+	free(names);
 	/* what became of their counts, as far as profopt can tell: a process killed by a signal
 	 * writes none, one that exits (on SIGTERM too) writes what it counted */
-	static const char *const lost_counts[] = {
-		"the processes that crashed wrote no counts (others of the task that ended normally did)",
-		("they were stopped with SIGTERM: their processes that exited on it wrote the counts they had, "
-		 "those killed by it wrote none"),
-		"they wrote no counts", "their counts are lost"};
+	static const struct {
+		enum job_result result;
+		const char *words, *counts;
+	} lost_kinds[] = {
+		{RESULT_CRASHED, "crashed",
+		 "the processes that crashed wrote no counts (others of the task that ended normally did)"},
+		{RESULT_TIMEOUT, "timed out",
+		 "they were stopped with SIGTERM: their processes that exited on it wrote the counts they had, "
+		 "those killed by it wrote none"},
+		{RESULT_NOT_STARTED, "could not start", "they wrote no counts"},
+		{RESULT_PROFILE_LOST, "could not write their profile", "their counts are lost"},
+	};
 	for (size_t k = 0; k < 4; k++) {
-		int n = count_results(pool, lost_kinds[k]);
-		if (!n)
-			continue;
-		char *names = names_with(pool, lost_kinds[k], NULL);
-		fprintf(stderr, "%d of %d training tasks %s: %s; %s, the rest of the profile is intact; logs: %s/\n", n,
-			pool->njobs, lost_words[k], names, lost_counts[k], printable(log_dir));
+		names = names_of(pool, lost_kinds[k].result, 0, NULL, 0, &n);
+		if (n)
+			fprintf(stderr, "%d of %d training tasks %s: %s; %s, the rest of the profile is intact; logs: %s/\n",
+				n, pool->njobs, lost_kinds[k].words, names, lost_kinds[k].counts, printable(log_dir));
 		free(names);
 	}
 	print_killed(pool);
@@ -404,19 +365,16 @@ static void write_results(const struct pool *pool, const char *path, double seco
  * many are not. */
 static int report_new_crashes(const struct pool *pool, const struct train_opts *o)
 {
-	int crashed = count_results(pool, RESULT_CRASHED), crashed_now = 0;
-	for (int i = 0; i < pool->njobs; i++)
-		crashed_now += pool->jobs[i].result == RESULT_CRASHED && !listed(&o->crashed_before, pool->jobs[i].name);
+	int crashed = count_results(pool, RESULT_CRASHED), crashed_now;
+	char *names = names_of(pool, RESULT_CRASHED, 0, &o->crashed_before, 0, &crashed_now);
 	if (crashed > crashed_now)
 		fprintf(stderr, "%d of the crashed tasks crashed in the earlier run too (--crashed-before): "
 				"not this program's doing, excused\n", crashed - crashed_now);
-	if (crashed_now > 0) {
-		char *names = names_with(pool, RESULT_CRASHED, &o->crashed_before);
+	if (crashed_now > 0)
 		fprintf(stderr, "%s: error: %d of %d tasks crashed (--no-crash): %s; the program under test was killed "
 				"by a signal (logs: %s/)\n",
 			progname, crashed_now, pool->njobs, names, printable(o->log_dir));
-		free(names);
-	}
+	free(names);
 	return crashed_now;
 }
 
@@ -424,34 +382,25 @@ static int report_new_crashes(const struct pool *pool, const struct train_opts *
  * not; returns how many are not. */
 static int report_new_failures(const struct pool *pool, const struct train_opts *o)
 {
-	int not_passed = 0, new = 0, new_failed = 0;
-	for (int i = 0; i < pool->njobs; i++) {
-		if (pool->jobs[i].result == RESULT_PASSED)
-			continue;
-		not_passed++;
-		int is_new = !listed(&o->failed_before, pool->jobs[i].name);
-		new += is_new;
-		new_failed += is_new && pool->jobs[i].result == RESULT_FAILED;
-	}
-	if (not_passed > new) {
-		char *names = names_of(pool, RESULT_PASSED, 1, &o->failed_before, 1);
+	int excused, new, new_failed;
+	char *old_names = names_of(pool, RESULT_PASSED, 1, &o->failed_before, 1, &excused);
+	char *new_names = names_of(pool, RESULT_PASSED, 1, &o->failed_before, 0, &new);
+	free(names_of(pool, RESULT_FAILED, 0, &o->failed_before, 0, &new_failed));
+	if (excused)
 		fprintf(stderr, "%d of the tasks that did not pass did not pass in the earlier run either "
-				"(--failed-before): excused, but named: %s\n", not_passed - new, names);
-		free(names);
-	}
-	if (new > 0) {
-		char *names = names_of(pool, RESULT_PASSED, 1, &o->failed_before, 0);
+				"(--failed-before): excused, but named: %s\n", excused, old_names);
+	if (new > 0)
 		fprintf(stderr, "%s: error: %d of %d tasks did not pass (--all-pass): %d failed, %d crashed or timed out: "
 				"%s (logs: %s/)\n",
-			progname, new, pool->njobs, new_failed, new - new_failed, names, o->log_dir);
-		free(names);
-	}
+			progname, new, pool->njobs, new_failed, new - new_failed, new_names, o->log_dir);
+	free(old_names);
+	free(new_names);
 	return new;
 }
 
 /* --crashed-before=FILE (want "crashed") or --failed-before=FILE (want NULL: anything but
  * "passed"): the tasks a `profopt train --results` file records so, added to list. */
-static void load_earlier_results(struct names *list, const char *opt, const char *path, const char *want)
+static void load_earlier_results(struct option_list *list, const char *opt, const char *path, const char *want)
 {
 	json_error_t err;
 	json_t *doc = json_load_file(path, 0, &err);
@@ -471,7 +420,7 @@ static void load_earlier_results(struct names *list, const char *opt, const char
 			fatal("--%s=%s: result %zu has no \"name\" and \"result\" strings", opt, path, i + 1);
 		if (want ? strcmp(result, want) != 0 : strcmp(result, "passed") == 0)
 			continue;
-		names_add(list, name);
+		option_list_add(list, xstrdup(name));
 	}
 	json_decref(doc);
 }
@@ -494,7 +443,7 @@ static void add_source(struct train_opts *o, const char *spec)
 		if (parse_whole(colon + 1, 1, MAX_WEIGHT, &w) < 0)
 			usage_error("--workload=%s: the weight is a whole number from 1 to %d", printable(spec), MAX_WEIGHT);
 	}
-	char *bad = name + strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
+	char *bad = name + strspn(name, NAME_CHARS);
 	if (!*name || *bad || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		usage_error("--workload wants NAME[:WEIGHT], NAME of letters, digits, . _ - (a directory name), not '%s'",
 			    printable(spec));
@@ -605,30 +554,25 @@ static void refuse_training_options(char **args, int n)
 	}
 }
 
-/* The arguments of one source (n of them at args): its options, then its COMMANDs. */
-static void parse_source(struct train_opts *o, struct source *src, char *prog, char **args, int n)
+/* The arguments of one source, args[1..n) (args[0]: "train" or its --workload): its options,
+ * then its COMMANDs.  Options end at the first operand: args are not reordered. */
+static void parse_source(struct train_opts *o, struct source *src, char **args, int n)
 {
-	char **sub = xcalloc((size_t)n + 2, sizeof *sub);
-	sub[0] = prog;
-	memcpy(sub + 1, args, (size_t)n * sizeof *sub);
 	if (src->name)
-		refuse_training_options(args, n);
+		refuse_training_options(args + 1, n - 1);
 	o->tasks_file = o->each = o->workload = NULL;
 	o->setenv = (struct option_list){0};
-	int first = options_parse(&options_train, n + 1, sub, o);
+	int first = options_parse(&options_train, n, args, o);
 	if (o->workload)
 		usage_error("--workload wants its NAME[:WEIGHT] after '=' (--workload=NAME)");
 	src->tasks_file = o->tasks_file;
 	src->each = o->each;
-	for (int i = 0; i < o->setenv.n; i++) {
-		const char *e = o->setenv.v[i];
-		if (!strchr(e, '=') || e[0] == '=')
-			usage_error("--setenv wants NAME=VALUE, not '%s'", printable(e));
-		names_add(&src->env, e);
-	}
-	for (int i = first; i < n + 1; i++)
-		names_add(&src->cmds, sub[i]);
-	free(sub);
+	for (int i = 0; i < o->setenv.n; i++)
+		if (!strchr(o->setenv.v[i], '=') || o->setenv.v[i][0] == '=')
+			usage_error("--setenv wants NAME=VALUE, not '%s'", printable(o->setenv.v[i]));
+	src->env = o->setenv;
+	for (int i = first; i < n; i++)
+		option_list_add(&src->cmds, args[i]);
 	if (src->each && !src->tasks_file)
 		usage_error("--each needs --tasks=FILE (the names to put in place of {})");
 }
@@ -640,7 +584,7 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 	for (int start = 1, end;; start = end + 1) {
 		for (end = start; end < argc && !starts_with(argv[end], "--workload="); end++)
 			;
-		parse_source(o, &o->src[o->nsrc - 1], argv[0], argv + start, end - start);
+		parse_source(o, &o->src[o->nsrc - 1], argv + start - 1, end - start + 1);
 		if (end >= argc)
 			break;
 		add_source(o, argv[end] + strlen("--workload="));
@@ -674,27 +618,19 @@ static void load_sources(struct pool *pool, const struct train_opts *o)
 	}
 }
 
-/* "main:1 extra:2": the workloads the stage's record names. */
-static char *workloads_said(const struct train_opts *o)
-{
-	struct buf b = {0};
-	buf_add(&b, "", 0);
-	for (int k = 1; k < o->nsrc; k++)
-		buf_printf(&b, "%s%s:%d", k > 1 ? " " : "", o->src[k].name, o->src[k].weight);
-	return b.data;
-}
-
 static void write_stamp(const struct train_opts *o, const struct pool *pool, double seconds, int failed, int lost)
 {
 	struct stamp s;
-	char *workloads = workloads_said(o);
+	struct buf workloads = {0}; /* "main:1 extra:2" */
+	for (int k = 1; k < o->nsrc; k++)
+		buf_printf(&workloads, "%s%s:%d", k > 1 ? " " : "", o->src[k].name, o->src[k].weight);
 	struct json *j = stamp_begin(&s, o->stage, seconds);
 	jw_kv_int(j, "tasks", pool->njobs), jw_kv_int(j, "ran", pool->njobs - lost), jw_kv_int(j, "failed", failed);
 	jw_kv_int(j, "lost", lost), jw_kv_int(j, "jobs", pool->parallel);
-	if (*workloads)
-		jw_kv_string(j, "workloads", workloads);
+	if (workloads.len)
+		jw_kv_string(j, "workloads", workloads.data);
 	stamp_end(&s, o->stamp);
-	free(workloads);
+	buf_free(&workloads);
 }
 
 int cmd_train(int argc, char **argv)
@@ -711,27 +647,21 @@ int cmd_train(int argc, char **argv)
 	if (o.stop_with_parent && getppid() != parent)
 		fatal("the process that started profopt train is gone: not training");
 #endif
-	struct pool pool = {0};
+	struct progress progress;
+	struct pool pool = {.parallel = (int)o.jobs, .timeout = o.timeout, .cwd = o.cwd, .on_tick = show_progress,
+			    .on_done = report_done, .arg = &progress};
 	load_sources(&pool, &o);
 	if (pool.njobs == 0)
 		usage_error("no training tasks (give --tasks=FILE or commands; see 'profopt train --help')");
-
-	struct train_state st = {.opts = &o};
-	progress_init(&st.progress, o.heartbeat);
-	pool.parallel = o.jobs;
-	pool.timeout = o.timeout;
-	pool.cwd = o.cwd;
-	pool.on_tick = show_progress;
-	pool.on_done = report_done;
-	pool.arg = &st;
+	progress_init(&progress, o.heartbeat);
 	fprintf(stderr, "training: %d tasks, %d at a time, timeout %.0f s each; logs in %s/\n", pool.njobs, pool.parallel,
 		o.timeout, printable(o.log_dir));
-	show_progress(&pool, &st);
-	st.progress.last_plain = 0; /* the first heartbeat line comes at once */
+	show_progress(&pool, &progress);
+	progress.last_plain = 0; /* the first heartbeat line comes at once */
 	int sig = pool_run(&pool);
-	double seconds = progress_elapsed(&st.progress);
-	show_progress(&pool, &st);
-	progress_clear(&st.progress);
+	double seconds = progress_elapsed(&progress);
+	show_progress(&pool, &progress);
+	progress_clear(&progress);
 	if (sig) {
 		if (o.results)
 			write_results(&pool, o.results, seconds, "interrupted");

@@ -1,15 +1,8 @@
-/* verify.c - `profopt verify`: after the profile-use build, which compiled units actually used
- * the profile.  Each object is judged on evidence a profile file lying around cannot fake:
- *   - how it was compiled: its command in the build log, else the switches the compiler
- *     recorded in the object (DW_AT_producer, .GCC.command.line): the profile-use flag on,
- *     no profile-generate flag, and no instrumentation symbols in the object;
- *   - what the compiler said about it: a stale or missing-profile diagnostic naming its source;
- *   - that the profile has data for it: gcc, a well-formed X.gcda beside X.o (every .gcda is
- *     read, and a damaged one anywhere stops verify); clang, records in the merged profile for
- *     functions it defines (nm);
- *   - clang: what the object contains.  Clang lays out functions the profile calls hot or never
- *     run in .text.hot. and .text.unlikely. sections; an object with such functions and no such
- *     section was compiled as without profile (a hash mismatch does exactly that). */
+/* verify.c - `profopt verify`: which compiled units of the profile-use build used the profile,
+ * judged on evidence a profile file lying around cannot fake: the compile command (build log,
+ * else switches recorded in the object), the compiler's diagnostics, the profile's data for it,
+ * and (clang) the .text.hot/.text.unlikely layout the profile gives its functions, which a hash
+ * mismatch silently drops. */
 #include "format/buildlog.h"
 #include "commands.h"
 #include "lib/elf.h"
@@ -34,11 +27,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Why an object did not use the profile (0: it did). */
+/* Why an object did not use the profile (0: it did): the stamp's key, and the report's words. */
 enum reason { USED, NO_FLAG, INSTRUMENTED, NO_COMMAND, NO_PROFILE, COMPLAINT, NO_LAYOUT, NREASONS };
-static const char *const reason_keys[NREASONS] = {
-	"used", "without_use_flag", "instrumented", "no_command_record", "no_profile_data", "compiler_complained",
-	"profile_not_in_object"};
+static const char *const reasons[NREASONS][2] = {
+	{"used", "used"},
+	{"without_use_flag", "compiled without the profile-use flag"},
+	{"instrumented", "instrumented"},
+	{"no_command_record", "no record of the compile command"},
+	{"no_profile_data", "no profile data for them"},
+	{"compiler_complained", "the compiler complained about the profile"},
+	{"profile_not_in_object", "profile not visible in the object"},
+};
 
 struct unit {
 	char *path;
@@ -59,9 +58,15 @@ struct fn_info {
 	int records;
 };
 
+struct verify_options {
+	const char *family, *dir, *stamp, *log, *fingerprint, *profdata, *tool, *nm, *readelf, *since;
+	struct option_list require, skip;
+	int list;
+};
+
 struct verify {
+	struct verify_options o;
 	const struct family *fam; /* gcc: a .gcda beside each object; clang: one merged profile */
-	const char *nm, *readelf, *tool, *profdata;
 	struct unit *u;
 	int n;
 	struct strmap by_arg; /* "./path" -> unit index + 1 */
@@ -69,7 +74,6 @@ struct verify {
 	uint64_t hot;         /* clang: the profile's hot count threshold (0: unknown) */
 	int nfuncs;           /* clang: functions with non-zero counts */
 	struct fingerprint *fp;  /* the sources at training, or NULL */
-	const char *since;       /* --since: the stage record's duration counts from its mtime */
 };
 
 /* Strips the file prefix clang gives local functions in profiles ("file.c:f" or "file.c;f"). */
@@ -106,13 +110,13 @@ static void load_profile(struct verify *v, const char *path)
 {
 	struct shown_profile p;
 	char *why = NULL;
-	if (profdata_show(v->tool, path, &p, &why) < 0)
-		tool_failed(v->tool, v->profdata, why);
+	if (profdata_show(v->o.tool, path, &p, &why) < 0)
+		tool_failed(v->o.tool, v->o.profdata, why);
 	for (int i = 0; i < p.n; i++)
 		add_function(v, p.fn[i].name, p.fn[i].max);
 	shown_profile_free(&p);
-	if (profdata_hot_count(v->tool, path, &v->hot, &why) < 0)
-		tool_failed(v->tool, v->profdata, why);
+	if (profdata_hot_count(v->o.tool, path, &v->hot, &why) < 0)
+		tool_failed(v->o.tool, v->o.profdata, why);
 }
 
 static int instrumentation_symbol(const char *s)
@@ -176,7 +180,7 @@ static void on_section(const char *name, void *arg)
  * (LTO objects; binutils nm's plugin lists only global ones); else nm. */
 static char *default_nm(const struct verify *v)
 {
-	char *tool = v->fam->merged ? find_program(v->tool) : NULL, *slash = tool ? strrchr(tool, '/') : NULL, *nm = NULL;
+	char *tool = v->fam->merged ? find_program(v->o.tool) : NULL, *slash = tool ? strrchr(tool, '/') : NULL, *nm = NULL;
 	if (slash) {
 		nm = xasprintf("%.*s/llvm-nm", (int)(slash - tool), tool);
 		if (access(nm, X_OK) != 0) {
@@ -207,20 +211,20 @@ static void read_objects(struct verify *v)
 	char **paths = xcalloc((size_t)v->n + 1, sizeof *paths), *why = NULL;
 	for (int i = 0; i < v->n; i++)
 		paths[i] = v->u[i].path;
-	int st = nm_symbols(v->nm, paths, v->n, NM_ALL, on_symbol, v, &why);
-	tool_result(v->nm, st, st != 0, why);
+	int st = nm_symbols(v->o.nm, paths, v->n, NM_ALL, on_symbol, v, &why);
+	tool_result(v->o.nm, st, st != 0, why);
 	why = NULL;
 	int n = 0;
 	for (int i = 0; i < v->n; i++)
 		if (v->u[i].flags < 0)
 			paths[n++] = xasprintf("./%s", v->u[i].path);
-	char *readelf = find_program(v->readelf);
-	char *re_argv[] = {(char *)v->readelf, "--debug-dump=info", "--dwarf-depth=1", "-p", ".GCC.command.line", NULL};
+	char *readelf = find_program(v->o.readelf);
+	char *re_argv[] = {(char *)v->o.readelf, "--debug-dump=info", "--dwarf-depth=1", "-p", ".GCC.command.line", NULL};
 	/* one object per run: readelf given several reads the indexed strings of DWARF 5 (clang's
 	 * producer) from the wrong object after the first */
 	st = readelf ? run_batches(re_argv, paths, n, 1, read_switches, v, &why) : 0;
 	/* readelf exits non-zero for an object without debug information: only a crash counts */
-	tool_result(v->readelf, st, st > 0 && !WIFEXITED(st), why);
+	tool_result(v->o.readelf, st, st > 0 && !WIFEXITED(st), why);
 	for (int i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
@@ -321,10 +325,6 @@ static char *describe(const struct verify *v, const struct unit *u, const char *
 	}
 }
 
-static const char *const reason_texts[NREASONS] = {
-	"used", "compiled without the profile-use flag", "instrumented", "no record of the compile command",
-	"no profile data for them", "the compiler complained about the profile", "profile not visible in the object"};
-
 static void gather(struct verify *v, const struct build_log *log)
 {
 	for (int i = 0; i < v->n; i++) {
@@ -353,7 +353,7 @@ static void gather(struct verify *v, const struct build_log *log)
 	read_objects(v);
 }
 
-static void report(const struct verify *v, const int *count, int list, const char *log)
+static void report(const struct verify *v, const int *count, const char *log)
 {
 	int used = count[USED];
 	printf("verify: %d of %d compiled units used profile data (%.0f%%)", used, v->n, 100.0 * used / v->n);
@@ -364,15 +364,15 @@ static void report(const struct verify *v, const int *count, int list, const cha
 		printf("verify: %d without it:", v->n - used);
 		for (int r = 1, first = 1; r < NREASONS; r++)
 			if (count[r]) {
-				printf("%s %d %s", first ? "" : ",", count[r], reason_texts[r]);
+				printf("%s %d %s", first ? "" : ",", count[r], reasons[r][1]);
 				first = 0;
 			}
-		printf("%s\n", list ? "" : " (--list names them)");
+		printf("%s\n", v->o.list ? "" : " (--list names them)");
 	}
 	if (count[NO_COMMAND])
 		printf("verify: to prove use, give the build log (--build-log) or record the switches (-g, "
 		       "-frecord-gcc-switches)\n");
-	for (int i = 0; list && i < v->n; i++)
+	for (int i = 0; v->o.list && i < v->n; i++)
 		if (v->u[i].reason != USED) {
 			char *why = describe(v, &v->u[i], log);
 			printf("  no profile: %s: %s\n", printable(v->u[i].path), printable(why));
@@ -380,78 +380,77 @@ static void report(const struct verify *v, const int *count, int list, const cha
 		}
 }
 
-/* The stamp's facts: the counts, the reasons, the required objects (names escaped). */
-static void stamp_facts(struct json *j, const struct verify *v, const int *count, const char **require, const int *ok,
-			int nrequire, const char *log)
+/* Each required object: used, or why not, into ok; returns how many did not. */
+static int check_required(const struct verify *v, int *ok, const char *log)
 {
+	int missing = 0;
+	for (int r = 0; r < v->o.require.n; r++) {
+		char *arg = xasprintf("./%s", v->o.require.v[r]);
+		int i = (int)(intptr_t)strmap_get(&v->by_arg, arg) - 1;
+		char *why = i >= 0 ? describe(v, &v->u[i], log) : NULL;
+		ok[r] = i >= 0 && v->u[i].reason == USED;
+		printf("verify: %s: %s%s\n", printable(v->o.require.v[r]),
+		       ok[r] ? "" : i >= 0 ? "NO PROFILE DATA: " : "NOT BUILT", why ? printable(why) : "");
+		missing += !ok[r];
+		free(why);
+		free(arg);
+	}
+	return missing;
+}
+
+/* The stage record: the counts, the reasons, the required objects. */
+static void write_stamp(const struct verify *v, const int *count, const int *ok, double seconds)
+{
+	struct stamp s;
+	struct json *j = stamp_begin(&s, "verify", seconds);
 	jw_kv_int(j, "units", v->n);
 	jw_kv_int(j, "units_with_profile", count[USED]);
 	jw_key(j, "without_profile");
 	jw_begin_object(j);
 	for (int r = 1; r < NREASONS; r++)
-		jw_kv_int(j, reason_keys[r], count[r]);
+		jw_kv_int(j, reasons[r][0], count[r]);
 	jw_end_object(j);
-	jw_kv_string(j, "build_log", log);
+	jw_kv_string(j, "build_log", v->o.log);
 	jw_key(j, "required");
 	jw_begin_object(j);
-	for (int r = 0; r < nrequire; r++)
-		jw_kv_bool(j, require[r], ok[r]);
+	for (int r = 0; r < v->o.require.n; r++)
+		jw_kv_bool(j, v->o.require.v[r], ok[r]);
 	jw_end_object(j);
+	stamp_end(&s, v->o.stamp);
 }
 
-/* Each required object: used, or why not; returns how many did not. */
-static int check_required(const struct verify *v, const char **require, int *ok, int nrequire, const char *log)
-{
-	struct strmap at = {0};
-	for (int i = 0; i < v->n; i++)
-		*strmap_slot(&at, v->u[i].path, 1) = (void *)(intptr_t)(i + 1);
-	int missing = 0;
-	for (int r = 0; r < nrequire; r++) {
-		int i = (int)(intptr_t)strmap_get(&at, require[r]) - 1;
-		char *why = i >= 0 ? describe(v, &v->u[i], log) : NULL;
-		ok[r] = i >= 0 && v->u[i].reason == USED;
-		printf("verify: %s: %s%s\n", printable(require[r]), ok[r] ? "" : i >= 0 ? "NO PROFILE DATA: " : "NOT BUILT",
-		       why ? printable(why) : "");
-		missing += !ok[r];
-		free(why);
-	}
-	strmap_free(&at, NULL);
-	return missing;
-}
-
-static int verify_run(struct verify *v, const char *dir, const char *logpath, int list, const char *const *skip,
-		      const char **require, int nrequire, const char *stamp)
+static int verify_run(struct verify *v)
 {
 	double start = now();
+	const char *dir = v->o.dir, *logpath = v->o.log;
 	char *absdir = realpath(dir, NULL);
 	if (!absdir)
 		fatal("cannot enter %s: %s", dir, strerror(errno));
 	struct build_log log = {0};
-	if (logpath) {
-		if (build_log_read(&log, logpath, absdir) < 0)
-			fatal("cannot read build log %s: %s", logpath, strerror(errno));
-		build_log_print(&log, stdout, list ? -1 : 5);
-		if (log.unattributed)
-			printf("verify: %d stale or missing-profile diagnostic%s name no file: not tied to an object (a "
-			       "parallel build interleaves them); the objects' own evidence decides\n",
-			       log.unattributed, log.unattributed == 1 ? "" : "s");
-	}
+	if (logpath && build_log_read(&log, logpath, absdir) < 0)
+		fatal("cannot read build log %s: %s", logpath, strerror(errno));
+	if (logpath)
+		build_log_print(&log, stdout, v->o.list ? -1 : 5);
+	if (log.unattributed)
+		printf("verify: %d stale or missing-profile diagnostic%s name no file: not tied to an object (a "
+		       "parallel build interleaves them); the objects' own evidence decides\n",
+		       log.unattributed, log.unattributed == 1 ? "" : "s");
 	/* the tool runs in DIR; messages keep the user's name of the file */
 	char *cwd = getcwd(NULL, 0), *profdata = NULL;
-	if (v->profdata)
-		profdata = v->profdata[0] == '/' || !cwd ? xstrdup(v->profdata) : xasprintf("%s/%s", cwd, v->profdata);
+	if (v->o.profdata)
+		profdata = v->o.profdata[0] == '/' || !cwd ? xstrdup(v->o.profdata) : xasprintf("%s/%s", cwd, v->o.profdata);
 	free(cwd);
 	if (chdir(absdir) < 0)
 		fatal("cannot enter %s: %s", dir, strerror(errno));
 	struct file_list objs = {0};
-	find_files_here(&objs, dir, ".o", skip, NULL);
+	find_files_here(&objs, dir, ".o", v->o.skip.v, NULL);
 	file_list_sort(&objs);
 	if (objs.n == 0)
 		fatal("no object files under %s: was the profile-use build run?", dir);
 	if (v->fam->merged)
 		load_profile(v, profdata);
 	else
-		check_gcda_files(dir, skip);
+		check_gcda_files(dir, v->o.skip.v);
 	for (int i = 0; i < log.n; i++)
 		if (log.m[i].kind == LOG_CORRUPTED)
 			fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "
@@ -465,21 +464,17 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 	int count[NREASONS] = {0};
 	for (int i = 0; i < v->n; i++)
 		count[v->u[i].reason = judge(v, &v->u[i])]++;
-	report(v, count, list, logpath);
-	int *ok = xcalloc((size_t)nrequire + 1, sizeof *ok);
-	int missing = check_required(v, require, ok, nrequire, logpath);
+	report(v, count, logpath);
+	int *ok = xcalloc((size_t)v->o.require.n + 1, sizeof *ok);
+	int missing = check_required(v, ok, logpath);
 	if (missing)
 		fatal("%d required unit(s) were built without profile data: the build is not profile-optimized "
 		      "where it matters (reasons above)",
 		      missing);
 	if (count[USED] == 0)
-		fatal("no unit used profile data%s", list ? "" : " (--list says why for each)");
-	if (stamp) {
-		struct stamp s;
-		stamp_facts(stamp_begin(&s, "verify", seconds_since(v->since, now() - start)), v, count, require, ok, nrequire,
-			    logpath);
-		stamp_end(&s, stamp);
-	}
+		fatal("no unit used profile data%s", v->o.list ? "" : " (--list says why for each)");
+	if (v->o.stamp)
+		write_stamp(v, count, ok, seconds_since(v->o.since, now() - start));
 	for (int i = 0; i < v->n; i++)
 		free(v->u[i].how);
 	free(v->u);
@@ -492,12 +487,6 @@ static int verify_run(struct verify *v, const char *dir, const char *logpath, in
 	file_list_free(&objs);
 	return 0;
 }
-
-struct verify_options {
-	const char *family, *dir, *stamp, *log, *fingerprint, *profdata, *tool, *nm, *readelf, *since;
-	struct option_list require, skip;
-	int list;
-};
 
 #define O struct verify_options
 static const struct option_spec verify_options[] = {
@@ -547,36 +536,34 @@ const struct command_options options_verify = {
 
 int cmd_verify(int argc, char **argv)
 {
-	struct verify_options o = {.readelf = "readelf", .tool = "llvm-profdata"};
-	int first = options_parse(&options_verify, argc, argv, &o);
+	struct verify v = {.o = {.readelf = "readelf", .tool = "llvm-profdata"}};
+	int first = options_parse(&options_verify, argc, argv, &v.o);
 	if (first < argc)
 		usage_error("unexpected argument '%s' (see 'profopt verify --help')", printable(argv[first]));
-	struct verify v = {.nm = o.nm, .readelf = o.readelf, .tool = o.tool, .profdata = o.profdata, .since = o.since};
-	const char *family = o.family, *dir = o.dir, *stamp = o.stamp, *logpath = o.log, *fppath = o.fingerprint;
-	if (!(v.fam = family_parse(family)) || !dir)
+	if (!(v.fam = family_parse(v.o.family)) || !v.o.dir)
 		usage_error("--family=gcc|clang|apple-clang and --build-dir=DIR are required");
 	setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors in the order they happen */
-	if (v.fam->merged && !v.profdata)
+	if (v.fam->merged && !v.o.profdata)
 		usage_error("--profdata=FILE is required for clang");
-	char *nm = v.nm ? NULL : default_nm(&v);
+	char *nm = v.o.nm ? NULL : default_nm(&v);
 	if (nm)
-		v.nm = nm;
+		v.o.nm = nm;
 	/* a verify that fails leaves no stamp, not even an older one that said ok */
-	if (stamp)
-		output_check(stamp); /* before the unlink: never /dev/null */
-	if (stamp && unlink(stamp) < 0 && errno != ENOENT)
-		fatal("cannot remove the old stamp %s: %s", printable(stamp), strerror(errno));
+	if (v.o.stamp)
+		output_check(v.o.stamp); /* before the unlink: never /dev/null */
+	if (v.o.stamp && unlink(v.o.stamp) < 0 && errno != ENOENT)
+		fatal("cannot remove the old stamp %s: %s", printable(v.o.stamp), strerror(errno));
 	struct fingerprint fp = {0};
 	char err[512];
-	if (fppath && fingerprint_read(&fp, fppath, err, sizeof err) < 0)
+	if (v.o.fingerprint && fingerprint_read(&fp, v.o.fingerprint, err, sizeof err) < 0)
 		fatal("--fingerprint: %s", err);
-	char *fproot = fppath ? realpath(fp.root, NULL) : NULL; /* verify works from the object directory */
+	char *fproot = v.o.fingerprint ? realpath(fp.root, NULL) : NULL; /* verify works from the object directory */
 	if (fproot) {
 		free(fp.root);
 		fp.root = fproot;
 	}
-	v.fp = fppath ? &fp : NULL;
-	int rc = verify_run(&v, dir, logpath, o.list, o.skip.v, o.require.v, o.require.n, stamp);
+	v.fp = v.o.fingerprint ? &fp : NULL;
+	int rc = verify_run(&v);
 	fingerprint_free(&fp);
 	free(nm);
 	return rc;
