@@ -467,7 +467,7 @@ pgo_icecc_log = $(if $(pgo_icecc_on),rm -f $(call pgo_icecc_file,$(1)).log $(cal
 pgo_icecc_awk = { if (!match($$0, /^ICECC\[[0-9]+\] /)) next; p = substr($$0, 1, RLENGTH); m = $$0; sub(/^[^:]*:[^:]*:[^:]*: /, "", m) } \
 	m ~ /^invoked as: / && m ~ / -c( |$$)/ { c[p] = 1 } \
 	m ~ /^Have to use host / { host[p] = $$0 } \
-	m ~ /building locally$$/ { sub(/[;,] building locally$$/, "", m); why[p] = m } \
+	m ~ /building locally$$/ && !(p in why) { sub(/[;,] building locally$$/, "", m); why[p] = m } \
 	m ~ /^local build forced by remote exception: / { sub(/^[^:]*: /, "", m); why[p] = "it failed to reach a worker (" m ")" } \
 	m ~ /^building myself/ && !(p in why) { why[p] = "the scheduler chose this machine" } \
 	m ~ /^<building_local>/ { here_[p] = 1 } \
