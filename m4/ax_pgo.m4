@@ -294,7 +294,10 @@ AS_IF([test "x$ax_pgo_icecc" != xno], [
   AS_IF([test "x$ax_pgo_icecc" = xyes], [AC_PATH_PROG([ax_pgo_icecc_path], [icecc])], [ax_pgo_icecc_path=$ax_pgo_icecc])
   AS_IF([test -n "$ax_pgo_icecc_path" && test -x "$ax_pgo_icecc_path"], [],
     [AC_MSG_ERROR([--with-icecc: no icecc${ax_pgo_icecc_path:+ at $ax_pgo_icecc_path} (Debian: apt-get install icecc)])])
-  PGO_LAUNCHER=$ax_pgo_icecc_path])
+  PGO_LAUNCHER=$ax_pgo_icecc_path
+  AS_CASE([$ax_cv_pgo_cc_family/$ax_pgo_instr],
+    [gcc/*], [AC_MSG_NOTICE([icecc keeps gcc's -fprofile-generate and -fprofile-use compiles on this machine: both PGO stages compile here])],
+    [*/ir], [AC_MSG_NOTICE([icecc keeps clang's IR -fprofile-generate compiles on this machine: the instrumented stage compiles here, the use stage on the workers (--with-pgo-instrumentation=frontend sends both)])])])
 AS_IF([test -n "$PGO_LAUNCHER"], [
   _AX_PGO_CHECK_PATH([distributed compiler], [$PGO_LAUNCHER])
   AS_IF([test "x$ax_pgo_compose_cc" != xno], [CC="$PGO_LAUNCHER $CC"])])

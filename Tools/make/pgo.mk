@@ -434,8 +434,8 @@ pgo_distribute = f=$(call pgo_quote,$(PGO_USE_PROFDATA)) && \
 	$(if $(strip $(PGO_DISTRIBUTE_CMD)),echo "==> the profile to the workers: $$f" >&2 && \
 	PGO_PROFILE_FILE="$$f" PGO_PROFILE_STORE=$(call pgo_quote,$(PGO_PROFILE_STORE)) sh -c $(call pgo_quote,$(PGO_DISTRIBUTE_CMD)),true)
 pgo_dist_file = $(pgo_abs_dir)/distcc-$(1)
-pgo_dist_notes = $(if $(pgo_distcc_on),$(call pgo_dist_file,instrument).txt $(call pgo_dist_file,use).txt)
-pgo_dist_log = $(if $(pgo_distcc_on),rm -f $(call pgo_dist_file,$(1)).log $(call pgo_dist_file,$(1)).txt && DISTCC_LOG=$(call pgo_dist_file,$(1)).log)
+pgo_dist_notes = $(if $(pgo_distcc_on),$(call pgo_dist_file,instrument).txt $(call pgo_dist_file,use).txt) $(pgo_icecc_notes)
+pgo_dist_log = $(if $(pgo_distcc_on),rm -f $(call pgo_dist_file,$(1)).log $(call pgo_dist_file,$(1)).txt && DISTCC_LOG=$(call pgo_dist_file,$(1)).log)$(call pgo_icecc_log,$(1))
 # Per distcc process: a compile (-c) and the host its "completed ok" names; why one ran here.
 pgo_dist_awk = { if (!match($$0, /^distcc\[[0-9]+\] /)) next; p = substr($$0, 1, RLENGTH); m = substr($$0, RLENGTH + 1) } \
 	m ~ /^exec on [^ ]*: / && m ~ / -c( |$$)/ { c[p] = 1 } \
@@ -447,7 +447,35 @@ pgo_dist_awk = { if (!match($$0, /^distcc\[[0-9]+\] /)) next; p = substr($$0, 1,
 		printf "distcc (%s): %d of %d compiles on the workers, %d here", stage, remote, remote + here, here; \
 		for (x in r) printf "; %d here: %s", r[x], x; print "" }
 pgo_dist_said = $(if $(pgo_distcc_on),&& { test ! -f $(call pgo_dist_file,$(1)).log || awk -v stage=$(1) $(call pgo_quote,$(pgo_dist_awk)) \
-	$(call pgo_dist_file,$(1)).log | tee $(call pgo_dist_file,$(1)).txt >&2; })
+	$(call pgo_dist_file,$(1)).log | tee $(call pgo_dist_file,$(1)).txt >&2; })$(call pgo_icecc_said,$(1))
+# icecream (PGO_LAUNCHER or CC starting with icecc): each stage's client trace (ICECC_DEBUG=debug)
+# goes to $(PGO_DIR)/icecc-STAGE.log, and the stage's line, in icecc-STAGE.txt, counts the
+# compiles a worker took and those built here, in icecc's words why (it keeps bare
+# -fprofile-generate and -fprofile-use compiles here: gcc's both stages, clang's IR
+# instrumentation).  Clang's use stage ships the content-named merged profile inside the
+# compiler's environment (ICECC_EXTRAFILES: the local iceccd packs it with the compiler, and
+# each worker's chroot holds it at the path the use flags name); a worker without it fails the
+# compile.  A user's own ICECC_VERSION disables that packing: set no ICECC_VERSION for clang.
+pgo_is_icecc = $(filter icecc %/icecc,$(firstword $(1)))
+pgo_icecc_on = $(or $(call pgo_is_icecc,$(PGO_LAUNCHER)),$(call pgo_is_icecc,$(CC)))
+pgo_icecc_file = $(pgo_abs_dir)/icecc-$(1)
+pgo_icecc_notes = $(if $(pgo_icecc_on),$(call pgo_icecc_file,instrument).txt $(call pgo_icecc_file,use).txt)
+pgo_icecc_ship = $(if $(and $(filter use,$(1)),$(filter merged,$(pgo_kind))),ICECC_EXTRAFILES=$(call pgo_quote,$(PGO_USE_PROFDATA)))
+pgo_icecc_log = $(if $(pgo_icecc_on),rm -f $(call pgo_icecc_file,$(1)).log $(call pgo_icecc_file,$(1)).txt && \
+	ICECC_DEBUG=debug ICECC_LOGFILE=$(call pgo_icecc_file,$(1)).log $(call pgo_icecc_ship,$(1)))
+# Per icecc process (ICECC[pid]): a compile (-c), the worker the scheduler named, a build here.
+pgo_icecc_awk = { if (!match($$0, /^ICECC\[[0-9]+\] /)) next; p = substr($$0, 1, RLENGTH); m = $$0; sub(/^[^:]*:[^:]*:[^:]*: /, "", m) } \
+	m ~ /^invoked as: / && m ~ / -c( |$$)/ { c[p] = 1 } \
+	m ~ /^Have to use host / { host[p] = $$0 } \
+	m ~ /building locally$$/ && !(p in why) { sub(/[;,] building locally$$/, "", m); why[p] = m } \
+	m ~ /^local build forced by remote exception: / { sub(/^[^:]*: /, "", m); why[p] = "it failed to reach a worker (" m ")" } \
+	m ~ /^building myself/ && !(p in why) { why[p] = "the scheduler chose this machine" } \
+	m ~ /^<building_local>/ { here_[p] = 1 } \
+	END { for (p in c) { if (p in here_) { here++; r[(p in why) ? why[p] : "icecc built it here"]++ } else if (p in host) remote++ } \
+		printf "icecc (%s): %d of %d compiles on the workers, %d here", stage, remote, remote + here, here; \
+		for (x in r) printf "; %d here: %s", r[x], x; print "" }
+pgo_icecc_said = $(if $(pgo_icecc_on),&& { test ! -f $(call pgo_icecc_file,$(1)).log || awk -v stage=$(1) $(call pgo_quote,$(pgo_icecc_awk)) \
+	$(call pgo_icecc_file,$(1)).log | tee $(call pgo_icecc_file,$(1)).txt >&2; })
 
 .PHONY: profile-opt profile-removal clean-retain-profile pgo-clean-build pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
 	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-sources-changed
