@@ -1,22 +1,12 @@
-/* bundle.c - `profopt export` and `profopt import`: a profile as a reusable artifact.
- *
- * A bundle is one tar.gz file holding manifest.json (a flat JSON object of strings: what the
- * profile was made from, and its SHA-256) and profile/: the merged clang profile
- * (merged.profdata) or the archive of GCC's .gcda files (profiles.tar, paths relative to the
- * build directory, so it can be restored into any build directory with the same layout).
- * Import compares the manifest with what the current build expects and refuses a profile made
- * from other sources or another compiler, saying what differs, unless --force is given.
- *
- * A bundle is hostile input: it is unpacked by libarchive (tarfile.c) into a fresh private
- * directory, accepting only manifest.json and one regular profile file; a .gcda archive inside
- * is checked member by member (regular .gcda files under the build directory, nothing else)
- * and written again from what passed, before anything is moved into place.
- *
- * Relocation: some builds put an absolute path into object paths (CPython 3.11's setup.py
- * compiles extension modules to build/temp.PLATFORM/ABSOLUTE/SOURCE/DIR/Modules/x.o), and GCC writes
- * each .gcda beside its object.  The exporter records that directory as relocate_root; the
- * importer, given this build's own (--relocate-root), renames the archive's members from the
- * old directory to the new one: a plain string match, whatever bytes the directories hold. */
+/* bundle.c - `profopt export` and `profopt import`: a profile as a reusable artifact, a tar.gz
+ * of manifest.json (flat JSON strings: what the profile was made from, its SHA-256) and profile/
+ * (merged.profdata, or profiles.tar of .gcda files relative to the build directory).  Import
+ * refuses a profile made from other sources or another compiler unless --force.
+ * A bundle is hostile input: unpacked by libarchive into a fresh private directory, only
+ * manifest.json and one regular profile file; a .gcda archive inside is checked member by member
+ * and written again from what passed.  relocate_root: builds that put an absolute directory
+ * into object paths (CPython 3.11's setup.py) get .gcda files under it; import renames the
+ * archive's members from the exporter's directory to this build's (a plain string match). */
 #include "commands.h"
 #include "format/facts.h"
 #include "lib/json.h"
@@ -185,10 +175,10 @@ static char *accept_bundle_member(const char *name, void *ctx, const char **why)
 	return xstrdup(name);
 }
 
-/* GCC's profile: regular .gcda files; those under the exporter's relocate_root move to ours. */
+/* GCC's profile: .gcda files; those under relocate_root `from` (the bundle's) move to `to`. */
 struct gcda_members {
-	const char *from, *to; /* relocate_root: the bundle's and this build's, or NULL */
-	int holding, moved;    /* member names that hold `from`, and those renamed */
+	const char *from, *to;
+	int holding, moved; /* member names that hold `from`, and those renamed */
 };
 
 static char *accept_gcda(const char *name, void *ctx, const char **why)
@@ -257,10 +247,8 @@ static void import_gcda_archive(const char *bundle, const char *archive, const c
 	char *from = NULL, *to = NULL;
 	if (root && old_root) {
 		from = absolute_dir(old_root), to = absolute_dir(root);
-		if (!from) {
-			const char *p = printable(old_root);
-			fatal("%s: the manifest's relocate_root '%s' is not an absolute directory", bundle, p);
-		}
+		if (!from)
+			fatal("%s: the manifest's relocate_root '%s' is not an absolute directory", bundle, printable(old_root));
 		if (strcmp(from, to) != 0)
 			g.from = from, g.to = to;
 	}
@@ -274,15 +262,11 @@ static void import_gcda_archive(const char *bundle, const char *archive, const c
 		fatal("cannot read %s: %s", label, strerror(errno));
 	tar_extract_fd(fd, label, dir, TAR_PRIVATE, accept_gcda, &g, limit, &files);
 	close(fd);
-	if (g.holding > 0 && g.moved == 0) {
-		const char *p = printable(g.from);
+	if (g.holding > 0 && g.moved == 0)
 		fatal("%s: %d profile file names hold relocate_root %s, but none is under it: nothing could be moved",
-		      bundle, g.holding, p);
-	}
-	if (g.moved) {
-		const char *f = printable(g.from), *t = printable(g.to);
-		fprintf(stderr, "import: %d profile files moved from %s/ to %s/\n", g.moved, f, t);
-	}
+		      bundle, g.holding, printable(g.from));
+	if (g.moved)
+		fprintf(stderr, "import: %d profile files moved from %s/ to %s/\n", g.moved, printable(g.from), printable(g.to));
 	file_list_sort(&files);
 	struct tar_out *out = tar_create(dest, 0);
 	for (int i = 0; i < files.n; i++) {
@@ -347,15 +331,11 @@ static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct f
 	const char *file = facts_get(have, "profile_file"), *sum = facts_get(have, "profile_sha256");
 	if (!file || !sum)
 		fatal("%s: manifest lacks profile_file or profile_sha256", bundle);
-	if (!profile || strcmp(profile, file) != 0) {
-		const char *p = printable(file);
-		fatal("%s: the manifest names the profile '%s', which the bundle does not hold", bundle, p);
-	}
+	if (!profile || strcmp(profile, file) != 0)
+		fatal("%s: the manifest names the profile '%s', which the bundle does not hold", bundle, printable(file));
 	char *path = xasprintf("%s/profile/%s", dir, file), *actual = file_sha256(path);
-	if (strcmp(actual, sum) != 0) {
-		const char *p = printable(sum);
-		fatal("%s: the profile is damaged: sha256 %s, expected %s", bundle, actual, p);
-	}
+	if (strcmp(actual, sum) != 0)
+		fatal("%s: the profile is damaged: sha256 %s, expected %s", bundle, actual, printable(sum));
 	free(dir), free(manifest), free(profile), free(actual);
 	return path;
 }
@@ -415,9 +395,8 @@ int cmd_import(int argc, char **argv)
 	if (o.manifest_out)
 		facts_write_json(&have, o.manifest_out);
 	const char *created = facts_get(&have, "created");
-	const char *when = printable(created ? created : "?");
-	fprintf(stderr, "import: profile from %s (made %s) checked and installed as %s\n", printable(o.bundle), when,
-		printable(o.dest));
+	fprintf(stderr, "import: profile from %s (made %s) checked and installed as %s\n", printable(o.bundle),
+		printable(created ? created : "?"), printable(o.dest));
 	if (o.stamp)
 		write_import_stamp(o.stamp, now() - start, o.bundle, differ);
 	free(profile), free(o.root);
