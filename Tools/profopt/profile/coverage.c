@@ -9,11 +9,13 @@
 #include "lib/json.h"
 #include "lib/proc.h"
 #include "lib/lines.h"
+#include "lib/strmap.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 #include "format/tooltext.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -96,15 +98,9 @@ struct groups {
 	int n;           /* defined groups; then "other" (n) and "(no file)" (n + 1) */
 };
 
-/* A unit of one input and its counts. */
-struct unit {
-	char *path;
-	long functions, executed;
-	uint64_t sum;
-};
-
+/* The units of one input and their counts. */
 struct units {
-	struct unit *u;
+	struct cov_file *u;
 	int n, cap;
 };
 
@@ -113,12 +109,6 @@ struct tally {
 	long units, reached_units, functions, executed;
 	uint64_t sum;
 };
-
-static void add_pattern(struct group *g, const char *p)
-{
-	g->patterns = xrealloc(g->patterns, (size_t)(g->npat + 1) * sizeof *g->patterns);
-	g->patterns[g->npat++] = xstrdup(p);
-}
 
 /* Lines "GROUP PATTERN..."; a line that starts with blanks continues the group above. */
 static void parse_groups(struct groups *gs, const char *text, const char *origin)
@@ -154,14 +144,64 @@ static void parse_groups(struct groups *gs, const char *text, const char *origin
 		} else if (!cur) {
 			fatal("%s:%d: a continued line with no group above it", origin, lineno);
 		}
-		for (; word; word = strtok_r(NULL, " \t\r", &save))
-			add_pattern(cur, word);
+		for (; word; word = strtok_r(NULL, " \t\r", &save)) {
+			cur->patterns = xrealloc(cur->patterns, (size_t)(cur->npat + 1) * sizeof *cur->patterns);
+			cur->patterns[cur->npat++] = xstrdup(word);
+		}
 		if (cur->npat == 0)
 			fatal("%s:%d: group '%s' has no pattern (lines are 'GROUP PATTERN...')", origin, lineno, cur->name);
 	}
 	free(copy);
 	if (gs->n == 0)
 		fatal("%s: no groups (lines are 'GROUP PATTERN...')", origin);
+}
+
+/* ---- units: paths and groups ---- */
+
+int cov_path_matches(const char *pattern, const char *path)
+{
+	for (const char *p = path; p; p = strchr(p, '/'), p = p ? p + 1 : NULL)
+		if (fnmatch(pattern, p, 0) == 0)
+			return 1;
+	return 0;
+}
+
+/* The path without its extension and any leading "./" or "../": a source and its object match. */
+static size_t stem(const char *path, const char **start)
+{
+	while (starts_with(path, "./") || starts_with(path, "../"))
+		path += path[1] == '/' ? 2 : 3;
+	*start = path;
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+	return dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+}
+
+int cov_same_unit(const char *a, const char *b)
+{
+	const char *sa, *sb;
+	size_t la = stem(a, &sa), lb = stem(b, &sb);
+	if (la < lb) {
+		const char *t = sa;
+		size_t tl = la;
+		sa = sb, la = lb, sb = t, lb = tl;
+	}
+	return lb > 0 && !strncmp(sa + la - lb, sb, lb) && (la == lb || sa[la - lb - 1] == '/');
+}
+
+const char *cov_object_for_file(char *const *objects, int n, const char *file)
+{
+	const char *found = NULL;
+	if (strchr(file, '/') || !strcmp(file, COV_NO_FILE))
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		const char *slash = strrchr(objects[i], '/'), *base = slash ? slash + 1 : objects[i];
+		if (cov_same_unit(base, file)) {
+			if (found)
+				return NULL;
+			found = objects[i];
+		}
+	}
+	return found;
 }
 
 /* The group of a unit; an object X.o (gcc without notes, or placed by --objects) is also
@@ -189,30 +229,23 @@ static const char *group_name(const struct groups *gs, int i)
 
 /* ---- global functions -> objects (nm) ---- */
 
-struct symbol {
-	char *name, *object; /* object NULL: defined in several objects */
-};
-
 struct symbols {
-	struct symbol *s;
-	int n, cap;
-	char **objects; /* every object under --objects, relative to it */
+	struct strmap defined; /* global text symbol -> its object, or `several` */
+	char **objects;        /* every object under --objects, relative to it */
 	int nobjects;
 };
 
-static int cmp_symbol(const void *a, const void *b)
-{
-	return strcmp(((const struct symbol *)a)->name, ((const struct symbol *)b)->name);
-}
+static char several[] = "(several objects)";
 
-/* Keeps the global text symbols (T, W) with the object defining them. */
+/* Keeps the global text symbols (T, W) with the object defining them; a name several objects
+ * define (each program's main) tells nothing. */
 static void add_symbol(void *ctx, int object, const char *name, char type)
 {
 	struct symbols *syms = ctx;
 	if (type != 'T' && type != 'W')
 		return;
-	syms->s = grow_array(syms->s, syms->n, &syms->cap, sizeof *syms->s, 1024);
-	syms->s[syms->n++] = (struct symbol){xstrdup(name), xstrdup(syms->objects[object])};
+	void **slot = strmap_slot(&syms->defined, name, 1);
+	*slot = !*slot || *slot == syms->objects[object] ? syms->objects[object] : several;
 }
 
 static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
@@ -238,29 +271,6 @@ static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
 		     why ? why : "");
 	free(why);
 	file_list_free(&objs);
-	qsort(syms->s, (size_t)syms->n, sizeof *syms->s, cmp_symbol);
-	/* a name several objects define (each program's main) tells nothing */
-	int k = 0;
-	for (int i = 0; i < syms->n; i++) {
-		if (k && !strcmp(syms->s[k - 1].name, syms->s[i].name)) {
-			if (syms->s[k - 1].object && strcmp(syms->s[k - 1].object, syms->s[i].object)) {
-				free(syms->s[k - 1].object);
-				syms->s[k - 1].object = NULL;
-			}
-			free(syms->s[i].name);
-			free(syms->s[i].object);
-		} else {
-			syms->s[k++] = syms->s[i];
-		}
-	}
-	syms->n = k;
-}
-
-static const char *object_of(const struct symbols *syms, const char *name)
-{
-	struct symbol key = {(char *)name, NULL};
-	const struct symbol *hit = syms->n ? bsearch(&key, syms->s, (size_t)syms->n, sizeof key, cmp_symbol) : NULL;
-	return hit ? hit->object : NULL;
 }
 
 /* ---- units ---- */
@@ -269,10 +279,10 @@ static const char *object_of(const struct symbols *syms, const char *name)
 static int unit_for(struct units *us, const char *path, int match_stems)
 {
 	for (int i = 0; i < us->n; i++)
-		if (!strcmp(us->u[i].path, path) || (match_stems && strcmp(us->u[i].path, COV_NO_FILE) && cov_same_unit(us->u[i].path, path)))
+		if (!strcmp(us->u[i].file, path) || (match_stems && strcmp(us->u[i].file, COV_NO_FILE) && cov_same_unit(us->u[i].file, path)))
 			return i;
 	us->u = grow_array(us->u, us->n, &us->cap, sizeof *us->u, 256);
-	us->u[us->n] = (struct unit){xstrdup(path), 0, 0, 0};
+	us->u[us->n] = (struct cov_file){xstrdup(path), 0, 0, 0};
 	return us->n++;
 }
 
@@ -282,26 +292,26 @@ static long build_units(struct units *us, const struct cov_input *in, const stru
 {
 	for (int i = 0; i < in->nfiles; i++) {
 		const char *object = syms ? cov_object_for_file(syms->objects, syms->nobjects, in->files[i].file) : NULL;
-		int k = unit_for(us, object ? object : in->files[i].file, 0);
-		struct unit *u = &us->u[k];
+		int k = unit_for(us, object ? object : in->files[i].file, 0); /* before us->u moves */
+		struct cov_file *u = &us->u[k];
 		u->functions += in->files[i].functions;
 		u->executed += in->files[i].executed;
-		u->sum += in->files[i].count_sum;
+		u->count_sum += in->files[i].count_sum;
 	}
 	long moved = 0;
 	for (int i = 0; syms && i < in->nfns; i++) {
 		const struct cov_fn *f = &in->fns[i];
-		const char *object = strcmp(f->file, COV_NO_FILE) ? NULL : object_of(syms, f->name);
-		if (!object)
+		const char *object = strcmp(f->file, COV_NO_FILE) ? NULL : strmap_get(&syms->defined, f->name);
+		if (!object || object == several)
 			continue;
 		int t = unit_for(us, object, 1), fr = unit_for(us, COV_NO_FILE, 0);
-		struct unit *from = &us->u[fr], *to = &us->u[t];
+		struct cov_file *from = &us->u[fr], *to = &us->u[t];
 		from->functions--;
 		from->executed -= f->executed;
-		from->sum = from->sum > f->sum ? from->sum - f->sum : 0;
+		from->count_sum = from->count_sum > f->sum ? from->count_sum - f->sum : 0;
 		to->functions++;
 		to->executed += f->executed;
-		to->sum += f->sum;
+		to->count_sum += f->sum;
 		moved++;
 	}
 	return moved;
@@ -310,7 +320,7 @@ static long build_units(struct units *us, const struct cov_input *in, const stru
 static void free_units(struct units *us)
 {
 	for (int i = 0; i < us->n; i++)
-		free(us->u[i].path);
+		free(us->u[i].file);
 	free(us->u);
 }
 
@@ -331,13 +341,13 @@ static struct tally *cell(const struct table *tb, int g, int i)
 	return &tb->t[g * tb->ninputs + i];
 }
 
-static void add_unit(struct tally *c, const struct unit *u)
+static void add_unit(struct tally *c, const struct cov_file *u)
 {
 	c->units++;
 	c->reached_units += u->executed > 0;
 	c->functions += u->functions;
 	c->executed += u->executed;
-	c->sum += u->sum;
+	c->sum += u->count_sum;
 }
 
 static void tally_input(struct table *tb, int i, const struct symbols *syms)
@@ -345,10 +355,10 @@ static void tally_input(struct table *tb, int i, const struct symbols *syms)
 	struct units us = {0};
 	tb->moved[i] = build_units(&us, &tb->in[i], syms);
 	for (int k = 0; k < us.n; k++) {
-		const struct unit *u = &us.u[k];
+		const struct cov_file *u = &us.u[k];
 		if (u->functions <= 0)
 			continue;
-		add_unit(cell(tb, group_of(tb->gs, u->path), i), u);
+		add_unit(cell(tb, group_of(tb->gs, u->file), i), u);
 		add_unit(cell(tb, tb->ngroups, i), u);
 	}
 	free_units(&us);
