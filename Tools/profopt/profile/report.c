@@ -231,24 +231,10 @@ static void collect_gcc(struct report *r, const char *dir, const char *archive, 
 /* Without notes, functions are known by ident only.  An externally visible function's
  * ident is a hash of its name (gcov_global_ident), so the global text symbols that nm lists
  * for the object beside the .gcda name them; static functions stay numbered. */
-struct unnamed {
-	const char *object;
-	uint32_t ident;
-	struct fn_stat *fn;
-};
-
-static int cmp_unnamed(const void *a, const void *b)
-{
-	const struct unnamed *x = a, *y = b;
-	int c = strcmp(x->object, y->object);
-	return c ? c : (x->ident > y->ident) - (x->ident < y->ident);
-}
-
 struct naming {
 	struct report *r;
-	struct unnamed *u;
-	int nu;
-	const char **objects; /* relative to objdir, per object given to nm */
+	struct strmap unnamed; /* "OBJECT #IDENT" -> its fn_stat */
+	const char **objects;  /* relative to objdir, per object given to nm */
 };
 
 static void name_symbol(void *ctx, int object, const char *name, char type)
@@ -256,24 +242,27 @@ static void name_symbol(void *ctx, int object, const char *name, char type)
 	struct naming *n = ctx;
 	if (type != 'T' && type != 'W')
 		return;
-	struct unnamed key = {n->objects[object], gcov_global_ident(name), NULL};
-	struct unnamed *hit = bsearch(&key, n->u, (size_t)n->nu, sizeof *n->u, cmp_unnamed);
-	if (hit && hit->fn->name[0] == '#') {
-		free(hit->fn->name);
-		hit->fn->name = xstrdup(name);
+	char *key = xasprintf("%s #%u", n->objects[object], gcov_global_ident(name));
+	struct fn_stat *f = strmap_get(&n->unnamed, key);
+	free(key);
+	if (f && f->name[0] == '#') {
+		free(f->name);
+		f->name = xstrdup(name);
 		n->r->named_by_symbol++;
 	}
 }
 
 static void name_globals(struct report *r, const char *objdir, const char *nm)
 {
-	struct naming n = {r, xcalloc((size_t)r->nfn + 1, sizeof *n.u), 0, xcalloc((size_t)r->nfn + 1, sizeof *n.objects)};
+	struct naming n = {r, {0}, xcalloc((size_t)r->nfn + 1, sizeof *n.objects)};
 	char **paths = xcalloc((size_t)r->nfn + 1, sizeof *paths), *why = NULL;
 	int nobj = 0;
 	for (int i = 0; i < r->nfn; i++) {
 		if (r->fn[i].name[0] != '#')
 			continue;
-		n.u[n.nu++] = (struct unnamed){r->fn[i].file, (uint32_t)strtoul(r->fn[i].name + 1, NULL, 10), &r->fn[i]};
+		char *key = xasprintf("%s %s", r->fn[i].file, r->fn[i].name);
+		*strmap_slot(&n.unnamed, key, 1) = &r->fn[i];
+		free(key);
 		if (nobj == 0 || strcmp(n.objects[nobj - 1], r->fn[i].file) != 0) {
 			char *o = xasprintf("%s/%s", objdir, r->fn[i].file);
 			if (access(o, R_OK) == 0) {
@@ -284,7 +273,6 @@ static void name_globals(struct report *r, const char *objdir, const char *nm)
 			}
 		}
 	}
-	qsort(n.u, (size_t)n.nu, sizeof *n.u, cmp_unnamed);
 	if (nm_symbols(nm, paths, nobj, NM_DEFINED, name_symbol, &n, &why) != 0)
 		warn("%s could not list the symbols of the objects (functions stay numbered): %.200s", printable(nm),
 		     why && *why ? printable(why) : "cannot run it");
@@ -293,7 +281,7 @@ static void name_globals(struct report *r, const char *objdir, const char *nm)
 		free(paths[i]);
 	free(paths);
 	free(n.objects);
-	free(n.u);
+	strmap_free(&n.unnamed, NULL);
 }
 
 /* Objects with no .gcda beside them: their code never ran in training (a module never
