@@ -111,16 +111,12 @@ struct tally {
 };
 
 /* Lines "GROUP PATTERN..."; a line that starts with blanks continues the group above. */
-static void parse_groups(struct groups *gs, const char *text, const char *origin)
+static void parse_groups(struct groups *gs, struct lines *l, const char *origin)
 {
-	char *copy = xstrdup(text), *save = NULL;
+	char *save = NULL;
 	struct group *cur = NULL;
-	int lineno = 0;
-	for (char *line = copy, *next; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
+	for (char *line; (line = lines_next(l));) {
+		int lineno = l->lineno;
 		char *hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
@@ -151,7 +147,6 @@ static void parse_groups(struct groups *gs, const char *text, const char *origin
 		if (cur->npat == 0)
 			fatal("%s:%d: group '%s' has no pattern (lines are 'GROUP PATTERN...')", origin, lineno, cur->name);
 	}
-	free(copy);
 	if (gs->n == 0)
 		fatal("%s: no groups (lines are 'GROUP PATTERN...')", origin);
 }
@@ -599,16 +594,14 @@ int cmd_coverage(int argc, char **argv)
 	int first = options_parse(&options_coverage, argc, argv, &o);
 	const char *groups_file = o.groups, *objects = o.objects;
 	struct groups gs = {0};
-	if (groups_file) {
-		struct lines l;
-		char err[512];
-		if (lines_read(&l, groups_file, LINES_TEXT, GROUPS_LINE_MAX, err, sizeof err) < 0)
-			fatal("cannot read the groups: %s", err);
-		parse_groups(&gs, l.text, groups_file);
-		lines_free(&l);
-	} else {
-		parse_groups(&gs, builtin_groups, "built-in groups");
-	}
+	struct lines l;
+	char err[1024];
+	if (groups_file ? lines_read(&l, groups_file, LINES_TEXT, GROUPS_LINE_MAX, err, sizeof err)
+			: lines_parse(&l, builtin_groups, strlen(builtin_groups), "built-in groups", LINES_TEXT,
+				      GROUPS_LINE_MAX, err, sizeof err))
+		fatal("cannot read the groups: %s", err);
+	parse_groups(&gs, &l, groups_file ? groups_file : "built-in groups");
+	lines_free(&l);
 	if (o.list_groups) {
 		list_groups(&gs);
 		return 0;
@@ -618,7 +611,6 @@ int cmd_coverage(int argc, char **argv)
 		usage_error("no report given: profopt coverage [NAME=]REPORT.json ... (from 'profopt report --json')");
 	struct cov_input *in = xcalloc((size_t)n, sizeof *in);
 	for (int i = 0; i < n; i++) {
-		char err[1024];
 		parse_input(argv[first + i], &in[i]);
 		for (int k = 0; k < i; k++)
 			if (!strcmp(in[k].name, in[i].name))
