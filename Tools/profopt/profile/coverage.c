@@ -312,13 +312,6 @@ static long build_units(struct units *us, const struct cov_input *in, const stru
 	return moved;
 }
 
-static void free_units(struct units *us)
-{
-	for (int i = 0; i < us->n; i++)
-		free(us->u[i].file);
-	free(us->u);
-}
-
 /* ---- tallies and output ---- */
 
 struct table {
@@ -356,7 +349,9 @@ static void tally_input(struct table *tb, int i, const struct symbols *syms)
 		add_unit(cell(tb, group_of(tb->gs, u->file), i), u);
 		add_unit(cell(tb, tb->ngroups, i), u);
 	}
-	free_units(&us);
+	for (int k = 0; k < us.n; k++)
+		free(us.u[k].file);
+	free(us.u);
 }
 
 static double ratio(double part, double whole)

@@ -184,22 +184,20 @@ static double clang_total(const char *tool, const char *path)
 	return total;
 }
 
-/* A raw profile is read as merge reads it: an empty or damaged one is an error, not a result. */
+/* The file must exist; a raw one is read as merge reads it: an empty or damaged one is an error. */
 static void check_raw(const char *path)
 {
 	char *one[] = {(char *)path};
 	int bad;
+	struct stat st;
+	if (stat(path, &st) < 0)
+		fatal("%s: %s", printable(path), strerror(errno));
 	if (ends_with(path, ".profraw") && profraw_count_damaged(one, 1, &bad))
 		fatal("%s is damaged (named above): nothing to compare", printable(path));
 }
 
 static double clang_overlap(const char *tool, const char *a, const char *b, struct diff_result *r)
 {
-	struct stat st;
-	if (stat(a, &st) < 0 || stat(b, &st) < 0) {
-		const char *bad = stat(a, &st) < 0 ? a : b;
-		fatal("%s: %s", printable(bad), strerror(errno));
-	}
 	check_raw(a);
 	check_raw(b);
 	char *sa = safe_path_arg(a), *sb = safe_path_arg(b);
