@@ -155,8 +155,7 @@ int cmd_export(int argc, char **argv)
 
 /* ---- import */
 
-/* What a bundle may hold: manifest.json and one profile/NAME.profdata or profile/NAME.tar
- * (ctx: where NAME goes). */
+/* What a bundle may hold: manifest.json, one profile/NAME.profdata or .tar (NAME into ctx). */
 static char *accept_bundle_member(const char *name, void *ctx, const char **why)
 {
 	char **profile = ctx;
@@ -203,17 +202,10 @@ static char *accept_gcda(const char *name, void *ctx, const char **why)
 /* An absolute directory, without trailing slashes; NULL if it is not one. */
 static char *absolute_dir(const char *dir)
 {
-	if (!dir || dir[0] != '/')
-		return NULL;
-	char *d = xstrdup(dir);
-	size_t n = strlen(d);
-	while (n > 1 && d[n - 1] == '/')
-		d[--n] = '\0';
-	if (n == 1) {
-		free(d);
-		return NULL;
-	}
-	return d;
+	size_t n = dir && dir[0] == '/' ? strlen(dir) : 0;
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return n > 1 ? xasprintf("%.*s", (int)n, dir) : NULL;
 }
 
 /* The unpacked profile installed as `to`, an output (output.h). */
@@ -314,8 +306,7 @@ static int open_bundle(const char *bundle, const char *pin, unsigned long long *
 	return fd;
 }
 
-/* Unpacks the bundle into tmp/bundle and reads its manifest into have; returns the path of
- * the unpacked profile file. */
+/* Unpacks the bundle into tmp/bundle, its manifest into have; returns the profile's path. */
 static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct facts *have, unsigned long long limit)
 {
 	char *dir = xasprintf("%s/bundle", tmp);
@@ -338,15 +329,6 @@ static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct f
 		fatal("%s: the profile is damaged: sha256 %s, expected %s", bundle, actual, printable(sum));
 	free(dir), free(manifest), free(profile), free(actual);
 	return path;
-}
-
-static void write_import_stamp(const char *stamp, double seconds, const char *bundle, int forced)
-{
-	struct stamp s;
-	struct json *j = stamp_begin(&s, "import", seconds);
-	jw_kv_string(j, "imported_from", bundle);
-	jw_kv_bool(j, "forced", forced);
-	stamp_end(&s, stamp);
 }
 
 static void parse_import_opts(struct import_opts *o, int argc, char **argv)
@@ -380,11 +362,10 @@ int cmd_import(int argc, char **argv)
 	close(fd);
 
 	int differ = compare_facts(&o.want, &have, o.bundle);
-	if (differ && !o.force) {
+	if (differ && !o.force)
 		fatal("refusing a profile that does not match (%d difference%s); a mismatched profile optimizes "
 		      "the wrong code. To use it anyway: --force (make: PGO_PROFILE_FORCE=1)",
 		      differ, differ == 1 ? "" : "s");
-	}
 	if (differ)
 		warn("using the mismatched profile anyway (--force)");
 
@@ -397,8 +378,13 @@ int cmd_import(int argc, char **argv)
 	const char *created = facts_get(&have, "created");
 	fprintf(stderr, "import: profile from %s (made %s) checked and installed as %s\n", printable(o.bundle),
 		printable(created ? created : "?"), printable(o.dest));
-	if (o.stamp)
-		write_import_stamp(o.stamp, now() - start, o.bundle, differ);
+	if (o.stamp) {
+		struct stamp s;
+		struct json *j = stamp_begin(&s, "import", now() - start);
+		jw_kv_string(j, "imported_from", o.bundle);
+		jw_kv_bool(j, "forced", differ);
+		stamp_end(&s, o.stamp);
+	}
 	free(profile), free(o.root);
 	facts_free(&o.want), facts_free(&have);
 	return 0;

@@ -1,9 +1,6 @@
-/* coverage.c - `profopt coverage`: how much of each group of compiled units (the interpreter
- * core, the compiler, the import path, each C extension module, ...) a training reached, side
- * by side for several trainings, from `profopt report --json` outputs; names the groups a
- * training did not reach.  Units are the report's source files (objects for gcc without
- * notes); clang's profile names no file for global functions, which --objects maps to the
- * object defining them (nm). */
+/* coverage.c - `profopt coverage`: how much of each group of compiled units several trainings
+ * reached, from `profopt report --json` outputs.  Units are the report's source files (objects
+ * for gcc without notes); --objects places clang's global functions, which have no file (nm). */
 #include "commands.h"
 #include "profile/coverage.h"
 #include "lib/json.h"
@@ -450,7 +447,7 @@ static void print_text(const struct table *tb)
 		const struct cov_input *in = &tb->in[i];
 		if (!in->have_sums)
 			printf("(%s: the report has no count_sum per file: counts not shown)\n", printable(in->name));
-		if (shown(tb, tb->gs->n + 1) && cell(tb, tb->gs->n + 1, i)->units)
+		if (cell(tb, tb->gs->n + 1, i)->units)
 			printf("(%s: '(no file)' are global functions clang's profile names no file for: --objects=BUILD_DIR places them)\n",
 			       printable(in->name));
 	}
@@ -494,12 +491,11 @@ static void json_group(struct json *j, const struct table *tb, int g)
 		jw_kv_int(j, "executed", c->executed);
 		jw_kv_number(j, "executed_share", ratio((double)c->executed, (double)c->functions));
 		jw_kv_int(j, "count_sum", (long long)(c->sum > INT64_MAX ? INT64_MAX : c->sum));
+		jw_key(j, "count_share");
 		if (tb->in[i].have_sums)
-			jw_kv_number(j, "count_share", ratio((double)c->sum, (double)cell(tb, tb->ngroups, i)->sum));
-		else {
-			jw_key(j, "count_share");
+			jw_number(j, ratio((double)c->sum, (double)cell(tb, tb->ngroups, i)->sum));
+		else
 			jw_null(j);
-		}
 		jw_kv_bool(j, "in_profile", c->units > 0);
 		jw_kv_bool(j, "reached", reached(tb, c));
 		jw_end_object(j);

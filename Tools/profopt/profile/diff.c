@@ -168,8 +168,7 @@ static int same_bytes(const char *a, const char *b)
 	return sha256_file(a, sa) == 0 && sha256_file(b, sb) == 0 && strcmp(sa, sb) == 0;
 }
 
-/* The sum of every counter of a clang profile (llvm-profdata show), to tell a profile without
- * counts: llvm-profdata overlap then prints no figure. */
+/* The sum of a clang profile's counters: overlap prints no figure for a profile without counts. */
 static double clang_total(const char *tool, const char *path)
 {
 	struct shown_profile p;

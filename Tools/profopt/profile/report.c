@@ -86,14 +86,6 @@ static struct fn_stat *add_noted_fn(struct report *r, const struct gcov_function
 	return f;
 }
 
-static void add_notes_only(struct report *r, const struct gcov_file *notes)
-{
-	for (int i = 0; i < notes->nfn; i++) {
-		struct fn_stat *f = add_noted_fn(r, &notes->fn[i]);
-		f->counters = f->zero = notes->fn[i].ncounted;
-	}
-}
-
 static void add_gcda(struct report *r, const char *rel, const struct gcov_file *data, const struct gcov_file *notes)
 {
 	char *object = replace_suffix(rel, ".gcda", ".o");
@@ -176,21 +168,25 @@ static void add_unloaded(struct report *r, const char *notes_dir, const char *co
 		return;
 	for (int i = 0; i < gcno.n; i++) {
 		char *base = replace_suffix(relative_to(gcno.paths[i], notes_dir), ".gcno", ".gcda");
+		int has_data = strmap_get(&r->seen, base) != NULL;
 		struct gcov_file notes;
 		char err[512];
-		if (!strmap_get(&r->seen, base)) {
-			if (gcov_read(gcno.paths[i], &notes, err, sizeof err) < 0) {
-				warn("%s", err);
-			} else {
-				if (notes.kind == GCOV_NOTES) {
-					add_notes_only(r, &notes);
-					r->notes_files++;
-					r->unloaded++;
-				}
-				gcov_file_free(&notes);
+		free(base);
+		if (has_data)
+			continue;
+		if (gcov_read(gcno.paths[i], &notes, err, sizeof err) < 0) {
+			warn("%s", err);
+			continue;
+		}
+		if (notes.kind == GCOV_NOTES) {
+			r->notes_files++;
+			r->unloaded++;
+			for (int k = 0; k < notes.nfn; k++) {
+				struct fn_stat *f = add_noted_fn(r, &notes.fn[k]);
+				f->counters = f->zero = notes.fn[k].ncounted;
 			}
 		}
-		free(base);
+		gcov_file_free(&notes);
 	}
 	file_list_free(&gcno);
 }
@@ -284,9 +280,8 @@ static void name_globals(struct report *r, const char *objdir, const char *nm)
 	strmap_free(&n.unnamed, NULL);
 }
 
-/* Objects with no .gcda beside them: their code never ran in training (a module never
- * imported, a program never started), so all of it is cold.  Counted when there are no
- * notes to count their functions. */
+/* Objects with no .gcda beside them never ran in training (a module never imported): all
+ * cold.  Counted when there are no notes to count their functions. */
 static int count_objects_without_data(const char *dir, const char *const *skip)
 {
 	struct file_list objs = {0};
@@ -319,17 +314,16 @@ static void split_profile_name(const char *s, struct fn_stat *f)
 	}
 }
 
-/* Merges the sound raw profiles under dir into a temporary .profdata; returns its path, or
- * NULL when there is none.  *tmpdir: the directory to remove. */
-static char *merge_raw(struct report *r, const char *tool, const char *dir, const char *const *skip, char **tmpdir)
+/* Merges the sound raw profiles under dir into a .profdata in a temporary directory (removed
+ * at exit); returns its path, or NULL when there is none. */
+static char *merge_raw(struct report *r, const char *tool, const char *dir, const char *const *skip)
 {
 	struct file_list raw = {0};
 	if (find_files(&raw, dir, ".profraw", skip) < 0)
 		fatal("cannot read %s: %s", printable(dir), strerror(errno));
 	file_list_sort(&raw);
 	r->profile_files = raw.n;
-	/* damaged ones (an empty file, which llvm-profdata would skip in silence) are named and
-	 * counted as merge does, and the rest reported on */
+	/* damaged ones (an empty file, which llvm-profdata would skip in silence) named as merge does */
 	int *bad = xcalloc((size_t)raw.n + 1, sizeof *bad), good = 0;
 	r->damaged += profraw_count_damaged(raw.paths, raw.n, bad);
 	char **argv = xcalloc((size_t)raw.n + 5, sizeof *argv), *out = NULL, *merged = NULL;
@@ -337,8 +331,9 @@ static char *merge_raw(struct report *r, const char *tool, const char *dir, cons
 		if (!bad[i])
 			argv[4 + good++] = safe_path_arg(raw.paths[i]);
 	if (good > 0) {
-		*tmpdir = make_temp_dir("report");
-		merged = xasprintf("%s/merged.profdata", *tmpdir);
+		char *tmpdir = make_temp_dir("report");
+		merged = xasprintf("%s/merged.profdata", tmpdir);
+		free(tmpdir);
 		argv[0] = (char *)tool;
 		argv[1] = "merge";
 		argv[2] = xasprintf("-output=%s", merged);
@@ -360,9 +355,9 @@ static char *merge_raw(struct report *r, const char *tool, const char *dir, cons
 static void collect_clang(struct report *r, const char *tool, const char *profdata, const char *dir,
 			  const char *const *skip)
 {
-	char *merged = NULL, *tmpdir = NULL, *why = NULL;
+	char *merged = NULL, *why = NULL;
 	if (!profdata) {
-		if (!(profdata = merged = merge_raw(r, tool, dir, skip, &tmpdir)))
+		if (!(profdata = merged = merge_raw(r, tool, dir, skip)))
 			return;
 	} else {
 		r->profile_files = 1;
@@ -393,11 +388,7 @@ static void collect_clang(struct report *r, const char *tool, const char *profda
 		shown_profile_free(&p);
 	}
 	free(why);
-	if (tmpdir) {
-		remove_dir_tree(tmpdir);
-		free(tmpdir);
-		free(merged);
-	}
+	free(merged);
 }
 
 /* ---- summing up and printing ---- */
