@@ -1,22 +1,12 @@
-/* bundle.c - `profopt export` and `profopt import`: a profile as a reusable artifact.
- *
- * A bundle is one tar.gz file holding manifest.json (a flat JSON object of strings: what the
- * profile was made from, and its SHA-256) and profile/: the merged clang profile
- * (merged.profdata) or the archive of GCC's .gcda files (profiles.tar, paths relative to the
- * build directory, so it can be restored into any build directory with the same layout).
- * Import compares the manifest with what the current build expects and refuses a profile made
- * from other sources or another compiler, saying what differs, unless --force is given.
- *
- * A bundle is hostile input: it is unpacked by libarchive (tarfile.c) into a fresh private
- * directory, accepting only manifest.json and one regular profile file; a .gcda archive inside
- * is checked member by member (regular .gcda files under the build directory, nothing else)
- * and written again from what passed, before anything is moved into place.
- *
- * Relocation: some builds put an absolute path into object paths (CPython 3.11's setup.py
- * compiles extension modules to build/temp.PLATFORM/ABSOLUTE/SOURCE/DIR/Modules/x.o), and GCC writes
- * each .gcda beside its object.  The exporter records that directory as relocate_root; the
- * importer, given this build's own (--relocate-root), renames the archive's members from the
- * old directory to the new one: a plain string match, whatever bytes the directories hold. */
+/* bundle.c - `profopt export` and `profopt import`: a profile as a reusable artifact, a tar.gz
+ * of manifest.json (flat JSON strings: what the profile was made from, its SHA-256) and profile/
+ * (merged.profdata, or profiles.tar of .gcda files relative to the build directory).  Import
+ * refuses a profile made from other sources or another compiler unless --force.
+ * A bundle is hostile input: unpacked by libarchive into a fresh private directory, only
+ * manifest.json and one regular profile file; a .gcda archive inside is checked member by member
+ * and written again from what passed.  relocate_root: builds that put an absolute directory
+ * into object paths (CPython 3.11's setup.py) get .gcda files under it; import renames the
+ * archive's members from the exporter's directory to this build's (a plain string match). */
 #include "commands.h"
 #include "format/facts.h"
 #include "lib/json.h"
@@ -165,8 +155,7 @@ int cmd_export(int argc, char **argv)
 
 /* ---- import */
 
-/* What a bundle may hold: manifest.json and one profile/NAME.profdata or profile/NAME.tar
- * (ctx: where NAME goes). */
+/* What a bundle may hold: manifest.json, one profile/NAME.profdata or .tar (NAME into ctx). */
 static char *accept_bundle_member(const char *name, void *ctx, const char **why)
 {
 	char **profile = ctx;
@@ -185,10 +174,10 @@ static char *accept_bundle_member(const char *name, void *ctx, const char **why)
 	return xstrdup(name);
 }
 
-/* GCC's profile: regular .gcda files; those under the exporter's relocate_root move to ours. */
+/* GCC's profile: .gcda files; those under relocate_root `from` (the bundle's) move to `to`. */
 struct gcda_members {
-	const char *from, *to; /* relocate_root: the bundle's and this build's, or NULL */
-	int holding, moved;    /* member names that hold `from`, and those renamed */
+	const char *from, *to;
+	int holding, moved; /* member names that hold `from`, and those renamed */
 };
 
 static char *accept_gcda(const char *name, void *ctx, const char **why)
@@ -213,17 +202,10 @@ static char *accept_gcda(const char *name, void *ctx, const char **why)
 /* An absolute directory, without trailing slashes; NULL if it is not one. */
 static char *absolute_dir(const char *dir)
 {
-	if (!dir || dir[0] != '/')
-		return NULL;
-	char *d = xstrdup(dir);
-	size_t n = strlen(d);
-	while (n > 1 && d[n - 1] == '/')
-		d[--n] = '\0';
-	if (n == 1) {
-		free(d);
-		return NULL;
-	}
-	return d;
+	size_t n = dir && dir[0] == '/' ? strlen(dir) : 0;
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return n > 1 ? xasprintf("%.*s", (int)n, dir) : NULL;
 }
 
 /* The unpacked profile installed as `to`, an output (output.h). */
@@ -257,10 +239,8 @@ static void import_gcda_archive(const char *bundle, const char *archive, const c
 	char *from = NULL, *to = NULL;
 	if (root && old_root) {
 		from = absolute_dir(old_root), to = absolute_dir(root);
-		if (!from) {
-			const char *p = printable(old_root);
-			fatal("%s: the manifest's relocate_root '%s' is not an absolute directory", bundle, p);
-		}
+		if (!from)
+			fatal("%s: the manifest's relocate_root '%s' is not an absolute directory", bundle, printable(old_root));
 		if (strcmp(from, to) != 0)
 			g.from = from, g.to = to;
 	}
@@ -274,15 +254,11 @@ static void import_gcda_archive(const char *bundle, const char *archive, const c
 		fatal("cannot read %s: %s", label, strerror(errno));
 	tar_extract_fd(fd, label, dir, TAR_PRIVATE, accept_gcda, &g, limit, &files);
 	close(fd);
-	if (g.holding > 0 && g.moved == 0) {
-		const char *p = printable(g.from);
+	if (g.holding > 0 && g.moved == 0)
 		fatal("%s: %d profile file names hold relocate_root %s, but none is under it: nothing could be moved",
-		      bundle, g.holding, p);
-	}
-	if (g.moved) {
-		const char *f = printable(g.from), *t = printable(g.to);
-		fprintf(stderr, "import: %d profile files moved from %s/ to %s/\n", g.moved, f, t);
-	}
+		      bundle, g.holding, printable(g.from));
+	if (g.moved)
+		fprintf(stderr, "import: %d profile files moved from %s/ to %s/\n", g.moved, printable(g.from), printable(g.to));
 	file_list_sort(&files);
 	struct tar_out *out = tar_create(dest, 0);
 	for (int i = 0; i < files.n; i++) {
@@ -330,8 +306,7 @@ static int open_bundle(const char *bundle, const char *pin, unsigned long long *
 	return fd;
 }
 
-/* Unpacks the bundle into tmp/bundle and reads its manifest into have; returns the path of
- * the unpacked profile file. */
+/* Unpacks the bundle into tmp/bundle, its manifest into have; returns the profile's path. */
 static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct facts *have, unsigned long long limit)
 {
 	char *dir = xasprintf("%s/bundle", tmp);
@@ -347,26 +322,13 @@ static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct f
 	const char *file = facts_get(have, "profile_file"), *sum = facts_get(have, "profile_sha256");
 	if (!file || !sum)
 		fatal("%s: manifest lacks profile_file or profile_sha256", bundle);
-	if (!profile || strcmp(profile, file) != 0) {
-		const char *p = printable(file);
-		fatal("%s: the manifest names the profile '%s', which the bundle does not hold", bundle, p);
-	}
+	if (!profile || strcmp(profile, file) != 0)
+		fatal("%s: the manifest names the profile '%s', which the bundle does not hold", bundle, printable(file));
 	char *path = xasprintf("%s/profile/%s", dir, file), *actual = file_sha256(path);
-	if (strcmp(actual, sum) != 0) {
-		const char *p = printable(sum);
-		fatal("%s: the profile is damaged: sha256 %s, expected %s", bundle, actual, p);
-	}
+	if (strcmp(actual, sum) != 0)
+		fatal("%s: the profile is damaged: sha256 %s, expected %s", bundle, actual, printable(sum));
 	free(dir), free(manifest), free(profile), free(actual);
 	return path;
-}
-
-static void write_import_stamp(const char *stamp, double seconds, const char *bundle, int forced)
-{
-	struct stamp s;
-	struct json *j = stamp_begin(&s, "import", seconds);
-	jw_kv_string(j, "imported_from", bundle);
-	jw_kv_bool(j, "forced", forced);
-	stamp_end(&s, stamp);
 }
 
 static void parse_import_opts(struct import_opts *o, int argc, char **argv)
@@ -400,11 +362,10 @@ int cmd_import(int argc, char **argv)
 	close(fd);
 
 	int differ = compare_facts(&o.want, &have, o.bundle);
-	if (differ && !o.force) {
+	if (differ && !o.force)
 		fatal("refusing a profile that does not match (%d difference%s); a mismatched profile optimizes "
 		      "the wrong code. To use it anyway: --force (make: PGO_PROFILE_FORCE=1)",
 		      differ, differ == 1 ? "" : "s");
-	}
 	if (differ)
 		warn("using the mismatched profile anyway (--force)");
 
@@ -415,11 +376,15 @@ int cmd_import(int argc, char **argv)
 	if (o.manifest_out)
 		facts_write_json(&have, o.manifest_out);
 	const char *created = facts_get(&have, "created");
-	const char *when = printable(created ? created : "?");
-	fprintf(stderr, "import: profile from %s (made %s) checked and installed as %s\n", printable(o.bundle), when,
-		printable(o.dest));
-	if (o.stamp)
-		write_import_stamp(o.stamp, now() - start, o.bundle, differ);
+	fprintf(stderr, "import: profile from %s (made %s) checked and installed as %s\n", printable(o.bundle),
+		printable(created ? created : "?"), printable(o.dest));
+	if (o.stamp) {
+		struct stamp s;
+		struct json *j = stamp_begin(&s, "import", now() - start);
+		jw_kv_string(j, "imported_from", o.bundle);
+		jw_kv_bool(j, "forced", differ);
+		stamp_end(&s, o.stamp);
+	}
 	free(profile), free(o.root);
 	facts_free(&o.want), facts_free(&have);
 	return 0;

@@ -1,8 +1,5 @@
-/* check.c - `profopt check`: is the profile still good for the sources about to be built
- * with it?  At training time it writes a fingerprint of the sources (--write-fingerprint); before or
- * after the profile-use build it lists what changed since (--against), and reads the
- * compiler's own complaints about the profile from a build log (--build-log).  Over the
- * --max-changed limit it fails; under it, it warns: a stale profile is never used silently. */
+/* check.c - `profopt check`: is the profile still good for the sources built with it?  Over
+ * the --max-changed limit it fails; under it, it warns: a stale profile is never used silently. */
 #include "format/buildlog.h"
 #include "format/compiled.h"
 #include "commands.h"
@@ -15,7 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 /* The sources changed, added and removed since training (the JSON keys and text labels). */
 enum { CHANGED, ADDED, REMOVED, CHANGES };
@@ -102,8 +98,8 @@ static void write_tree_fingerprint(const char *file, const char *root, const cha
 }
 
 /* The files a build log's compiles read, fingerprinted one by one. */
-static int write_compiled_fingerprint(const char *file, const char *log_path, const char *objdir, const char *const *skip,
-				      const char *add_from)
+static void write_compiled_fingerprint(const char *file, const char *log_path, const char *objdir, const char *const *skip,
+				       const char *add_from)
 {
 	struct build_log log;
 	struct compiled files;
@@ -117,7 +113,7 @@ static int write_compiled_fingerprint(const char *file, const char *log_path, co
 		warn("%s shows no compile command whose source exists (silent rules? make V=1 shows them): "
 		     "fingerprinting the tree under %s", printable(log_path), printable(objdir));
 		write_tree_fingerprint(file, objdir, fingerprint_default_suffixes, skip, 1);
-		return 0;
+		return;
 	}
 	if (files.capped)
 		warn("%d more files than %d not fingerprinted: edits to them go unnoticed", files.capped, COMPILED_MAX_FILES);
@@ -141,7 +137,6 @@ static int write_compiled_fingerprint(const char *file, const char *log_path, co
 	fingerprint_free(&m);
 	compiled_free(&files);
 	build_log_free(&log);
-	return 0;
 }
 
 struct check_opts {
@@ -349,11 +344,11 @@ int cmd_check(int argc, char **argv)
 	parse_check_opts(&o, argc, argv);
 	const char *const *suf = o.suffixes.n ? o.suffixes.v : fingerprint_default_suffixes;
 	if (o.write_fp && o.log)
-		return write_compiled_fingerprint(o.write_fp, o.log, o.objdir ? o.objdir : ".", o.skip.v, o.add_from);
-	if (o.write_fp) {
+		write_compiled_fingerprint(o.write_fp, o.log, o.objdir ? o.objdir : ".", o.skip.v, o.add_from);
+	else if (o.write_fp)
 		write_tree_fingerprint(o.write_fp, o.root, suf, o.skip.v, 0);
+	if (o.write_fp)
 		return 0;
-	}
 	struct check_result r = {0};
 	check_run(&o, suf, &r);
 	if (o.json)

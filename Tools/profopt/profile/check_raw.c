@@ -1,7 +1,5 @@
-/* check_raw.c - `profopt check-raw`: can the llvm-profdata that profopt found read the raw
- * profiles this clang writes?  Asked before a training run is spent: a tiny program is built
- * with -fprofile-generate and run, its raw profile's header is read (profraw.c) and given to
- * llvm-profdata.  Given FILEs, it checks those raw profiles instead. */
+/* check_raw.c - `profopt check-raw`: can the llvm-profdata found read the raw profiles this
+ * clang writes?  Asked before a training run is spent (or of the FILEs given). */
 #include "commands.h"
 #include "lib/json.h"
 #include "format/profraw.h"

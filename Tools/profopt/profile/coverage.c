@@ -1,19 +1,18 @@
-/* coverage.c - `profopt coverage`: how much of each group of compiled units (the interpreter
- * core, the compiler, the import path, each C extension module, ...) a training reached, side
- * by side for several trainings, from `profopt report --json` outputs; names the groups a
- * training did not reach.  Units are the report's source files (objects for gcc without
- * notes); clang's profile names no file for global functions, which --objects maps to the
- * object defining them (nm). */
+/* coverage.c - `profopt coverage`: how much of each group of compiled units several trainings
+ * reached, from `profopt report --json` outputs.  Units are the report's source files (objects
+ * for gcc without notes); --objects places clang's global functions, which have no file (nm). */
 #include "commands.h"
 #include "profile/coverage.h"
 #include "lib/json.h"
 #include "lib/proc.h"
 #include "lib/lines.h"
+#include "lib/strmap.h"
 #include "lib/util.h"
 #include "lib/walk.h"
 #include "format/tooltext.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -96,15 +95,9 @@ struct groups {
 	int n;           /* defined groups; then "other" (n) and "(no file)" (n + 1) */
 };
 
-/* A unit of one input and its counts. */
-struct unit {
-	char *path;
-	long functions, executed;
-	uint64_t sum;
-};
-
+/* The units of one input and their counts. */
 struct units {
-	struct unit *u;
+	struct cov_file *u;
 	int n, cap;
 };
 
@@ -114,23 +107,13 @@ struct tally {
 	uint64_t sum;
 };
 
-static void add_pattern(struct group *g, const char *p)
-{
-	g->patterns = xrealloc(g->patterns, (size_t)(g->npat + 1) * sizeof *g->patterns);
-	g->patterns[g->npat++] = xstrdup(p);
-}
-
 /* Lines "GROUP PATTERN..."; a line that starts with blanks continues the group above. */
-static void parse_groups(struct groups *gs, const char *text, const char *origin)
+static void parse_groups(struct groups *gs, struct lines *l, const char *origin)
 {
-	char *copy = xstrdup(text), *save = NULL;
+	char *save = NULL;
 	struct group *cur = NULL;
-	int lineno = 0;
-	for (char *line = copy, *next; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
+	for (char *line; (line = lines_next(l));) {
+		int lineno = l->lineno;
 		char *hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
@@ -154,14 +137,63 @@ static void parse_groups(struct groups *gs, const char *text, const char *origin
 		} else if (!cur) {
 			fatal("%s:%d: a continued line with no group above it", origin, lineno);
 		}
-		for (; word; word = strtok_r(NULL, " \t\r", &save))
-			add_pattern(cur, word);
+		for (; word; word = strtok_r(NULL, " \t\r", &save)) {
+			cur->patterns = xrealloc(cur->patterns, (size_t)(cur->npat + 1) * sizeof *cur->patterns);
+			cur->patterns[cur->npat++] = xstrdup(word);
+		}
 		if (cur->npat == 0)
 			fatal("%s:%d: group '%s' has no pattern (lines are 'GROUP PATTERN...')", origin, lineno, cur->name);
 	}
-	free(copy);
 	if (gs->n == 0)
 		fatal("%s: no groups (lines are 'GROUP PATTERN...')", origin);
+}
+
+/* ---- units: paths and groups ---- */
+
+int cov_path_matches(const char *pattern, const char *path)
+{
+	for (const char *p = path; p; p = strchr(p, '/'), p = p ? p + 1 : NULL)
+		if (fnmatch(pattern, p, 0) == 0)
+			return 1;
+	return 0;
+}
+
+/* The path without its extension and any leading "./" or "../": a source and its object match. */
+static size_t stem(const char *path, const char **start)
+{
+	while (starts_with(path, "./") || starts_with(path, "../"))
+		path += path[1] == '/' ? 2 : 3;
+	*start = path;
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+	return dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+}
+
+int cov_same_unit(const char *a, const char *b)
+{
+	const char *sa, *sb;
+	size_t la = stem(a, &sa), lb = stem(b, &sb);
+	if (la < lb) {
+		const char *t = sa;
+		size_t tl = la;
+		sa = sb, la = lb, sb = t, lb = tl;
+	}
+	return lb > 0 && !strncmp(sa + la - lb, sb, lb) && (la == lb || sa[la - lb - 1] == '/');
+}
+
+const char *cov_object_for_file(char *const *objects, int n, const char *file)
+{
+	const char *found = NULL;
+	if (strchr(file, '/') || !strcmp(file, COV_NO_FILE))
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		const char *slash = strrchr(objects[i], '/'), *base = slash ? slash + 1 : objects[i];
+		if (cov_same_unit(base, file)) {
+			if (found)
+				return NULL;
+			found = objects[i];
+		}
+	}
+	return found;
 }
 
 /* The group of a unit; an object X.o (gcc without notes, or placed by --objects) is also
@@ -189,30 +221,23 @@ static const char *group_name(const struct groups *gs, int i)
 
 /* ---- global functions -> objects (nm) ---- */
 
-struct symbol {
-	char *name, *object; /* object NULL: defined in several objects */
-};
-
 struct symbols {
-	struct symbol *s;
-	int n, cap;
-	char **objects; /* every object under --objects, relative to it */
+	struct strmap defined; /* global text symbol -> its object, or `several` */
+	char **objects;        /* every object under --objects, relative to it */
 	int nobjects;
 };
 
-static int cmp_symbol(const void *a, const void *b)
-{
-	return strcmp(((const struct symbol *)a)->name, ((const struct symbol *)b)->name);
-}
+static char several[] = "(several objects)";
 
-/* Keeps the global text symbols (T, W) with the object defining them. */
+/* Keeps the global text symbols (T, W) with the object defining them; a name several objects
+ * define (each program's main) tells nothing. */
 static void add_symbol(void *ctx, int object, const char *name, char type)
 {
 	struct symbols *syms = ctx;
 	if (type != 'T' && type != 'W')
 		return;
-	syms->s = grow_array(syms->s, syms->n, &syms->cap, sizeof *syms->s, 1024);
-	syms->s[syms->n++] = (struct symbol){xstrdup(name), xstrdup(syms->objects[object])};
+	void **slot = strmap_slot(&syms->defined, name, 1);
+	*slot = !*slot || *slot == syms->objects[object] ? syms->objects[object] : several;
 }
 
 static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
@@ -238,29 +263,6 @@ static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
 		     why ? why : "");
 	free(why);
 	file_list_free(&objs);
-	qsort(syms->s, (size_t)syms->n, sizeof *syms->s, cmp_symbol);
-	/* a name several objects define (each program's main) tells nothing */
-	int k = 0;
-	for (int i = 0; i < syms->n; i++) {
-		if (k && !strcmp(syms->s[k - 1].name, syms->s[i].name)) {
-			if (syms->s[k - 1].object && strcmp(syms->s[k - 1].object, syms->s[i].object)) {
-				free(syms->s[k - 1].object);
-				syms->s[k - 1].object = NULL;
-			}
-			free(syms->s[i].name);
-			free(syms->s[i].object);
-		} else {
-			syms->s[k++] = syms->s[i];
-		}
-	}
-	syms->n = k;
-}
-
-static const char *object_of(const struct symbols *syms, const char *name)
-{
-	struct symbol key = {(char *)name, NULL};
-	const struct symbol *hit = syms->n ? bsearch(&key, syms->s, (size_t)syms->n, sizeof key, cmp_symbol) : NULL;
-	return hit ? hit->object : NULL;
 }
 
 /* ---- units ---- */
@@ -269,10 +271,10 @@ static const char *object_of(const struct symbols *syms, const char *name)
 static int unit_for(struct units *us, const char *path, int match_stems)
 {
 	for (int i = 0; i < us->n; i++)
-		if (!strcmp(us->u[i].path, path) || (match_stems && strcmp(us->u[i].path, COV_NO_FILE) && cov_same_unit(us->u[i].path, path)))
+		if (!strcmp(us->u[i].file, path) || (match_stems && strcmp(us->u[i].file, COV_NO_FILE) && cov_same_unit(us->u[i].file, path)))
 			return i;
 	us->u = grow_array(us->u, us->n, &us->cap, sizeof *us->u, 256);
-	us->u[us->n] = (struct unit){xstrdup(path), 0, 0, 0};
+	us->u[us->n] = (struct cov_file){xstrdup(path), 0, 0, 0};
 	return us->n++;
 }
 
@@ -282,36 +284,29 @@ static long build_units(struct units *us, const struct cov_input *in, const stru
 {
 	for (int i = 0; i < in->nfiles; i++) {
 		const char *object = syms ? cov_object_for_file(syms->objects, syms->nobjects, in->files[i].file) : NULL;
-		int k = unit_for(us, object ? object : in->files[i].file, 0);
-		struct unit *u = &us->u[k];
+		int k = unit_for(us, object ? object : in->files[i].file, 0); /* before us->u moves */
+		struct cov_file *u = &us->u[k];
 		u->functions += in->files[i].functions;
 		u->executed += in->files[i].executed;
-		u->sum += in->files[i].count_sum;
+		u->count_sum += in->files[i].count_sum;
 	}
 	long moved = 0;
 	for (int i = 0; syms && i < in->nfns; i++) {
 		const struct cov_fn *f = &in->fns[i];
-		const char *object = strcmp(f->file, COV_NO_FILE) ? NULL : object_of(syms, f->name);
-		if (!object)
+		const char *object = strcmp(f->file, COV_NO_FILE) ? NULL : strmap_get(&syms->defined, f->name);
+		if (!object || object == several)
 			continue;
 		int t = unit_for(us, object, 1), fr = unit_for(us, COV_NO_FILE, 0);
-		struct unit *from = &us->u[fr], *to = &us->u[t];
+		struct cov_file *from = &us->u[fr], *to = &us->u[t];
 		from->functions--;
 		from->executed -= f->executed;
-		from->sum = from->sum > f->sum ? from->sum - f->sum : 0;
+		from->count_sum = from->count_sum > f->sum ? from->count_sum - f->sum : 0;
 		to->functions++;
 		to->executed += f->executed;
-		to->sum += f->sum;
+		to->count_sum += f->sum;
 		moved++;
 	}
 	return moved;
-}
-
-static void free_units(struct units *us)
-{
-	for (int i = 0; i < us->n; i++)
-		free(us->u[i].path);
-	free(us->u);
 }
 
 /* ---- tallies and output ---- */
@@ -331,13 +326,13 @@ static struct tally *cell(const struct table *tb, int g, int i)
 	return &tb->t[g * tb->ninputs + i];
 }
 
-static void add_unit(struct tally *c, const struct unit *u)
+static void add_unit(struct tally *c, const struct cov_file *u)
 {
 	c->units++;
 	c->reached_units += u->executed > 0;
 	c->functions += u->functions;
 	c->executed += u->executed;
-	c->sum += u->sum;
+	c->sum += u->count_sum;
 }
 
 static void tally_input(struct table *tb, int i, const struct symbols *syms)
@@ -345,13 +340,15 @@ static void tally_input(struct table *tb, int i, const struct symbols *syms)
 	struct units us = {0};
 	tb->moved[i] = build_units(&us, &tb->in[i], syms);
 	for (int k = 0; k < us.n; k++) {
-		const struct unit *u = &us.u[k];
+		const struct cov_file *u = &us.u[k];
 		if (u->functions <= 0)
 			continue;
-		add_unit(cell(tb, group_of(tb->gs, u->path), i), u);
+		add_unit(cell(tb, group_of(tb->gs, u->file), i), u);
 		add_unit(cell(tb, tb->ngroups, i), u);
 	}
-	free_units(&us);
+	for (int k = 0; k < us.n; k++)
+		free(us.u[k].file);
+	free(us.u);
 }
 
 static double ratio(double part, double whole)
@@ -450,7 +447,7 @@ static void print_text(const struct table *tb)
 		const struct cov_input *in = &tb->in[i];
 		if (!in->have_sums)
 			printf("(%s: the report has no count_sum per file: counts not shown)\n", printable(in->name));
-		if (shown(tb, tb->gs->n + 1) && cell(tb, tb->gs->n + 1, i)->units)
+		if (cell(tb, tb->gs->n + 1, i)->units)
 			printf("(%s: '(no file)' are global functions clang's profile names no file for: --objects=BUILD_DIR places them)\n",
 			       printable(in->name));
 	}
@@ -494,12 +491,11 @@ static void json_group(struct json *j, const struct table *tb, int g)
 		jw_kv_int(j, "executed", c->executed);
 		jw_kv_number(j, "executed_share", ratio((double)c->executed, (double)c->functions));
 		jw_kv_int(j, "count_sum", (long long)(c->sum > INT64_MAX ? INT64_MAX : c->sum));
+		jw_key(j, "count_share");
 		if (tb->in[i].have_sums)
-			jw_kv_number(j, "count_share", ratio((double)c->sum, (double)cell(tb, tb->ngroups, i)->sum));
-		else {
-			jw_key(j, "count_share");
+			jw_number(j, ratio((double)c->sum, (double)cell(tb, tb->ngroups, i)->sum));
+		else
 			jw_null(j);
-		}
 		jw_kv_bool(j, "in_profile", c->units > 0);
 		jw_kv_bool(j, "reached", reached(tb, c));
 		jw_end_object(j);
@@ -589,16 +585,14 @@ int cmd_coverage(int argc, char **argv)
 	int first = options_parse(&options_coverage, argc, argv, &o);
 	const char *groups_file = o.groups, *objects = o.objects;
 	struct groups gs = {0};
-	if (groups_file) {
-		struct lines l;
-		char err[512];
-		if (lines_read(&l, groups_file, LINES_TEXT, GROUPS_LINE_MAX, err, sizeof err) < 0)
-			fatal("cannot read the groups: %s", err);
-		parse_groups(&gs, l.text, groups_file);
-		lines_free(&l);
-	} else {
-		parse_groups(&gs, builtin_groups, "built-in groups");
-	}
+	struct lines l;
+	char err[1024];
+	if (groups_file ? lines_read(&l, groups_file, LINES_TEXT, GROUPS_LINE_MAX, err, sizeof err)
+			: lines_parse(&l, builtin_groups, strlen(builtin_groups), "built-in groups", LINES_TEXT,
+				      GROUPS_LINE_MAX, err, sizeof err))
+		fatal("cannot read the groups: %s", err);
+	parse_groups(&gs, &l, groups_file ? groups_file : "built-in groups");
+	lines_free(&l);
 	if (o.list_groups) {
 		list_groups(&gs);
 		return 0;
@@ -608,7 +602,6 @@ int cmd_coverage(int argc, char **argv)
 		usage_error("no report given: profopt coverage [NAME=]REPORT.json ... (from 'profopt report --json')");
 	struct cov_input *in = xcalloc((size_t)n, sizeof *in);
 	for (int i = 0; i < n; i++) {
-		char err[1024];
 		parse_input(argv[first + i], &in[i]);
 		for (int k = 0; k < i; k++)
 			if (!strcmp(in[k].name, in[i].name))

@@ -1,6 +1,4 @@
-/* coverage.h - `profopt coverage`: what a training reached, per group of compiled units, from
- * `profopt report --json` outputs (read by coverage_read.c with jansson; grouped and printed by
- * coverage.c). */
+/* coverage.h - `profopt coverage`: report --json outputs read by coverage_read.c (jansson). */
 #ifndef PROFOPT_COVERAGE_H
 #define PROFOPT_COVERAGE_H
 
@@ -11,11 +9,10 @@
 struct cov_file {
 	char *file;
 	long functions, executed;
-	uint64_t count_sum;  /* its counter values added up (report's count_sum) */
+	uint64_t count_sum;
 };
 
-/* A function the report names: executed ones from hottest[] (with their counts), the others
- * from never_executed[]. */
+/* A function of the report's hottest[] (executed) or never_executed[]. */
 struct cov_fn {
 	char *name, *file;
 	int executed;
@@ -34,14 +31,13 @@ struct cov_input {
 	int have_sums;       /* every files[] entry has count_sum */
 };
 
-/* Reads a `profopt report --json` output into *in (name and path set by the caller).  Returns 0,
- * or -1 with a message naming the file in err. */
+/* Reads a report into *in (name and path set by the caller); 0, or -1 with the reason in err. */
 int cov_read_report(const char *path, struct cov_input *in, char *err, size_t errlen);
 
 /* report's file for functions clang's profile names no file for */
 #define COV_NO_FILE "(external)"
 
-/* coverage_match.c: does the fnmatch pattern match path, or a part of it that starts after a '/'? */
+/* Does the fnmatch pattern match path, or a part of it that starts after a '/'? */
 int cov_path_matches(const char *pattern, const char *path);
 /* One unit: equal paths without extension and leading ./ and ../, or one ending with the other
  * after a '/' (../src/Python/ceval.c and the object Python/ceval.o). */

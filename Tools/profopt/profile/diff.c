@@ -1,18 +1,14 @@
-/* diff.c - `profopt diff A B`: how alike two profiles are, as one similarity figure, and
- * whether they are identical (the test of reproducible training).
- *
- * Similarity is the edge-count overlap: each counter divided by its profile's total, then
- * summed over counters of min(a, b); 100% means the same distribution of counts.
- *   clang: llvm-profdata overlap does exactly this ("Edge profile overlap"): it is called.
- *   gcc:   gcov-tool overlap of GCC 12 reports 0% (inf%) for every pair, since .gcda files no
- *          longer carry the program summary it divides by; profopt computes the same figure
- *          from the counters read by gcov_io.c. */
+/* diff.c - `profopt diff A B`: how alike two profiles are (the edge-count overlap: the sum over
+ * counters of min(a, b), each a share of its profile's total), and whether they are identical.
+ * clang: llvm-profdata overlap computes it.  gcc: computed here, as gcov-tool overlap of GCC 12
+ * reports 0% (inf%) for every pair (.gcda files no longer carry the summary it divides by). */
 #include "commands.h"
 #include "format/gcov_io.h"
 #include "format/profraw.h"
 #include "format/tooltext.h"
 #include "lib/json.h"
 #include "lib/proc.h"
+#include "lib/sha256.h"
 #include "lib/tarfile.h"
 #include "lib/util.h"
 #include "lib/walk.h"
@@ -126,56 +122,20 @@ static void close_tree(struct profile_tree *t)
 	tarmem_free(&t->files);
 }
 
-/* Orders functions by what makes two comparable: ident, checksum and counters. */
-static int cmp_key(const struct gcov_function *x, const struct gcov_function *y)
-{
-	if (x->ident != y->ident)
-		return x->ident < y->ident ? -1 : 1;
-	if (x->cfg_checksum != y->cfg_checksum)
-		return x->cfg_checksum < y->cfg_checksum ? -1 : 1;
-	return (x->narc_counters > y->narc_counters) - (x->narc_counters < y->narc_counters);
-}
-
-/* Functions with counters, by key, then by position. */
-static int cmp_fn(const void *a, const void *b)
-{
-	const struct gcov_function *x = *(const struct gcov_function *const *)a, *y = *(const struct gcov_function *const *)b;
-	int c = cmp_key(x, y);
-	return c ? c : (x > y) - (x < y);
-}
-
-/* The first function of sorted[0..n) comparable with x. */
-static const struct gcov_function *find_match(struct gcov_function **sorted, int n, const struct gcov_function *x)
-{
-	int lo = 0, hi = n;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (cmp_key(sorted[mid], x) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && cmp_key(sorted[lo], x) == 0 ? sorted[lo] : NULL;
-}
-
-/* Overlap of one file's functions: each counter as a share of its side's total. */
+/* Overlap of one file's functions: each counter as a share of its side's total.  Functions
+ * are comparable with the same ident, checksum and number of counters. */
 static double file_overlap(const struct gcov_file *fa, const struct gcov_file *fb, double sa, double sb)
 {
-	struct gcov_function **sorted = xcalloc((size_t)fb->nfn + 1, sizeof *sorted);
-	int n = 0;
 	double overlap = 0;
-	for (int m = 0; m < fb->nfn; m++)
-		if (fb->fn[m].arcs)
-			sorted[n++] = &fb->fn[m];
-	qsort(sorted, (size_t)n, sizeof *sorted, cmp_fn);
 	for (int k = 0; k < fa->nfn; k++) {
-		const struct gcov_function *x = &fa->fn[k], *y = x->arcs ? find_match(sorted, n, x) : NULL;
+		const struct gcov_function *x = &fa->fn[k], *y = x->arcs ? gcov_find_function(fb, x->ident) : NULL;
+		if (y && (!y->arcs || y->cfg_checksum != x->cfg_checksum || y->narc_counters != x->narc_counters))
+			y = NULL;
 		for (uint32_t c = 0; y && c < x->narc_counters; c++) {
 			double p = sa > 0 ? x->arcs[c] / sa : 0, q = sb > 0 ? y->arcs[c] / sb : 0;
 			overlap += p < q ? p : q;
 		}
 	}
-	free(sorted);
 	return overlap;
 }
 
@@ -201,27 +161,14 @@ static double gcc_overlap(const struct profile_tree *a, const struct profile_tre
 	return overlap;
 }
 
-/* Compared block by block: memory does not grow with the profiles. */
+/* Compared by their SHA-256: memory does not grow with the profiles. */
 static int same_bytes(const char *a, const char *b)
 {
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	int same = fa && fb;
-	while (same) {
-		char ba[65536], bb[65536];
-		size_t na = fread(ba, 1, sizeof ba, fa), nb = fread(bb, 1, sizeof bb, fb);
-		same = na == nb && memcmp(ba, bb, na) == 0 && !ferror(fa) && !ferror(fb);
-		if (na == 0)
-			break;
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
+	char sa[SHA256_HEX_LEN + 1], sb[SHA256_HEX_LEN + 1];
+	return sha256_file(a, sa) == 0 && sha256_file(b, sb) == 0 && strcmp(sa, sb) == 0;
 }
 
-/* The sum of every counter of a clang profile (llvm-profdata show), to tell a profile without
- * counts: llvm-profdata overlap then prints no figure. */
+/* The sum of a clang profile's counters: overlap prints no figure for a profile without counts. */
 static double clang_total(const char *tool, const char *path)
 {
 	struct shown_profile p;
@@ -236,22 +183,20 @@ static double clang_total(const char *tool, const char *path)
 	return total;
 }
 
-/* A raw profile is read as merge reads it: an empty or damaged one is an error, not a result. */
+/* The file must exist; a raw one is read as merge reads it: an empty or damaged one is an error. */
 static void check_raw(const char *path)
 {
 	char *one[] = {(char *)path};
 	int bad;
+	struct stat st;
+	if (stat(path, &st) < 0)
+		fatal("%s: %s", printable(path), strerror(errno));
 	if (ends_with(path, ".profraw") && profraw_count_damaged(one, 1, &bad))
 		fatal("%s is damaged (named above): nothing to compare", printable(path));
 }
 
 static double clang_overlap(const char *tool, const char *a, const char *b, struct diff_result *r)
 {
-	struct stat st;
-	if (stat(a, &st) < 0 || stat(b, &st) < 0) {
-		const char *bad = stat(a, &st) < 0 ? a : b;
-		fatal("%s: %s", printable(bad), strerror(errno));
-	}
 	check_raw(a);
 	check_raw(b);
 	char *sa = safe_path_arg(a), *sb = safe_path_arg(b);

@@ -1,22 +1,15 @@
-/* report.c - `profopt report`: what the training run covered.  For every function of the
- * profile: was it executed, its largest counter (its hottest spot), how many of its counters
- * stayed zero; summed per source file and overall.  Functions never executed are what the
- * profile-use build optimizes as cold (for size, in .text.unlikely).
- *
+/* report.c - `profopt report`: what the training run covered, per function, per source file
+ * and overall.  Functions never executed are what the profile-use build optimizes as cold.
  * A function ran exactly when one of its counters is non-zero: both compilers count only the
- * edges off a spanning tree of the flow graph, and the counts of the tree edges follow from
- * those, so all-zero counters mean zero flow through the whole function.
- *   gcc:   .gcda files (gcov_io.c); names, source files and line ranges from the .gcno files
- *          that -ftest-coverage writes beside them (without those, functions are known by
- *          number and object file only).  Objects with a .gcno but no .gcda were never
- *          loaded: all their functions count as never executed.
- *   clang: `llvm-profdata show --all-functions --counts` on the merged profile (raw
- *          profiles are merged first by llvm-profdata). */
+ * edges off a spanning tree of the flow graph, so all-zero counters mean no flow at all.
+ * gcc: .gcda files, named by the .gcno beside them (-ftest-coverage; without them, by number and
+ * object); clang: `llvm-profdata show` on the merged profile. */
 #include "commands.h"
 #include "format/family.h"
 #include "format/gcov_io.h"
 #include "format/profraw.h"
 #include "lib/json.h"
+#include "lib/strmap.h"
 #include "lib/proc.h"
 #include "lib/tarfile.h"
 #include "format/tooltext.h"
@@ -48,6 +41,7 @@ struct report {
 	uint32_t runs;
 	char version[16];
 	int have_lines, have_names;
+	struct strmap seen; /* the .gcda files read, by name relative to their directory */
 };
 
 static struct fn_stat *add_fn(struct report *r)
@@ -92,14 +86,6 @@ static struct fn_stat *add_noted_fn(struct report *r, const struct gcov_function
 	return f;
 }
 
-static void add_notes_only(struct report *r, const struct gcov_file *notes)
-{
-	for (int i = 0; i < notes->nfn; i++) {
-		struct fn_stat *f = add_noted_fn(r, &notes->fn[i]);
-		f->counters = f->zero = notes->fn[i].ncounted;
-	}
-}
-
 static void add_gcda(struct report *r, const char *rel, const struct gcov_file *data, const struct gcov_file *notes)
 {
 	char *object = replace_suffix(rel, ".gcda", ".o");
@@ -126,6 +112,7 @@ static void read_gcc_pair(struct report *r, const char *name, const unsigned cha
 	struct gcov_file data, notes;
 	char err[600];
 	r->profile_files++;
+	*strmap_slot(&r->seen, rel, 1) = (void *)1;
 	if (unread || gcov_parse(bytes, len, name, &data, err, sizeof err) < 0) {
 		fprintf(stderr, "%s: damaged profile: %s\n", progname, unread ? unread : err); /* as merge says it */
 		r->damaged++;
@@ -173,120 +160,77 @@ static const char *relative_to(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && path[n] == '/' ? path + n + 1 : path;
 }
 
-/* notes_dir/REL with .gcda replaced by .gcno; NULL without a notes directory. */
-static char *notes_for(const char *notes_dir, const char *rel)
-{
-	if (!notes_dir)
-		return NULL;
-	char *base = replace_suffix(rel, ".gcda", ".gcno"), *notes = xasprintf("%s/%s", notes_dir, base);
-	free(base);
-	return notes;
-}
-
-/* Where the .gcda files are: a directory, or a stash read into memory. */
-struct gcda_source {
-	const char *dir;
-	const struct member_list *stash;
-};
-
-static int has_data(const struct gcda_source *src, const char *rel)
-{
-	if (src->stash)
-		return tarmem_find(src->stash, rel) != NULL;
-	char *data = xasprintf("%s/%s", src->dir, rel);
-	int found = access(data, F_OK) == 0;
-	free(data);
-	return found;
-}
-
 /* Notes without data: objects whose code never ran (e.g. modules never loaded). */
-static void add_unloaded(struct report *r, const struct gcda_source *src, const char *notes_dir, const char *const *skip)
+static void add_unloaded(struct report *r, const char *notes_dir, const char *const *skip)
 {
 	struct file_list gcno = {0};
 	if (!notes_dir || find_files(&gcno, notes_dir, ".gcno", skip) < 0)
 		return;
 	for (int i = 0; i < gcno.n; i++) {
 		char *base = replace_suffix(relative_to(gcno.paths[i], notes_dir), ".gcno", ".gcda");
+		int has_data = strmap_get(&r->seen, base) != NULL;
 		struct gcov_file notes;
 		char err[512];
-		if (!has_data(src, base)) {
-			if (gcov_read(gcno.paths[i], &notes, err, sizeof err) < 0) {
-				warn("%s", err);
-			} else {
-				if (notes.kind == GCOV_NOTES) {
-					add_notes_only(r, &notes);
-					r->notes_files++;
-					r->unloaded++;
-				}
-				gcov_file_free(&notes);
+		free(base);
+		if (has_data)
+			continue;
+		if (gcov_read(gcno.paths[i], &notes, err, sizeof err) < 0) {
+			warn("%s", err);
+			continue;
+		}
+		if (notes.kind == GCOV_NOTES) {
+			r->notes_files++;
+			r->unloaded++;
+			for (int k = 0; k < notes.nfn; k++) {
+				struct fn_stat *f = add_noted_fn(r, &notes.fn[k]);
+				f->counters = f->zero = notes.fn[k].ncounted;
 			}
 		}
-		free(base);
+		gcov_file_free(&notes);
 	}
 	file_list_free(&gcno);
 }
 
-static void collect_gcc(struct report *r, const char *dir, const char *notes_dir, const char *const *skip)
+/* The .gcda files under dir, or of the stash `archive`, read in memory: nothing is extracted. */
+static void collect_gcc(struct report *r, const char *dir, const char *archive, const char *notes_dir,
+			const char *const *skip)
 {
 	struct file_list gcda = {0};
-	struct gcda_source src = {.dir = dir};
-	if (find_files(&gcda, dir, ".gcda", skip) < 0)
+	struct member_list stash = {0};
+	char err[600];
+	if (archive && tarmem_read(archive, ".gcda", &stash, err, sizeof err) < 0)
+		fatal("cannot read the stash %s", err);
+	if (!archive && find_files(&gcda, dir, ".gcda", skip) < 0)
 		fatal("cannot read %s: %s", printable(dir), strerror(errno));
 	file_list_sort(&gcda);
-	for (int i = 0; i < gcda.n; i++) {
-		const char *rel = relative_to(gcda.paths[i], dir);
-		char *notes = notes_for(notes_dir, rel);
-		size_t len;
-		char err[600];
-		unsigned char *bytes = read_profile(gcda.paths[i], &len, err, sizeof err);
-		read_gcc_pair(r, gcda.paths[i], bytes, len, rel, notes, bytes ? NULL : err);
+	for (int i = 0; i < (archive ? stash.n : gcda.n); i++) {
+		const struct member *m = archive ? &stash.m[i] : NULL;
+		const char *rel = m ? m->name : relative_to(gcda.paths[i], dir);
+		char *name = m ? xasprintf("%s:%s", archive, rel) : xstrdup(gcda.paths[i]), *notes = NULL;
+		size_t len = m ? m->len : 0;
+		unsigned char *bytes = m ? NULL : read_profile(name, &len, err, sizeof err);
+		if (notes_dir) {
+			char *base = replace_suffix(rel, ".gcda", ".gcno");
+			notes = xasprintf("%s/%s", notes_dir, base);
+			free(base);
+		}
+		read_gcc_pair(r, name, m ? m->data : bytes, len, rel, notes, m || bytes ? NULL : err);
 		free(bytes);
 		free(notes);
-	}
-	add_unloaded(r, &src, notes_dir, skip);
-	file_list_free(&gcda);
-}
-
-/* The .gcda files of a stash, read in memory: nothing is extracted. */
-static void collect_gcc_stash(struct report *r, const char *archive, const char *notes_dir, const char *const *skip)
-{
-	struct member_list stash;
-	struct gcda_source src = {.stash = &stash};
-	char err[600];
-	if (tarmem_read(archive, ".gcda", &stash, err, sizeof err) < 0)
-		fatal("cannot read the stash %s", err);
-	for (int i = 0; i < stash.n; i++) {
-		const struct member *m = &stash.m[i];
-		char *name = xasprintf("%s:%s", archive, m->name), *notes = notes_for(notes_dir, m->name);
-		read_gcc_pair(r, name, m->data, m->len, m->name, notes, NULL);
 		free(name);
-		free(notes);
 	}
-	add_unloaded(r, &src, notes_dir, skip);
+	add_unloaded(r, notes_dir, skip);
+	file_list_free(&gcda);
 	tarmem_free(&stash);
 }
 
 /* Without notes, functions are known by ident only.  An externally visible function's
  * ident is a hash of its name (gcov_global_ident), so the global text symbols that nm lists
  * for the object beside the .gcda name them; static functions stay numbered. */
-struct unnamed {
-	const char *object;
-	uint32_t ident;
-	struct fn_stat *fn;
-};
-
-static int cmp_unnamed(const void *a, const void *b)
-{
-	const struct unnamed *x = a, *y = b;
-	int c = strcmp(x->object, y->object);
-	return c ? c : (x->ident > y->ident) - (x->ident < y->ident);
-}
-
 struct naming {
 	struct report *r;
-	struct unnamed *u;
-	int nu;
-	const char **objects; /* relative to objdir, per object given to nm */
+	struct strmap unnamed; /* "OBJECT #IDENT" -> its fn_stat */
+	const char **objects;  /* relative to objdir, per object given to nm */
 };
 
 static void name_symbol(void *ctx, int object, const char *name, char type)
@@ -294,24 +238,27 @@ static void name_symbol(void *ctx, int object, const char *name, char type)
 	struct naming *n = ctx;
 	if (type != 'T' && type != 'W')
 		return;
-	struct unnamed key = {n->objects[object], gcov_global_ident(name), NULL};
-	struct unnamed *hit = bsearch(&key, n->u, (size_t)n->nu, sizeof *n->u, cmp_unnamed);
-	if (hit && hit->fn->name[0] == '#') {
-		free(hit->fn->name);
-		hit->fn->name = xstrdup(name);
+	char *key = xasprintf("%s #%u", n->objects[object], gcov_global_ident(name));
+	struct fn_stat *f = strmap_get(&n->unnamed, key);
+	free(key);
+	if (f && f->name[0] == '#') {
+		free(f->name);
+		f->name = xstrdup(name);
 		n->r->named_by_symbol++;
 	}
 }
 
 static void name_globals(struct report *r, const char *objdir, const char *nm)
 {
-	struct naming n = {r, xcalloc((size_t)r->nfn + 1, sizeof *n.u), 0, xcalloc((size_t)r->nfn + 1, sizeof *n.objects)};
+	struct naming n = {r, {0}, xcalloc((size_t)r->nfn + 1, sizeof *n.objects)};
 	char **paths = xcalloc((size_t)r->nfn + 1, sizeof *paths), *why = NULL;
 	int nobj = 0;
 	for (int i = 0; i < r->nfn; i++) {
 		if (r->fn[i].name[0] != '#')
 			continue;
-		n.u[n.nu++] = (struct unnamed){r->fn[i].file, (uint32_t)strtoul(r->fn[i].name + 1, NULL, 10), &r->fn[i]};
+		char *key = xasprintf("%s %s", r->fn[i].file, r->fn[i].name);
+		*strmap_slot(&n.unnamed, key, 1) = &r->fn[i];
+		free(key);
 		if (nobj == 0 || strcmp(n.objects[nobj - 1], r->fn[i].file) != 0) {
 			char *o = xasprintf("%s/%s", objdir, r->fn[i].file);
 			if (access(o, R_OK) == 0) {
@@ -322,7 +269,6 @@ static void name_globals(struct report *r, const char *objdir, const char *nm)
 			}
 		}
 	}
-	qsort(n.u, (size_t)n.nu, sizeof *n.u, cmp_unnamed);
 	if (nm_symbols(nm, paths, nobj, NM_DEFINED, name_symbol, &n, &why) != 0)
 		warn("%s could not list the symbols of the objects (functions stay numbered): %.200s", printable(nm),
 		     why && *why ? printable(why) : "cannot run it");
@@ -331,12 +277,11 @@ static void name_globals(struct report *r, const char *objdir, const char *nm)
 		free(paths[i]);
 	free(paths);
 	free(n.objects);
-	free(n.u);
+	strmap_free(&n.unnamed, NULL);
 }
 
-/* Objects with no .gcda beside them: their code never ran in training (a module never
- * imported, a program never started), so all of it is cold.  Counted when there are no
- * notes to count their functions. */
+/* Objects with no .gcda beside them never ran in training (a module never imported): all
+ * cold.  Counted when there are no notes to count their functions. */
 static int count_objects_without_data(const char *dir, const char *const *skip)
 {
 	struct file_list objs = {0};
@@ -369,17 +314,16 @@ static void split_profile_name(const char *s, struct fn_stat *f)
 	}
 }
 
-/* Merges the sound raw profiles under dir into a temporary .profdata; returns its path, or
- * NULL when there is none.  *tmpdir: the directory to remove. */
-static char *merge_raw(struct report *r, const char *tool, const char *dir, const char *const *skip, char **tmpdir)
+/* Merges the sound raw profiles under dir into a .profdata in a temporary directory (removed
+ * at exit); returns its path, or NULL when there is none. */
+static char *merge_raw(struct report *r, const char *tool, const char *dir, const char *const *skip)
 {
 	struct file_list raw = {0};
 	if (find_files(&raw, dir, ".profraw", skip) < 0)
 		fatal("cannot read %s: %s", printable(dir), strerror(errno));
 	file_list_sort(&raw);
 	r->profile_files = raw.n;
-	/* damaged ones (an empty file, which llvm-profdata would skip in silence) are named and
-	 * counted as merge does, and the rest reported on */
+	/* damaged ones (an empty file, which llvm-profdata would skip in silence) named as merge does */
 	int *bad = xcalloc((size_t)raw.n + 1, sizeof *bad), good = 0;
 	r->damaged += profraw_count_damaged(raw.paths, raw.n, bad);
 	char **argv = xcalloc((size_t)raw.n + 5, sizeof *argv), *out = NULL, *merged = NULL;
@@ -387,8 +331,9 @@ static char *merge_raw(struct report *r, const char *tool, const char *dir, cons
 		if (!bad[i])
 			argv[4 + good++] = safe_path_arg(raw.paths[i]);
 	if (good > 0) {
-		*tmpdir = make_temp_dir("report");
-		merged = xasprintf("%s/merged.profdata", *tmpdir);
+		char *tmpdir = make_temp_dir("report");
+		merged = xasprintf("%s/merged.profdata", tmpdir);
+		free(tmpdir);
 		argv[0] = (char *)tool;
 		argv[1] = "merge";
 		argv[2] = xasprintf("-output=%s", merged);
@@ -410,9 +355,9 @@ static char *merge_raw(struct report *r, const char *tool, const char *dir, cons
 static void collect_clang(struct report *r, const char *tool, const char *profdata, const char *dir,
 			  const char *const *skip)
 {
-	char *merged = NULL, *tmpdir = NULL, *why = NULL;
+	char *merged = NULL, *why = NULL;
 	if (!profdata) {
-		if (!(profdata = merged = merge_raw(r, tool, dir, skip, &tmpdir)))
+		if (!(profdata = merged = merge_raw(r, tool, dir, skip)))
 			return;
 	} else {
 		r->profile_files = 1;
@@ -443,11 +388,7 @@ static void collect_clang(struct report *r, const char *tool, const char *profda
 		shown_profile_free(&p);
 	}
 	free(why);
-	if (tmpdir) {
-		remove_dir_tree(tmpdir);
-		free(tmpdir);
-		free(merged);
-	}
+	free(merged);
 }
 
 /* ---- summing up and printing ---- */
@@ -688,11 +629,8 @@ static void print_text(const struct report *r, const struct totals *all, struct 
 		printf("\nnever executed:\n");
 		for (int i = 0; i < r->nfn; i++)
 			if (!r->fn[i].executed) {
-				if (r->fn[i].line)
-					printf("  %s  (%s:%u)\n", printable(r->fn[i].name), printable(r->fn[i].file),
-					       r->fn[i].line);
-				else
-					printf("  %s  (%s)\n", printable(r->fn[i].name), printable(r->fn[i].file));
+				printf("  %s  (%s", printable(r->fn[i].name), printable(r->fn[i].file));
+				printf(r->fn[i].line ? ":%u)\n" : ")\n", r->fn[i].line);
 			}
 	}
 }
@@ -777,13 +715,11 @@ static void parse_options(int argc, char **argv, struct report_opts *o)
 		usage_error("--profdata is for clang profiles; gcc profiles are read with --profile-dir or --archive");
 	if (o->archive && fam && fam != &family_gcc)
 		usage_error("--archive holds gcc profiles (.gcda)");
-	if (!fam) {
-		if (o->archive || (!o->profdata && has_files(o->dir, ".gcda", o->skip.v)))
-			fam = &family_gcc;
-		else
-			fam = o->profdata || has_files(o->dir, ".profraw", o->skip.v) ? &family_clang : &family_gcc;
-	}
-	o->fam = fam;
+	/* guessed: a stash or any .gcda is gcc's; --profdata or a .profraw clang's */
+	if (!fam && !o->archive && (o->profdata || (!has_files(o->dir, ".gcda", o->skip.v) &&
+						  has_files(o->dir, ".profraw", o->skip.v))))
+		fam = &family_clang;
+	o->fam = fam ? fam : &family_gcc;
 }
 
 static void collect(struct report *r, const struct report_opts *o)
@@ -794,10 +730,7 @@ static void collect(struct report *r, const struct report_opts *o)
 	if (r->family->id == FAMILY_GCC) {
 		/* notes beside the .gcda; with --archive, in the build directory if given */
 		const char *notes_dir = o->notes_dir ? o->notes_dir : o->dir;
-		if (o->archive)
-			collect_gcc_stash(r, o->archive, notes_dir, o->skip.v);
-		else
-			collect_gcc(r, o->dir, notes_dir, o->skip.v);
+		collect_gcc(r, o->dir, o->archive, notes_dir, o->skip.v);
 		if (o->dir && r->notes_files - r->unloaded < r->profile_files)
 			name_globals(r, o->dir, o->nm);
 		if (o->dir && r->notes_files == 0)
@@ -839,5 +772,6 @@ int cmd_report(int argc, char **argv)
 	}
 	free(r.fn);
 	free(hot);
+	strmap_free(&r.seen, NULL);
 	return r.damaged ? 1 : 0;
 }
