@@ -13,7 +13,9 @@
  * environment goes on to the emulator without LD_PRELOAD (which qemu's -E carries).  A script
  * whose #! names a program of the target is started the same way; anything else (a program
  * of this machine, its scripts) is exec'd as it is.  The library takes itself out of
- * LD_PRELOAD when it loads, so that no program of this machine is asked to preload it.
+ * LD_PRELOAD, and PROFOPT_QEMU_EXEC out of the environment, when it loads: no program of this
+ * machine is asked to preload it, and the emulated programs see the environment they were
+ * given (the emulator gets PROFOPT_QEMU_EXEC back for the programs it starts).
  *
  * pgo.mk builds it with the target's compiler: $(CC) -shared -fPIC -o qemu-exec.so qemu-exec.c -ldl
  * (execve, execv, execvp, execvpe, posix_spawn and posix_spawnp; the exec path does no malloc:
@@ -43,6 +45,7 @@ extern const ElfW(Ehdr) __ehdr_start __attribute__((visibility("hidden")));
 extern char **environ;
 
 static char self[PATH_MAX];             /* this library, as LD_PRELOAD named it */
+static char qemu_assignment[MAX_TEXT + sizeof QEMU_VAR]; /* PROFOPT_QEMU_EXEC=..., for the emulator */
 static char qemu_text[MAX_TEXT];        /* PROFOPT_QEMU_EXEC, its words split in place */
 static char *qemu_words[MAX_WORDS + 1];
 static int qemu_word_count;
@@ -119,6 +122,7 @@ static void read_qemu_command(const char *text)
 		qemu_error = QEMU_VAR " holds a quote, \\, ` or $: its words are split at white space, unquoted";
 	if (qemu_error)
 		return;
+	strcpy(stpcpy(qemu_assignment, QEMU_VAR "="), text);
 	strcpy(qemu_text, text);
 	for (char *w = strtok_r(qemu_text, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
 		if (qemu_word_count == MAX_WORDS) {
@@ -166,6 +170,7 @@ __attribute__((constructor)) static void qemu_exec_init(void)
 		strcpy(self, info.dli_fname);
 	drop_self_from_preload();
 	read_qemu_command(getenv(QEMU_VAR));
+	unsetenv(QEMU_VAR);
 }
 
 /* The first bytes of FILE into HEAD (NUL-terminated); their count, or -1. */
@@ -226,22 +231,19 @@ static char *copy_into(char **at, const char *a, const char *b, const char *c)
 	return start;
 }
 
-/* The emulator's environment into P's mapping at *AT: ENVP without LD_PRELOAD (its value in
- * *THEIRS), with PROFOPT_QEMU_EXEC when ENVP lacks it (the programs it starts need it). */
-static void plan_environment(struct plan *p, char **at, char *const envp[], size_t count, const char **theirs)
+/* The emulator's environment: ENVP without LD_PRELOAD (its value in *THEIRS) and with this
+ * process's PROFOPT_QEMU_EXEC, for the programs that the emulated one starts in turn. */
+static void plan_environment(struct plan *p, char *const envp[], size_t count, const char **theirs)
 {
-	size_t k = 0, has_qemu = 0, qlen = strlen(QEMU_VAR "=");
+	size_t k = 0, plen = strlen(PRELOAD_VAR "="), qlen = strlen(QEMU_VAR "=");
 	*theirs = NULL;
 	for (size_t i = 0; i < count; i++) {
-		if (strncmp(envp[i], PRELOAD_VAR "=", strlen(PRELOAD_VAR "=")) == 0) {
-			*theirs = envp[i] + strlen(PRELOAD_VAR "=");
-			continue;
-		}
-		has_qemu |= strncmp(envp[i], QEMU_VAR "=", qlen) == 0;
-		p->envp[k++] = envp[i];
+		if (strncmp(envp[i], PRELOAD_VAR "=", plen) == 0)
+			*theirs = envp[i] + plen;
+		else if (strncmp(envp[i], QEMU_VAR "=", qlen) != 0)
+			p->envp[k++] = envp[i];
 	}
-	if (!has_qemu && getenv(QEMU_VAR))
-		p->envp[k++] = copy_into(at, QEMU_VAR "=", getenv(QEMU_VAR), NULL);
+	p->envp[k++] = qemu_assignment;
 	p->envp[k] = NULL;
 }
 
@@ -269,7 +271,7 @@ static int plan_for(struct plan *p, const char *file, char *const argv[], char *
 		errno = ENOEXEC;
 		return -1;
 	}
-	p->size = (nargs + MAX_WORDS + 12 + nenv + 2) * sizeof(char *) + 3 * PATH_MAX + MAX_TEXT + 64;
+	p->size = (nargs + MAX_WORDS + 12 + nenv + 2) * sizeof(char *) + strlen(file) + 2 * HEAD_BYTES + sizeof self + 64;
 	for (size_t i = 0; i < nenv; i++)
 		p->size += strncmp(envp[i], PRELOAD_VAR "=", strlen(PRELOAD_VAR "=")) == 0 ? strlen(envp[i]) : 0;
 	p->mem = mmap(NULL, p->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -278,7 +280,7 @@ static int plan_for(struct plan *p, const char *file, char *const argv[], char *
 	p->argv = (char **)p->mem;
 	p->envp = p->argv + nargs + MAX_WORDS + 12;
 	at = (char *)(p->envp + nenv + 2);
-	plan_environment(p, &at, envp, nenv, &theirs);
+	plan_environment(p, envp, nenv, &theirs);
 	p->path = qemu_path;
 	for (int i = 0; i < qemu_word_count; i++)
 		p->argv[k++] = qemu_words[i];
