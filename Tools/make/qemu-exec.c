@@ -255,6 +255,20 @@ static size_t count_of(char *const list[])
 	return n;
 }
 
+/* PROGRAM as the emulator, another process, must name it: /proc/self/exe is the emulated
+ * program (qemu's readlink says which), and a name starting with - is no option. */
+static char *program_name(char **at, const char *program)
+{
+	char *start = *at;
+	ssize_t n;
+	if (strcmp(program, "/proc/self/exe") == 0 && (n = readlink(program, start, PATH_MAX - 1)) > 0) {
+		start[n] = '\0';
+		*at += n + 1;
+		return start;
+	}
+	return copy_into(at, program[0] == '-' ? "./" : "", program, NULL);
+}
+
 /* The plan for exec'ing FILE (ARGV, ENVP): 0 run it as it is, 1 run P (the emulator),
  * -1 an error (errno set). */
 static int plan_for(struct plan *p, const char *file, char *const argv[], char *const envp[])
@@ -271,7 +285,7 @@ static int plan_for(struct plan *p, const char *file, char *const argv[], char *
 		errno = ENOEXEC;
 		return -1;
 	}
-	p->size = (nargs + MAX_WORDS + 12 + nenv + 2) * sizeof(char *) + strlen(file) + 2 * HEAD_BYTES + sizeof self + 64;
+	p->size = (nargs + MAX_WORDS + 12 + nenv + 2) * sizeof(char *) + strlen(file) + 2 * HEAD_BYTES + 2 * PATH_MAX + 64;
 	for (size_t i = 0; i < nenv; i++)
 		p->size += strncmp(envp[i], PRELOAD_VAR "=", strlen(PRELOAD_VAR "=")) == 0 ? strlen(envp[i]) : 0;
 	p->mem = mmap(NULL, p->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -290,8 +304,7 @@ static int plan_for(struct plan *p, const char *file, char *const argv[], char *
 	p->argv[k++] = copy_into(&at, PRELOAD_VAR "=", self, NULL);
 	if (theirs && *theirs) /* the program's own preloads, after this library */
 		at = stpcpy(stpcpy(at - 1, ":"), theirs) + 1;
-	/* qemu reads a program whose name starts with - as an option */
-	p->argv[k++] = copy_into(&at, program[0] == '-' ? "./" : "", program, NULL);
+	p->argv[k++] = program_name(&at, program);
 	if (kind == 2 && arg)
 		p->argv[k++] = copy_into(&at, arg, NULL, NULL);
 	if (kind == 2)

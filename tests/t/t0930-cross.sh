@@ -288,9 +288,10 @@ CEOF
 }
 
 # A program under the pipeline's qemu runner starts programs of the target (itself, by execve
-# with an environment and by posix_spawnp, and a script whose #! names it) through the emulator,
-# thanks to the exec shim pgo.mk builds; programs of this machine (sh) still run natively;
-# without the shim, the same execve fails: this machine's kernel cannot run an aarch64 program.
+# with an environment, as /proc/self/exe and by posix_spawnp, and a script whose #! names it)
+# through the emulator, thanks to the exec shim pgo.mk builds; programs of this machine (sh)
+# still run natively; without the shim, the same execve fails: this machine's kernel cannot
+# run an aarch64 program.
 test_emulated_programs_follow_exec() {
 	require_aarch64
 	setup_fixture
@@ -303,6 +304,8 @@ test_emulated_programs_follow_exec() {
 	make -s --eval="$run" run ARGS='run ./starter show a b' > self.out 2>&1 || { cat self.out; fail "starter run ./starter"; }
 	expect_contains self.out '^show: argv0=\./starter args=a b X=42 preload=-$'
 	expect_contains self.out '^run: exit 7$'
+	make -s --eval="$run" run ARGS='run /proc/self/exe show g' > proc.out 2>&1 || { cat proc.out; fail "starter run /proc/self/exe"; }
+	expect_contains proc.out '^show: argv0=/proc/self/exe args=g X=42'
 	make -s --eval="$run" run ARGS='run ./script.sh c' > script.out 2>&1 || { cat script.out; fail "starter run ./script.sh"; }
 	expect_contains script.out "^show: argv0=$PWD/starter args=\\./script\\.sh c X=42"
 	PATH=$PWD:$PATH make -s --eval="$run" run ARGS='spawn starter show d' > spawn.out 2>&1 || { cat spawn.out; fail "starter spawn starter"; }
