@@ -47,6 +47,8 @@
 #     PGO_TARGET                the machine the compiler builds for ($CC -dumpmachine)
 #     PGO_RUNNER                the command that runs the target's programs for
 #                               training (empty: directly; see Cross builds)
+#     PGO_RUNNER_EMULATED       yes when PGO_RUNNER is qemu-user (pgo.mk then makes
+#                               the programs it runs follow exec), else no
 #     PGO_TRAIN_TIMEOUT_SCALE   factor of the training's timeouts (10 emulated, else 1)
 #     PGO_NM, PGO_READELF       a cross GCC's nm and readelf, for verify (else empty)
 #     PGO_LAUNCHER              distcc or icecc (--with-distcc, --with-icecc), else empty
@@ -83,7 +85,13 @@
 #   the other three on to pgo.mk (PGO_RUNNER = @PGO_RUNNER@, ...), which starts
 #   every training task through the runner; the Makefile's own commands start
 #   the program as $(PGO_RUNNER) ./prog (PGO_TRAIN_LIST), and run its tasks
-#   with $(PGO_TRAIN_CMD) (PGO_VERIFY_RUN).  A cross build has no BOLT stage
+#   with $(PGO_TRAIN_CMD) (PGO_VERIFY_RUN).  qemu-user runs a program's exec
+#   of another program of the target (a test that starts sys.executable) on
+#   this machine's kernel, which cannot run it: with a qemu runner
+#   (PGO_RUNNER_EMULATED=yes, also passed on as PGO_RUNNER_EMULATED =
+#   @PGO_RUNNER_EMULATED@) pgo.mk preloads into the emulated programs a library
+#   built from qemu-exec.c, installed beside it, that starts them through qemu
+#   again (binfmt_misc needs none of it).  A cross build has no BOLT stage
 #   (--enable-bolt is refused; with ax_pgo_bolt_default=auto configure says why).
 #
 #   GCC: -fprofile-generate (single-threaded counter updates: atomic ones are a locked
@@ -258,6 +266,7 @@ AS_IF([test "x$ax_pgo_enabled" != xno], [
 ], [$2])
 AC_SUBST([PGO_ENABLED])
 AC_SUBST([PGO_RUNNER])
+AC_SUBST([PGO_RUNNER_EMULATED])
 AC_SUBST([PGO_TRAIN_TIMEOUT_SCALE])
 AC_SUBST([PGO_NM])
 AC_SUBST([PGO_READELF])
@@ -502,6 +511,8 @@ AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <stdio.h>]], [[puts("profopt-runner-o
      _AX_PGO_RUNNER_GIVEN])
 ], [ax_pgo_runner_error="$CC cannot link a test program (see config.log)"])
 AC_MSG_RESULT([${ax_pgo_how:-no way}])
+dnl pgo.mk makes the programs a qemu runner emulates follow exec (qemu-exec.c).
+AS_IF([test $ax_pgo_emulated = yes && test -n "$PGO_RUNNER"], [PGO_RUNNER_EMULATED=yes], [PGO_RUNNER_EMULATED=no])
 AS_IF([test -n "$ax_pgo_runner_error"], [AC_MSG_ERROR([$ax_pgo_runner_error])])
 AS_IF([test -n "$ax_pgo_runner_warn"], [AC_MSG_WARN([$ax_pgo_runner_warn])])
 dnl A per-task limit measured natively would stop emulated tasks that are only slow: qemu-user

@@ -64,6 +64,9 @@
 #                        pgo.mk exports it to every command it runs: the project's own commands
 #                        write $(PGO_RUNNER) ./prog (PGO_TRAIN_LIST), and a task in shell syntax
 #                        starts a target program after its first word as $PGO_RUNNER ./prog
+#   PGO_RUNNER_EMULATED  from AX_PGO: yes when PGO_RUNNER is qemu-user, whose programs pgo.mk
+#                        makes follow exec (Cross builds, below; default: yes when the runner's
+#                        first word is qemu-*)
 #   PGO_TRAIN_TIMEOUT_SCALE  from AX_PGO: the factor of PGO_TRAIN_TIMEOUT for training and
 #                        PGO_TRAIN_CMD (default 1; AX_PGO says 10 where the programs are
 #                        emulated); the training says the timeout it uses and why
@@ -157,10 +160,17 @@
 # environment names (LLVM_PROFILE_FILE, GCOV_PREFIX) on this machine; a runner on another
 # machine must pass that environment on and share the build directory at the same path.
 # Clang's raw-profile check (profopt check-raw) runs its test program through the runner;
-# verify reads the target's objects with PGO_NM and PGO_READELF.
+# verify reads the target's objects with PGO_NM and PGO_READELF.  Under qemu-user
+# (PGO_RUNNER_EMULATED=yes) a program that starts another program of the target (fork and exec
+# of sys.executable) hands it to this machine's kernel, which cannot run it: pgo.mk builds
+# qemu-exec.c (installed beside it) with $(CC) into $(PGO_DIR)/qemu-exec.so and adds
+# -E LD_PRELOAD=$(PGO_DIR)/qemu-exec.so to PGO_RUNNER, so that such an exec goes through the
+# emulator again (PROFOPT_QEMU_EXEC, exported: the runner as configured); other runners are
+# used as they are.  PGO_RUNNER and PGO_RUNNER_EMULATED are set before pgo.mk is included.
 pgo_mk_file := $(lastword $(MAKEFILE_LIST))
 PGO_RUNNER ?=
 export PGO_RUNNER
+PGO_RUNNER_EMULATED ?= $(if $(filter qemu-%,$(notdir $(firstword $(PGO_RUNNER)))),yes,no)
 PGO_TRAIN_TIMEOUT_SCALE ?= 1
 PGO_NM ?=
 PGO_READELF ?=
@@ -345,7 +355,26 @@ PGO_TRAIN_WRAPPER ?=
 # before the training.
 pgo_runner_on = $(strip $(PGO_RUNNER))
 pgo_launcher = $(pgo_abs_dir)/target-run
-pgo_runner_dep = $(if $(pgo_runner_on),| $(pgo_launcher))
+pgo_runner_dep = $(if $(pgo_runner_on),| $(pgo_launcher) $(if $(pgo_exec_shim_on),$(pgo_exec_shim)))
+# The exec shim of a qemu-user runner (Cross builds, above), built before any stage runs the
+# target's programs; the runner said is the one configured.
+pgo_runner_given := $(PGO_RUNNER)
+pgo_exec_shim_src := $(dir $(pgo_mk_file))qemu-exec.c
+pgo_exec_shim := $(pgo_abs_dir)/qemu-exec.so
+pgo_exec_shim_on := $(and $(filter yes,$(PGO_RUNNER_EMULATED)),$(strip $(PGO_RUNNER)))
+pgo_comma := ,
+$(if $(and $(pgo_exec_shim_on),$(findstring $(pgo_comma),$(pgo_exec_shim))),$(error pgo.mk: PGO_DIR '$(PGO_DIR)' holds a comma, \
+	which qemu's -E LD_PRELOAD=$(pgo_exec_shim) would split at: use a path without it))
+$(if $(and $(pgo_exec_shim_on),$(if $(findstring -E LD_PRELOAD=$(pgo_exec_shim),$(PGO_RUNNER)),,x)),\
+	$(eval override PGO_RUNNER := $$(pgo_runner_given) -E LD_PRELOAD=$$(pgo_exec_shim))$(eval export PROFOPT_QEMU_EXEC := $$(pgo_runner_given)))
+$(call pgo_stamp,instrument): $(pgo_runner_dep)
+$(pgo_exec_shim): $(wildcard $(pgo_exec_shim_src))
+	@test -f $(pgo_exec_shim_src) || { echo "pgo.mk: $(pgo_exec_shim_src) is missing: it must sit beside pgo.mk (make install-profopt puts it there), \
+		so that programs under qemu-user can start the target's programs" >&2; exit 1; }
+	@mkdir -p $(pgo_abs_dir)/logs && $(CC) -shared -fPIC -O2 -o $@.tmp $(pgo_exec_shim_src) -ldl > $(call pgo_log,qemu-exec) 2>&1 || \
+		{ cat $(call pgo_log,qemu-exec) >&2; echo "pgo.mk: $(CC) did not build the exec shim $@ from $(pgo_exec_shim_src) (above): \
+		programs under qemu-user could not start the target's programs" >&2; exit 1; }
+	@mv -f $@.tmp $@
 pgo_timeout_scale = $(or $(strip $(PGO_TRAIN_TIMEOUT_SCALE)),1)
 pgo_scaled = $(filter-out 1,$(pgo_timeout_scale))
 pgo_train_timeout = $(if $(pgo_scaled),$(shell awk 'BEGIN { t = ($(PGO_TRAIN_TIMEOUT)) * ($(pgo_timeout_scale)); \
@@ -353,7 +382,7 @@ pgo_train_timeout = $(if $(pgo_scaled),$(shell awk 'BEGIN { t = ($(PGO_TRAIN_TIM
 pgo_timeout_why = $(if $(pgo_scaled),(PGO_TRAIN_TIMEOUT $(PGO_TRAIN_TIMEOUT) s x PGO_TRAIN_TIMEOUT_SCALE $(pgo_timeout_scale): \
 	emulated programs run slower),(not scaled: PGO_TRAIN_TIMEOUT_SCALE=N scales it for a slow runner))
 pgo_runner_said = $(if $(or $(pgo_runner_on),$(pgo_scaled)),echo $(call pgo_quote,train: $(if $(pgo_runner_on),the target's \
-	programs run through $(PGO_RUNNER); )timeout $(pgo_train_timeout) s per task $(pgo_timeout_why)) >&2 &&)
+	programs run through $(pgo_runner_given)$(if $(pgo_exec_shim_on), (following exec: $(PGO_DIR)/qemu-exec.so)); )timeout $(pgo_train_timeout) s per task $(pgo_timeout_why)) >&2 &&)
 # --stop-with-parent: make, killed by SIGTERM, kills the recipe's shell, which does not pass it on.
 PGO_TRAIN_CMD = $(PGO_TRAIN_WRAPPER) $(PROFOPT) train -j $(PGO_JOBS) --timeout=$(pgo_train_timeout) --min-ran=$(PGO_MIN_RAN) \
 	--heartbeat=$(PGO_HEARTBEAT) --stop-with-parent $(if $(pgo_runner_on),--launcher=$(pgo_launcher)) \

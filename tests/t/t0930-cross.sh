@@ -56,9 +56,12 @@ cross_round_trip() {
 	expect_contains configure.out "how training runs the programs built for aarch64-.*linux-gnu\.\.\. through qemu-user: .*qemu-aarch64 -L $SYSROOT\$"
 	expect_contains configure.out "factor of the training's timeouts\.\.\. 10: the target's programs are emulated"
 	expect_contains Makefile "^PGO_RUNNER = .*qemu-aarch64 -L $SYSROOT\$"
+	expect_contains Makefile '^PGO_RUNNER_EMULATED = yes$'
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt (cross, under qemu)"; }
 	expect_stamps configure instrument train merge clean use verify
-	expect_contains make.out "^train: the target's programs run through .*qemu-aarch64 -L $SYSROOT; timeout 12000 s per task \(PGO_TRAIN_TIMEOUT 1200 s x PGO_TRAIN_TIMEOUT_SCALE 10"
+	expect_contains make.out "^train: the target's programs run through .*qemu-aarch64 -L $SYSROOT \(following exec: pgo/qemu-exec\.so\); timeout 12000 s per task \(PGO_TRAIN_TIMEOUT 1200 s x PGO_TRAIN_TIMEOUT_SCALE 10"
+	# the exec shim, built for the target (t0932 shows what it does)
+	readelf -h pgo/qemu-exec.so > shim.out && expect_contains shim.out 'Machine: +AArch64'
 	expect_contains make.out 'training: 4 tasks, [0-9]+ at a time, timeout 12000 s each'
 	# "fails" runs the toy inside sh -c through $PGO_RUNNER: it ran, and failed as natively
 	expect_contains make.out '1 of 4 training tasks failed: fails'
@@ -110,6 +113,7 @@ EOF
 	xconfigure --with-pgo-runner="$PWD/runner.sh" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
 	expect_contains configure.out "through $PWD/runner.sh\$"
 	expect_contains configure.out "factor of the training's timeouts\.\.\. 1\$"
+	expect_contains Makefile '^PGO_RUNNER_EMULATED = no$'
 	expect_contains runner.log '^\./conftest$'
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt through runner.sh"; }
 	expect_contains make.out "^train: the target's programs run through $PWD/runner.sh; timeout 1200 s per task \(not scaled"
@@ -120,6 +124,9 @@ EOF
 		expect_eq "$(grep -c "^\./toy $t\$" runner.log)" 2 "runs of './toy $t' through the runner"
 	done
 	expect_not_contains runner.log '^sh '
+	# a runner that is not qemu gets nothing added: no exec shim
+	expect_not_contains runner.log 'LD_PRELOAD'
+	[ ! -e pgo/qemu-exec.so ] || fail "an exec shim was built for a runner that is not qemu"
 	check_aarch64_toy
 }
 
@@ -225,7 +232,7 @@ test_top_level_cross_configure() {
 	expect_contains dry.out "-C $PWD/cpython/build-python -- sh -c .*configure CC=\"([^ ]*ccache )?cc\""
 	show='show: ; $(info $(PGO_TRAIN_LIST))$(info $(PGO_VERIFY_RUN))@:'
 	make -s --eval="$show" show > list.out
-	expect_contains list.out "LD_LIBRARY_PATH=$PWD/cpython/build .*qemu-aarch64 -L $SYSROOT \./python -c "
+	expect_contains list.out "LD_LIBRARY_PATH=$PWD/cpython/build .*qemu-aarch64 -L $SYSROOT -E LD_PRELOAD=$PWD/cpython/pgo/qemu-exec\.so \./python -c "
 	expect_contains list.out "$PWD/cpython/build-python/python -m compileall "
 	# natively: no cross argument, and the interpreter itself precompiles
 	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.13.9" > /dev/null 2>&1 || fail "configure"
@@ -234,4 +241,98 @@ test_top_level_cross_configure() {
 	expect_not_contains dry.out '--host=\|build-python'
 	make -s --eval="$show" show > list.out
 	expect_contains list.out ' \./python -m compileall '
+}
+
+# An aarch64 program that starts programs, as CPython's subprocess does (vfork, then execve
+# with an environment, or posix_spawnp): `starter run PROG ARG...`, `starter spawn PROG ARG...`
+# say PROG's exit status; `starter show ARG...` says its arguments and CHILD_X, and exits 7.
+write_starter() {
+	aarch64-linux-gnu-gcc -o starter -x c - <<'CEOF' || fail "the aarch64 starter did not build"
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+extern char **environ;
+int main(int argc, char **argv)
+{
+	char *env[] = {"CHILD_X=42", "PATH=/usr/bin:/bin", NULL};
+	int status = -1;
+	pid_t pid;
+	if (argc > 1 && strcmp(argv[1], "show") == 0) {
+		printf("show: argv0=%s args=", argv[0]);
+		for (int i = 2; i < argc; i++)
+			printf("%s%s", argv[i], i + 1 < argc ? " " : "");
+		printf(" X=%s preload=%s\n", getenv("CHILD_X") ? getenv("CHILD_X") : "-",
+			getenv("LD_PRELOAD") ? getenv("LD_PRELOAD") : "-");
+		return 7;
+	}
+	if (argc < 3)
+		return 2;
+	fflush(stdout);
+	if (strcmp(argv[1], "spawn") == 0) {
+		if ((errno = posix_spawnp(&pid, argv[2], NULL, NULL, argv + 2, environ)) != 0)
+			return perror("posix_spawnp"), 1;
+	} else if ((pid = vfork()) == 0) {
+		execve(argv[2], argv + 2, env);
+		perror("execve");
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	printf("%s: exit %d\n", argv[1], WEXITSTATUS(status));
+	return 0;
+}
+CEOF
+}
+
+# A program under the pipeline's qemu runner starts programs of the target (itself, by execve
+# with an environment, as /proc/self/exe and by posix_spawnp, and a script whose #! names it)
+# through the emulator, thanks to the exec shim pgo.mk builds; programs of this machine (sh)
+# still run natively; without the shim, the same execve fails: this machine's kernel cannot
+# run an aarch64 program.
+test_emulated_programs_follow_exec() {
+	require_aarch64
+	setup_fixture
+	xconfigure > configure.out 2>&1 || { cat configure.out; fail "configure"; }
+	write_starter
+	printf '#!%s/starter show\n' "$PWD" > script.sh && chmod +x script.sh
+	# the Makefile's own $(PGO_RUNNER) ./prog, the shim and target-run made as a stage makes them
+	make -s "$PWD/pgo/qemu-exec.so" "$PWD/pgo/target-run" || fail "make the exec shim"
+	run='run: ; @$(PGO_RUNNER) ./starter $(ARGS)'
+	make -s --eval="$run" run ARGS='run ./starter show a b' > self.out 2>&1 || { cat self.out; fail "starter run ./starter"; }
+	expect_contains self.out '^show: argv0=\./starter args=a b X=42 preload=-$'
+	expect_contains self.out '^run: exit 7$'
+	make -s --eval="$run" run ARGS='run /proc/self/exe show g' > proc.out 2>&1 || { cat proc.out; fail "starter run /proc/self/exe"; }
+	expect_contains proc.out '^show: argv0=/proc/self/exe args=g X=42'
+	make -s --eval="$run" run ARGS='run ./script.sh c' > script.out 2>&1 || { cat script.out; fail "starter run ./script.sh"; }
+	expect_contains script.out "^show: argv0=$PWD/starter args=\\./script\\.sh c X=42"
+	PATH=$PWD:$PATH make -s --eval="$run" run ARGS='spawn starter show d' > spawn.out 2>&1 || { cat spawn.out; fail "starter spawn starter"; }
+	expect_contains spawn.out '^show: argv0=starter args=d X=- preload=-$'
+	expect_contains spawn.out '^spawn: exit 7$'
+	make -s --eval="$run" run ARGS="run /bin/sh -c 'echo host \$\$(uname -m) \$\$CHILD_X'" > host.out 2>&1 || { cat host.out; fail "starter run /bin/sh"; }
+	expect_contains host.out "^host $(uname -m) 42$"
+	expect_not_contains host.out 'LD_PRELOAD|ld\.so'
+	# training tasks (through target-run) get it too
+	train='train-it: ; @$(PGO_TRAIN_CMD) -j 1 --log-dir=tlogs -- "./starter run ./starter show e"'
+	make -s --eval="$train" train-it > train.out 2>&1 || { cat train.out; fail "a training task that starts the target's program"; }
+	expect_contains tlogs/*.log '^show: argv0=\./starter args=e X=42'
+	# the same execve without the shim
+	qemu-aarch64 -L $SYSROOT ./starter run ./starter show f > bare.out 2>&1
+	expect_contains bare.out '^execve: Exec format error$'
+	expect_contains bare.out '^run: exit 127$'
+}
+
+# pgo.mk's build of the shim fails loudly: a compiler that fails, a qemu-exec.c not beside it.
+test_exec_shim_build_failures_are_said() {
+	require_aarch64
+	setup_fixture
+	xconfigure > configure.out 2>&1 || { cat configure.out; fail "configure"; }
+	expect_status 2 make "$PWD/pgo/qemu-exec.so" CC=false
+	expect_contains out 'pgo\.mk: false did not build the exec shim .*/pgo/qemu-exec\.so from \./qemu-exec\.c'
+	rm qemu-exec.c
+	expect_status 2 make "$PWD/pgo/qemu-exec.so"
+	expect_contains out 'pgo\.mk: \./qemu-exec\.c is missing: it must sit beside pgo\.mk'
+	[ ! -e pgo/qemu-exec.so ] || fail "a shim was left"
 }
