@@ -484,12 +484,34 @@ AS_CASE([$PGO_TARGET],
 AC_DEFUN([_AX_PGO_ELF_SIG], [`od -An -tx1 -N20 "$1" 2>/dev/null | tr -d ' \n' | cut -c1-12,37-40 | $SED -n '/^7f454c46/p'`])
 
 # _AX_PGO_RUNS(RUNNER): whether RUNNER (shell text, read by the shell as the pipeline's recipes
-# read it; empty: none) runs the test program ./conftest, which prints profopt-runner-ok.
+# read it; empty: none) runs the test program ./conftest, which starts a thread and prints
+# profopt-runner-ok, within 120 seconds: a runner that hangs would hang the training.
 AC_DEFUN([_AX_PGO_RUNS], [
 echo "$as_me:$LINENO: running: $1 ./conftest$ac_exeext" >&AS_MESSAGE_LOG_FD
-ax_pgo_out=`eval "$1 ./conftest$ac_exeext" 2>&AS_MESSAGE_LOG_FD </dev/null`
+ax_pgo_out=`eval "$ax_pgo_bound $1 ./conftest$ac_exeext" 2>&AS_MESSAGE_LOG_FD </dev/null`
 echo "$as_me:$LINENO: it printed: $ax_pgo_out" >&AS_MESSAGE_LOG_FD
 AS_CASE([$ax_pgo_out], [*profopt-runner-ok*], [$2], [$3])
+])
+
+# _AX_PGO_RUNNER_PROGRAM(INCLUDES, BODY): the runner's test program; BODY may start a thread
+# running ax_pgo_thread.
+AC_DEFUN([_AX_PGO_RUNNER_PROGRAM], [AC_LANG_PROGRAM([[#include <stdio.h>
+$1
+static void *ax_pgo_thread(void *arg) { return arg; }]], [[$2
+  (void)ax_pgo_thread;
+  puts("profopt-runner-ok");]])])
+
+# _AX_PGO_RUNNER_CHOOSE: with ./conftest linked, whether the target's programs are this
+# machine's (ax_pgo_foreign) and which runner runs them.
+AC_DEFUN([_AX_PGO_RUNNER_CHOOSE], [
+  ax_pgo_build_sig=_AX_PGO_ELF_SIG([/bin/sh])
+  ax_pgo_target_sig=_AX_PGO_ELF_SIG([conftest$ac_exeext])
+  AS_IF([test "$cross_compiling" = yes || test "x$ax_pgo_build_sig" != "x$ax_pgo_target_sig"], [ax_pgo_foreign=yes])
+  AS_CASE([$ax_pgo_runner],
+    [no], [PGO_RUNNER= ax_pgo_how="directly (--without-pgo-runner)"],
+    [auto|yes], [AS_IF([test -n "$PGO_RUNNER"], [_AX_PGO_RUNNER_GIVEN], [_AX_PGO_RUNNER_FIND])],
+    [PGO_RUNNER=$ax_pgo_runner
+     _AX_PGO_RUNNER_GIVEN])
 ])
 
 # _AX_PGO_RUNNER: how training runs the programs built for the target.  PGO_RUNNER, a command
@@ -500,16 +522,21 @@ AC_DEFUN([_AX_PGO_RUNNER], [
 ax_pgo_runner_error= ax_pgo_runner_warn= ax_pgo_emulated=no ax_pgo_how=
 ax_pgo_cpu=${PGO_TARGET%%-*}
 AC_MSG_CHECKING([how training runs the programs built for $PGO_TARGET])
-AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <stdio.h>]], [[puts("profopt-runner-ok");]])], [
-  ax_pgo_build_sig=_AX_PGO_ELF_SIG([/bin/sh])
-  ax_pgo_target_sig=_AX_PGO_ELF_SIG([conftest$ac_exeext])
-  AS_IF([test "$cross_compiling" = yes || test "x$ax_pgo_build_sig" != "x$ax_pgo_target_sig"], [ax_pgo_foreign=yes])
-  AS_CASE([$ax_pgo_runner],
-    [no], [PGO_RUNNER= ax_pgo_how="directly (--without-pgo-runner)"],
-    [auto|yes], [AS_IF([test -n "$PGO_RUNNER"], [_AX_PGO_RUNNER_GIVEN], [_AX_PGO_RUNNER_FIND])],
-    [PGO_RUNNER=$ax_pgo_runner
-     _AX_PGO_RUNNER_GIVEN])
-], [ax_pgo_runner_error="$CC cannot link a test program (see config.log)"])
+ax_pgo_bound=
+AS_IF([command -v timeout >/dev/null 2>&1], [ax_pgo_bound="timeout 120"])
+dnl A thread, where the target has them: an emulator whose dynamic loader and C library come
+dnl from two builds of glibc runs single-threaded programs and hangs in pthread_create.
+ax_pgo_save_CFLAGS=$CFLAGS
+CFLAGS="$CFLAGS -pthread"
+AC_LINK_IFELSE([_AX_PGO_RUNNER_PROGRAM([#include <pthread.h>], [pthread_t t;
+  if (pthread_create(&t, 0, ax_pgo_thread, 0) != 0 || pthread_join(t, 0) != 0) return 1;])],
+  [CFLAGS=$ax_pgo_save_CFLAGS ax_pgo_threads=yes
+   _AX_PGO_RUNNER_CHOOSE],
+  [CFLAGS=$ax_pgo_save_CFLAGS ax_pgo_threads=no
+   AC_LINK_IFELSE([_AX_PGO_RUNNER_PROGRAM([], [])], [_AX_PGO_RUNNER_CHOOSE],
+     [ax_pgo_runner_error="$CC cannot link a test program (see config.log)"])])
+AS_IF([test $ax_pgo_threads = no && test -n "$PGO_RUNNER"],
+  [AC_MSG_NOTICE([the runner was proven on a program without threads ($CC -pthread links none)])])
 AC_MSG_RESULT([${ax_pgo_how:-no way}])
 dnl pgo.mk makes the programs a qemu runner emulates follow exec (qemu-exec.c).
 AS_IF([test $ax_pgo_emulated = yes && test -n "$PGO_RUNNER"], [PGO_RUNNER_EMULATED=yes], [PGO_RUNNER_EMULATED=no])
@@ -604,13 +631,21 @@ AS_IF([test -z "$ax_pgo_qemu"], [
     ax_pgo_cands="$ax_pgo_cands $ax_pgo_d `dirname "$ax_pgo_d"`"])
   AS_IF([test "$ax_cv_pgo_cc_family" = gcc], [ax_pgo_cands="$ax_pgo_cands `$CC $CFLAGS -print-sysroot 2>/dev/null`"])
   ax_pgo_tried=
+  dnl The target's C library installed as this machine's multiarch libraries (Debian's
+  dnl libc6:arm64) holds the loader at its own path: qemu without -L runs the program with that
+  dnl loader and library, where -L of a cross sysroot pairs one glibc's loader with the other's
+  dnl library.
+  ax_pgo_interp_sig=
+  AS_IF([test -n "$ax_pgo_interp"], [ax_pgo_interp_sig=_AX_PGO_ELF_SIG([$ax_pgo_interp])])
+  AS_IF([test -n "$ax_pgo_interp_sig" && test "x$ax_pgo_interp_sig" = "x$ax_pgo_target_sig"],
+    [_AX_PGO_RUNS([$ax_pgo_qemu], [PGO_RUNNER=$ax_pgo_qemu; ax_pgo_cands=])])
   for ax_pgo_d in $ax_pgo_cands; do
     AS_IF([test "$ax_pgo_d" != / && test -d "$ax_pgo_d" && { test -z "$ax_pgo_interp" || test -e "$ax_pgo_d$ax_pgo_interp"; }], [], [continue])
     AS_CASE([" $ax_pgo_tried "], [*" $ax_pgo_d "*], [continue])
     ax_pgo_tried="$ax_pgo_tried${ax_pgo_tried:+ }$ax_pgo_d"
     _AX_PGO_RUNS([$ax_pgo_qemu -L $ax_pgo_d], [PGO_RUNNER="$ax_pgo_qemu -L $ax_pgo_d"; break])
   done
-  AS_IF([test -z "$PGO_RUNNER"], [_AX_PGO_RUNS([$ax_pgo_qemu], [PGO_RUNNER=$ax_pgo_qemu])])
+  AS_IF([test -z "$PGO_RUNNER" && test -n "$ax_pgo_cands"], [_AX_PGO_RUNS([$ax_pgo_qemu], [PGO_RUNNER=$ax_pgo_qemu])])
   AS_IF([test -n "$PGO_RUNNER"], [ax_pgo_emulated=yes ax_pgo_how="through qemu-user: $PGO_RUNNER"],
     [ax_pgo_runner_error="cross compiling for $PGO_TARGET: $ax_pgo_qemu ran no test program, with -L of ${ax_pgo_tried:-no directory holding its dynamic loader ${ax_pgo_interp:-(unknown)}} nor without (config.log has what it said): install the target's C library (Debian: libc6-dev-$ax_pgo_debarch-cross) or pass --with-pgo-runner='$ax_pgo_qemu -L SYSROOT'"])
 ])

@@ -6,6 +6,14 @@
 # and clang's aarch64 profile runtime.)
 
 SYSROOT=/usr/aarch64-linux-gnu
+# The runner configure finds: qemu without -L where the aarch64 C library is also installed as
+# this machine's multiarch libraries (libc6:arm64, its loader at its own path), since -L of the
+# cross sysroot would pair that sysroot's loader with the multiarch libc.so.6; else -L SYSROOT.
+if readelf -h /lib/ld-linux-aarch64.so.1 2>/dev/null | grep -q 'Machine: *AArch64'; then
+	QEMU="qemu-aarch64"
+else
+	QEMU="qemu-aarch64 -L $SYSROOT"
+fi
 
 # configure --host=aarch64-linux-gnu --enable-optimizations ARGS...: the compiler comes from
 # autoconf's cross tool lookup (aarch64-linux-gnu-gcc) unless ARGS say CC=, not from the test
@@ -43,7 +51,7 @@ check_aarch64_toy() {
 	expect_contains file.out 'ELF 64-bit LSB .*ARM aarch64'
 	readelf -h toy > readelf.out
 	expect_contains readelf.out 'Machine: +AArch64'
-	expect_eq "$(qemu-aarch64 -L $SYSROOT ./toy ppas 10)" 90 "the optimized aarch64 program's answer under qemu"
+	expect_eq "$($QEMU ./toy ppas 10)" 90 "the optimized aarch64 program's answer under qemu"
 	! ./toy ppas 10 > /dev/null 2>&1 || skip "this machine runs aarch64 programs itself (binfmt_misc?): nothing was cross about it"
 }
 
@@ -53,13 +61,13 @@ cross_round_trip() {
 	setup_fixture
 	xconfigure "$@" > configure.out 2>&1 ||
 		{ cat configure.out; fail "configure --host=aarch64-linux-gnu"; }
-	expect_contains configure.out "how training runs the programs built for aarch64-.*linux-gnu\.\.\. through qemu-user: .*qemu-aarch64 -L $SYSROOT\$"
+	expect_contains configure.out "how training runs the programs built for aarch64-.*linux-gnu\.\.\. through qemu-user: .*$QEMU\$"
 	expect_contains configure.out "factor of the training's timeouts\.\.\. 10: the target's programs are emulated"
-	expect_contains Makefile "^PGO_RUNNER = .*qemu-aarch64 -L $SYSROOT\$"
+	expect_contains Makefile "^PGO_RUNNER = .*$QEMU\$"
 	expect_contains Makefile '^PGO_RUNNER_EMULATED = yes$'
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt (cross, under qemu)"; }
 	expect_stamps configure instrument train merge clean use verify
-	expect_contains make.out "^train: the target's programs run through .*qemu-aarch64 -L $SYSROOT \(following exec: pgo/qemu-exec\.so\); timeout 12000 s per task \(PGO_TRAIN_TIMEOUT 1200 s x PGO_TRAIN_TIMEOUT_SCALE 10"
+	expect_contains make.out "^train: the target's programs run through .*$QEMU \(following exec: pgo/qemu-exec\.so\); timeout 12000 s per task \(PGO_TRAIN_TIMEOUT 1200 s x PGO_TRAIN_TIMEOUT_SCALE 10"
 	# the exec shim, built for the target (t0932 shows what it does)
 	readelf -h pgo/qemu-exec.so > shim.out && expect_contains shim.out 'Machine: +AArch64'
 	expect_contains make.out 'training: 4 tasks, [0-9]+ at a time, timeout 12000 s each'
@@ -107,7 +115,7 @@ test_runner_script_is_used() {
 	cat > runner.sh <<EOF
 #!/bin/sh
 echo "\$*" >> "$PWD/runner.log"
-exec qemu-aarch64 -L $SYSROOT "\$@"
+exec $QEMU "\$@"
 EOF
 	chmod +x runner.sh
 	xconfigure --with-pgo-runner="$PWD/runner.sh" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
@@ -222,7 +230,7 @@ test_top_level_cross_configure() {
 	expect_contains configure.out "this machine's C compiler, for profopt itself\.\.\. cc \($(cc -dumpmachine)\)$"
 	expect_contains Makefile '^CC = aarch64-linux-gnu-gcc$'
 	expect_contains Makefile '^PROFOPT_CC = cc$'
-	expect_contains Makefile "^PGO_RUNNER = .*qemu-aarch64 -L $SYSROOT\$"
+	expect_contains Makefile "^PGO_RUNNER = .*$QEMU\$"
 	make Tools/profopt/profopt > make.out 2>&1 || { cat make.out; fail "make profopt"; }
 	Tools/profopt/profopt --version > version.out || fail "profopt, built for this machine, does not run here"
 	make -n cpython-configure > dry.out 2>&1
@@ -232,7 +240,7 @@ test_top_level_cross_configure() {
 	expect_contains dry.out "-C $PWD/cpython/build-python -- sh -c .*configure CC=\"([^ ]*ccache )?cc\""
 	show='show: ; $(info $(PGO_TRAIN_LIST))$(info $(PGO_VERIFY_RUN))@:'
 	make -s --eval="$show" show > list.out
-	expect_contains list.out "LD_LIBRARY_PATH=$PWD/cpython/build .*qemu-aarch64 -L $SYSROOT -E LD_PRELOAD=$PWD/cpython/pgo/qemu-exec\.so \./python -c "
+	expect_contains list.out "LD_LIBRARY_PATH=$PWD/cpython/build .*$QEMU -E LD_PRELOAD=$PWD/cpython/pgo/qemu-exec\.so \./python -c "
 	expect_contains list.out "$PWD/cpython/build-python/python -m compileall "
 	# natively: no cross argument, and the interpreter itself precompiles
 	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.13.9" > /dev/null 2>&1 || fail "configure"
@@ -319,7 +327,7 @@ test_emulated_programs_follow_exec() {
 	make -s --eval="$train" train-it > train.out 2>&1 || { cat train.out; fail "a training task that starts the target's program"; }
 	expect_contains tlogs/*.log '^show: argv0=\./starter args=e X=42'
 	# the same execve without the shim
-	qemu-aarch64 -L $SYSROOT ./starter run ./starter show f > bare.out 2>&1
+	$QEMU ./starter run ./starter show f > bare.out 2>&1
 	expect_contains bare.out '^execve: Exec format error$'
 	expect_contains bare.out '^run: exit 127$'
 }
