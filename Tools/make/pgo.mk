@@ -129,6 +129,9 @@
 #   PGO_PROFILE          a bundle written by `make profile-export`: skip the instrumented build,
 #                        training and merge, and rebuild with it (refused if the manifest differs
 #                        from this build's, unless PGO_PROFILE_FORCE=1)
+#   PGO_PROFILE_TARGET   the machine PGO_PROFILE was trained for, when it is not PGO_TARGET: with
+#                        clang, a profile trained natively on the same source serves a cross
+#                        build, no emulator needed; verify then says which units it covered
 #   PGO_RELOCATE_ROOT    an absolute directory (or shell text printing one) that appears inside object paths (GCC writes
 #                        .gcda files beside objects): recorded by profile-export, and on import
 #                        the profile's files under the exporter's directory move under this one
@@ -277,6 +280,7 @@ PGO_MANIFEST_CMD ?= echo compiler=$(PGO_CC_FAMILY) $(PGO_CC_VERSION); $(if $(PGO
 	echo generate_flags=$(PGO_GEN_CFLAGS)
 PGO_PROFILE ?=
 PGO_PROFILE_FORCE ?=
+PGO_PROFILE_TARGET ?=
 PGO_SOURCE_ROOT ?=
 PGO_MAX_CHANGED ?= 0
 pgo_fingerprint = $(pgo_abs_dir)/sources.fp
@@ -605,12 +609,16 @@ pgo_merge_recipe = echo "==> merge profiles" >&2 && $(call pgo_rm_later,merge) &
 	{ $(PROFOPT) report $(PGO_REPORT_ARGS) --json > $(pgo_abs_dir)/report.json 2>/dev/null || true; } && \
 	{ $(PROFOPT) report $(PGO_REPORT_ARGS) > $(pgo_abs_dir)/report.txt 2>&1 && $(PROFOPT) report $(PGO_REPORT_ARGS) --brief >&2 || \
 		echo "report: coverage report unavailable (see $(pgo_abs_dir)/report.txt)" >&2; }
+pgo_import_target_note = import: a profile trained for $(PGO_PROFILE_TARGET), used for $(or $(PGO_TARGET),this machine) \
+	(PGO_PROFILE_TARGET): verify says which units it covers
 pgo_import_recipe = echo "==> import profile $(PGO_PROFILE)" >&2 && $(call pgo_rm_later,merge) && \
+	$(if $(strip $(PGO_PROFILE_TARGET)),echo $(call pgo_quote,$(pgo_import_target_note)) >&2 &&) \
 	rm -f $(call pgo_quote,$(pgo_seal)) && \
 	{ $(PGO_MANIFEST_CMD); } > $(call pgo_quote,$(pgo_manifest)) && \
 	$(PROFOPT) import --bundle=$(call pgo_quote,$(abspath $(PGO_PROFILE))) --dest=$(call pgo_quote,$(PGO_EXPORTED_PROFILE)) \
 		--expect=$(call pgo_quote,$(pgo_manifest)) --manifest-out=$(call pgo_quote,$(pgo_abs_dir)/profile-manifest.json) \
 		--stamp=$(call pgo_quote,$(call pgo_stamp,merge)) $(if $(PGO_PROFILE_FORCE),--force) \
+		$(if $(strip $(PGO_PROFILE_TARGET)),target=$(call pgo_quote,$(PGO_PROFILE_TARGET))) \
 		$(if $(PGO_PROFILE_SHA256),--sha256=$(call pgo_quote,$(PGO_PROFILE_SHA256))) \
 		$(if $(PGO_RELOCATE_ROOT),--relocate-root="$(PGO_RELOCATE_ROOT)")
 $(call pgo_stamp,merge): $(call pgo_after,merge)
