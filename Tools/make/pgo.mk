@@ -473,6 +473,7 @@ pgo_dist_log = $(if $(pgo_distcc_on),rm -f $(call pgo_dist_file,$(1)).log $(call
 pgo_dist_awk = { if (!match($$0, /^distcc\[[0-9]+\] /)) next; p = substr($$0, 1, RLENGTH); m = substr($$0, RLENGTH + 1) } \
 	m ~ /^exec on [^ ]*: / && m ~ / -c( |$$)/ { c[p] = 1 } \
 	m ~ /must be local$$/ { sub(/^\([a-z_]*\) /, "", m); why[p] = m } \
+	m ~ /no visible input file$$/ { why[p] = "no source distcc sends (an assembler .S file, say)" } \
 	m ~ /failed to distribute.*running locally instead/ && !(p in why) { why[p] = "no worker took it (failed to distribute)" } \
 	m ~ /retrying locally/ { why[p] = "it failed on the worker and ran again here" } \
 	m ~ /^compile .* on [^ ]* completed ok$$/ { n = split(m, w, " "); host[p] = w[n - 2] } \
