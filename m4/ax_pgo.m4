@@ -278,6 +278,47 @@ AC_SUBST([PGO_BOLT_CFLAGS])
 AC_SUBST([PGO_BOLT_ICF])
 ])
 
+# _AX_PGO_DISTCC_NAMES: clang names a static function's profile after the file it compiles
+# ("file.c:f"), and a distcc worker compiles a temporary file of its own each time: a profile
+# trained on such objects would be found by no later compile.  PGO_LAUNCHER becomes a script
+# (pgo-launch/distcc in the build directory) that names the source of each compile for clang
+# (-Xclang=-main-file-name=: distcc would take a separate argument for a second source file).
+AC_DEFUN([_AX_PGO_DISTCC_NAMES], [
+AC_MSG_CHECKING([whether $CC names a compile's source for its profile (-Xclang=-main-file-name)])
+ax_pgo_save_CFLAGS=$CFLAGS
+CFLAGS="$CFLAGS -Werror=unused-command-line-argument -Xclang=-main-file-name -Xclang=conftest.c"
+AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[static int f(void) { return 0; }]], [[return f();]])],
+  [ax_pgo_names=yes], [ax_pgo_names=no])
+CFLAGS=$ax_pgo_save_CFLAGS
+AC_MSG_RESULT([$ax_pgo_names])
+AS_IF([test $ax_pgo_names = no],
+  [AC_MSG_ERROR([--with-distcc: a distcc worker compiles a temporary file, and clang names each static function's profile after the file it compiles, so the profile of every static function would be found by no later compile; $CC cannot be told the source's name in a form distcc passes on (-Xclang=ARG; Debian's clang-19 can). Use that clang, or --with-pgo-instrumentation=ir (whose compiles distcc keeps here), or build without distcc])])
+mkdir -p pgo-launch
+dnl (a here-document in quotes: the script's own $ signs reach it as they are)
+cat > pgo-launch/distcc <<'AX_PGO_EOF'
+#!/bin/sh
+# Written by configure (AX_PGO --with-distcc, clang): distcc, with each compile's source named
+# for clang's profile, since a worker compiles a temporary file and clang names static
+# functions after the file it compiles.
+src= n=0 compile=no
+for a
+do
+	case $a in
+	-c) compile=yes ;;
+	-*) ;;
+	*.c|*.cc|*.cp|*.cpp|*.cxx|*.c++|*.C|*.m|*.mm) src=$a n=`expr $n + 1` ;;
+	esac
+done
+test $compile = yes && test $n = 1 && set -- "$[@]" "-Xclang=-main-file-name" "-Xclang=`basename "$src"`"
+exec AX_PGO_DISTCC "$[@]"
+AX_PGO_EOF
+ax_pgo_launch=`pwd`/pgo-launch/distcc
+$SED "s|AX_PGO_DISTCC|$ax_pgo_distcc_path|" pgo-launch/distcc > pgo-launch/distcc.tmp &&
+  mv pgo-launch/distcc.tmp pgo-launch/distcc && chmod +x pgo-launch/distcc ||
+  AC_MSG_ERROR([cannot write $ax_pgo_launch])
+PGO_LAUNCHER=$ax_pgo_launch
+])
+
 # _AX_PGO_LAUNCHER: --with-distcc[=HOSTS] and --with-icecc, the distributed compiler put before
 # $CC (substituted as PGO_LAUNCHER; PGO_DISTCC_HOSTS the hosts given), unless the configure
 # script composes the command itself (ax_pgo_compose_cc=no, e.g. after a compiler cache, as
@@ -296,6 +337,7 @@ AS_IF([test "x$ax_pgo_distcc" != xno], [
   AS_IF([test -z "$ax_pgo_hosts"],
     [AC_MSG_ERROR([--with-distcc: distcc has no worker but this machine, so every compile would run here: pass --with-distcc=HOSTS, or set DISTCC_HOSTS or distcc's hosts file])])
   PGO_LAUNCHER=$ax_pgo_distcc_path
+  AS_IF([test "$ax_cv_pgo_cc_family/$ax_pgo_instr" = clang/frontend], [_AX_PGO_DISTCC_NAMES])
   AS_CASE([$ax_cv_pgo_cc_family/$ax_pgo_instr],
     [gcc/*], [AC_MSG_NOTICE([distcc keeps gcc's -fprofile-generate and -fprofile-use compiles on this machine (the object names where its counts go): both PGO stages compile here])],
     [*/ir], [AC_MSG_NOTICE([distcc keeps clang's IR -fprofile-generate and -fprofile-use compiles on this machine: both PGO stages compile here (--with-pgo-instrumentation=frontend sends them to the workers)])])])

@@ -9,7 +9,7 @@
 # directory empty; with STALE, it holds that file as the build's pgo/merged.profdata.  Sets
 # STORE, a profile store outside the hidden directory (a shared one, as NFS would be).
 start_workers() {
-	require distcc distccd unshare clang
+	require distcc distccd unshare $DCLANG
 	unshare --mount --propagation private true 2>/dev/null || skip "no mount namespace here (unshare --mount needs CAP_SYS_ADMIN)"
 	hide=$(dirname "$PWD") build=$PWD/new
 	# (distccd compiles as the user distcc: the store must be readable by it.)
@@ -46,6 +46,26 @@ distcc_fixture() {
 	configured_fixture "$cc" --with-distcc="$HOSTS" CFLAGS=-O2 "$@"
 }
 
+# The clang for distcc: one that can name a compile's source for its profile (-Xclang=ARG,
+# which clang 14 lacks; configure refuses that one, test_distcc_configure_refuses_clang14).
+DCLANG=clang-19
+
+# with_static_function: the fixture's interp.c (in the current directory) drains its stack in
+# a static function, whose profile name carries the name of the file it was compiled from.
+with_static_function() {
+	sed -i 's/^long run(/static long drain(long *stack, int *sp)\n{\n\tlong a = 0;\n\twhile (*sp > 0)\n\t\ta += stack[--*sp];\n\treturn a;\n}\n\nlong run(/; s/^\twhile (sp > 0)$/\tacc += drain(stack, \&sp);/; /^\t\tacc += stack\[--sp\];$/d' interp.c
+	grep -q 'acc += drain(stack, &sp);' interp.c || fail "the static function did not go into interp.c"
+}
+
+# static_names_from_source: the merged profile names the static function after interp.c, and
+# no function after a worker's temporary file.
+static_names_from_source() {
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	"$llvm_profdata" show --all-functions pgo/merged.profdata > names.out
+	expect_contains names.out '^  interp\.c:drain:$'
+	expect_not_contains names.out 'distccd_'
+}
+
 # local_copy OBJ SRC: compiles SRC here with the command the use stage ran through distcc.
 local_copy() {
 	cmd=$(grep -- "-c -o $1 $2\$" pgo/logs/use.log | sed "s/^[^ ]*distcc //; s/-o $1/-o local-$1/")
@@ -55,13 +75,16 @@ local_copy() {
 
 test_distcc_clang_both_stages_on_hidden_workers() {
 	start_workers
-	distcc_fixture clang --with-pgo-instrumentation=frontend
+	distcc_fixture $DCLANG --with-pgo-instrumentation=frontend
 	expect_contains configure.out "checking for distcc's workers\.\.\. 127\.0\.0\.1:[0-9]+ 127\.0\.0\.1:[0-9]+"
+	expect_contains configure.out "names a compile's source for its profile \(-Xclang=-main-file-name\)\.\.\. yes"
+	with_static_function
 	# A compile that cannot be distributed fails instead of quietly running here.
 	DISTCC_FALLBACK=0 make profile-opt PGO_PROFILE_STORE="$STORE" > make.out 2>&1 || { cat make.out ../worker*.log; fail "make profile-opt"; }
 	expect_contains make.out '^distcc \(instrument\): 2 of 2 compiles on the workers, 0 here$'
 	expect_contains make.out '^distcc \(use\): 2 of 2 compiles on the workers, 0 here$'
 	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
+	static_names_from_source
 	sha=$(sha256sum pgo/merged.profdata | cut -d' ' -f1)
 	expect_eq "$(grep -c -- "-fprofile-instr-use=$STORE/merged-$sha.profdata .*-c" pgo/logs/use.log)" 2 \
 		"use compiles naming the profile by its content"
@@ -69,17 +92,17 @@ test_distcc_clang_both_stages_on_hidden_workers() {
 	local_copy interp.o interp.c
 	cmp interp.o local-interp.o || fail "interp.o from the worker differs from a local compile"
 	# The workers cannot see the build: the profile under the build's path is missing there.
-	expect_status 1 env DISTCC_FALLBACK=0 DISTCC_HOSTS="$HOSTS" distcc clang -O2 -fprofile-instr-use="$PWD/pgo/merged.profdata" -c -o x.o ../new/main.c
-	expect_contains out 'Could not read profile'
+	expect_status 1 env DISTCC_FALLBACK=0 DISTCC_HOSTS="$HOSTS" distcc $DCLANG -O2 -fprofile-instr-use="$PWD/pgo/merged.profdata" -c -o x.o ../new/main.c
+	expect_contains out 'Could not read profile|Error in reading profile'
 }
 
 test_distcc_stale_profile_on_worker_changes_nothing() {
-	require clang autoconf
+	require $DCLANG autoconf
 	# The stale profile: the fixture trained on one task only.
-	mkdir old && (cd old && configured_fixture clang --with-pgo-instrumentation=frontend CFLAGS=-O2 &&
+	mkdir old && (cd old && configured_fixture $DCLANG --with-pgo-instrumentation=frontend CFLAGS=-O2 &&
 		printf 'mix\t./toy ppmdxs 1000\n' > train.txt && make profile-opt > make.out 2>&1) || { cat old/make.out; fail "old build"; }
 	start_workers "$PWD/old/pgo/merged.profdata"
-	distcc_fixture clang --with-pgo-instrumentation=frontend
+	distcc_fixture $DCLANG --with-pgo-instrumentation=frontend
 	DISTCC_FALLBACK=0 make profile-opt PGO_PROFILE_STORE="$STORE" > make.out 2>&1 || { cat make.out ../worker*.log; fail "make profile-opt"; }
 	expect_contains make.out '^distcc \(use\): 2 of 2 compiles on the workers, 0 here$'
 	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
@@ -105,7 +128,7 @@ test_distcc_gcc_profile_compiles_stay_here_and_say_why() {
 
 test_distcc_workers_killed_mid_build_finish_here() {
 	start_workers
-	distcc_fixture clang --with-pgo-instrumentation=frontend
+	distcc_fixture $DCLANG --with-pgo-instrumentation=frontend
 	make "$PWD/pgo/merge.stamp" PGO_PROFILE_STORE="$STORE" > make1.out 2>&1 || { cat make1.out; fail "make up to merge"; }
 	expect_contains make1.out '^distcc \(instrument\): 2 of 2 compiles on the workers, 0 here$'
 	kill $WORKERS
@@ -113,6 +136,24 @@ test_distcc_workers_killed_mid_build_finish_here() {
 	make profile-opt PGO_PROFILE_STORE="$STORE" > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
 	expect_contains make.out '^distcc \(use\): 0 of 2 compiles on the workers, 2 here; 2 here: no worker took it \(failed to distribute\)$'
 	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
+}
+
+# Without the source's name, every static function's profile would carry a worker's temporary
+# file: configure refuses a clang that cannot be told it in a form distcc passes on, and verify
+# refuses a profile so named (made here by distcc without profopt's launcher).
+test_distcc_configure_refuses_clang14() {
+	start_workers
+	mkdir -p new && cd new
+	require clang
+	setup_fixture
+	expect_status 1 ./configure --enable-optimizations CC=clang PROFOPT="$PROFOPT" --with-distcc="$HOSTS" --with-pgo-instrumentation=frontend
+	expect_contains out "names a compile's source for its profile \(-Xclang=-main-file-name\)\.\.\. no"
+	expect_contains out "with-distcc: a distcc worker compiles a temporary file, and clang names each static function's profile after the file it compiles"
+	configured_fixture $DCLANG --with-pgo-instrumentation=frontend
+	with_static_function
+	make profile-opt CC="distcc $DCLANG" PGO_LAUNCHER= DISTCC_HOSTS="$HOSTS" PGO_PROFILE_STORE="$STORE" > make.out 2>&1 && fail "verify passed a profile named after temporary files"
+	expect_contains make.out 'profopt verify: error: [0-9]+ of [0-9]+ functions of .* are named after a distcc worker.s temporary file \(.*distccd_[^:]*\.i:drain\)'
+	test ! -e pgo/verify.stamp || fail "a verify stamp claims success"
 }
 
 test_distcc_configure_refuses_no_workers() {

@@ -105,6 +105,21 @@ static _Noreturn void tool_failed(const char *tool, const char *what, char *why)
 	fatal("%s show %s failed: %.500s", tool, what, n ? why : "cannot run it");
 }
 
+/* Whether a local function's profile name carries a distcc worker's temporary file
+ * ("distccd_XXXX.i:f"): clang names a static function after the file it compiles, a worker's
+ * changes every compile, so the use stage cannot find that function's counts. */
+static int named_by_worker_temp(const char *name)
+{
+	const char *colon = strrchr(name, ':');
+	if (!colon)
+		return 0;
+	const char *file = name;
+	for (const char *s = name; s < colon; s++)
+		if (*s == '/')
+			file = s + 1;
+	return starts_with(file, "distccd_") && colon - file > 2 && colon[-2] == '.' && colon[-1] == 'i';
+}
+
 /* Every function of the merged profile with its largest counter; and the hot threshold. */
 static void load_profile(struct verify *v, const char *path)
 {
@@ -112,8 +127,17 @@ static void load_profile(struct verify *v, const char *path)
 	char *why = NULL;
 	if (profdata_show(v->o.tool, path, &p, &why) < 0)
 		tool_failed(v->o.tool, v->o.profdata, why);
-	for (int i = 0; i < p.n; i++)
+	int temp = 0, example = -1;
+	for (int i = 0; i < p.n; i++) {
 		add_function(v, p.fn[i].name, p.fn[i].max);
+		if (named_by_worker_temp(p.fn[i].name) && temp++ == 0)
+			example = i;
+	}
+	if (temp)
+		fatal("%d of %d functions of %s are named after a distcc worker's temporary file (%s): the "
+		      "instrumented compiles did not name their source (-Xclang=-main-file-name, which AX_PGO's "
+		      "distcc launcher adds), so no later compile finds these functions' counts",
+		      temp, p.n, printable(v->o.profdata), printable(p.fn[example].name));
 	shown_profile_free(&p);
 	if (profdata_hot_count(v->o.tool, path, &v->hot, &why) < 0)
 		tool_failed(v->o.tool, v->o.profdata, why);
