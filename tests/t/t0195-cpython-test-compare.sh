@@ -239,6 +239,18 @@ test_no_difference_is_ok() {
 	[ ! -s stderr ] || { cat stderr; fail "stderr not empty"; }
 }
 
+# A cross build's runner starts both interpreters (every run: the start check, the suite).
+test_runner_starts_both_interpreters() {
+	common_suite
+	cp plain/outcomes opt/outcomes
+	printf '#!/bin/sh\necho "$*" >> "%s/runner.log"\nexec "$@"\n' "$PWD" > runner.sh && chmod +x runner.sh
+	compare --timeout=60 --memory-limit=0 --runner="$PWD/runner.sh"
+	[ "$rc" = 0 ] || { cat stdout stderr; fail "exit status $rc, expected 0"; }
+	expect_contains runner.log "^$PWD/opt/python -c "
+	expect_contains runner.log "^$PWD/plain/python -m test -j 2 --timeout 60 "
+	expect_eq "$(grep -c -- ' -m test ' runner.log)" 2 "suite runs through the runner"
+}
+
 test_flaky_failure_passes_on_rerun() {
 	common_suite
 	outcomes opt \
