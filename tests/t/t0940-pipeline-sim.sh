@@ -70,7 +70,7 @@ test_bad_input_is_refused() {
 	expect_status 1 "$sim" --workers=0 "$SRCDIR/$DATA"
 	expect_contains out 'take whole numbers, 1 or more'
 	expect_status 1 "$sim" nowhere
-	expect_contains out '^pipeline-sim: nowhere is not a directory$'
+	expect_contains out '^pipeline-sim: nowhere is not a directory '
 	mkdir empty
 	expect_status 1 "$sim" empty
 	expect_contains out '^pipeline-sim: no configure\.stamp in empty '
