@@ -106,6 +106,29 @@ clang_round_trip() {
 test_cross_clang_under_qemu() { clang_round_trip clang; }
 test_cross_clang19_under_qemu() { clang_round_trip clang-19; }
 
+# riscv64 too, where Debian has the pieces: gcc's cross compiler and C library, trained under
+# qemu-riscv64 (clang would need its profile runtime for riscv64, which Debian builds for that
+# architecture only).
+test_cross_riscv64_gcc_under_qemu() {
+	require autoconf file
+	command -v riscv64-linux-gnu-gcc > /dev/null 2>&1 ||
+		skip "the riscv64 cross compiler is not installed (Debian: apt-get install gcc-riscv64-linux-gnu)"
+	test -e /usr/riscv64-linux-gnu/lib/ld-linux-riscv64-lp64d.so.1 ||
+		skip "the riscv64 C library is not installed (Debian: apt-get install libc6-dev-riscv64-cross)"
+	command -v qemu-riscv64 > /dev/null 2>&1 || skip "qemu-riscv64 is not installed (Debian: apt-get install qemu-user)"
+	setup_fixture
+	env -u CC -u CFLAGS -u CPPFLAGS -u LDFLAGS ./configure --host=riscv64-linux-gnu --enable-optimizations PROFOPT="$PROFOPT" > configure.out 2>&1 ||
+		{ cat configure.out; fail "configure --host=riscv64-linux-gnu"; }
+	expect_contains configure.out "how training runs the programs built for riscv64-.*linux-gnu\.\.\. through qemu-user: .*qemu-riscv64"
+	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt (riscv64, under qemu)"; }
+	expect_stamps configure instrument train merge clean use verify
+	expect_contains make.out '1 of 4 training tasks failed: fails'
+	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
+	file toy > file.out
+	expect_contains file.out 'ELF 64-bit LSB .*RISC-V'
+	expect_eq "$(qemu-riscv64 -L /usr/riscv64-linux-gnu ./toy ppas 10)" 90 "the optimized riscv64 program's answer under qemu"
+}
+
 # A runner given as a script is the one that runs every program of the target: configure's test
 # program, the instrumented toy's start check, each training task (the one in sh -c too), and
 # the optimized toy at verify.  Its timeouts are not scaled (it is not qemu), and it says so.
