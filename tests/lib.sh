@@ -99,3 +99,19 @@ gcc_main_count() {
 m=[h for h in json.load(open("report.json"))["hottest"] if h["file"].endswith("main.o")]
 print(m[0]["max_count"] if m else "none")'
 }
+
+# with_static_function: the fixture's interp.c (in the current directory) drains its stack in
+# a static function, whose profile name carries the name of the file it was compiled from.
+with_static_function() {
+	sed -i 's/^long run(/static long drain(long *stack, int *sp)\n{\n\tlong a = 0;\n\twhile (*sp > 0)\n\t\ta += stack[--*sp];\n\treturn a;\n}\n\nlong run(/; s/^\twhile (sp > 0)$/\tacc += drain(stack, \&sp);/; /^\t\tacc += stack\[--sp\];$/d' interp.c
+	grep -q 'acc += drain(stack, &sp);' interp.c || fail "the static function did not go into interp.c"
+}
+
+# static_names_from_source: the merged profile names the static function after interp.c, and
+# no function after a worker's temporary file.
+static_names_from_source() {
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	"$llvm_profdata" show --all-functions pgo/merged.profdata > names.out
+	expect_contains names.out '^  interp\.c:drain:$'
+	expect_not_contains names.out 'distccd_'
+}

@@ -69,6 +69,7 @@ ice_fixture() {
 	cc=$1; shift
 	mkdir -p new && cd new
 	configured_fixture "$cc" --with-icecc CFLAGS=-O2 "$@"
+	with_static_function
 	make profile-opt > make.out 2>&1 || { cat make.out "$STATE"/*.log; fail "make profile-opt"; }
 }
 
@@ -78,6 +79,7 @@ test_icecc_clang_both_stages_on_hidden_workers() {
 	expect_contains make.out '^icecc \(instrument\): 2 of 2 compiles on the workers, 0 here$'
 	expect_contains make.out '^icecc \(use\): 2 of 2 compiles on the workers, 0 here$'
 	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
+	static_names_from_source
 	# Both workers compiled (the scheduler spread the jobs), in their chroots.
 	expect_eq "$(cat "$STATE"/worker*.log | grep -c 'Remote compilation completed with exit code 0')" 4 "compiles the workers completed"
 	sha=$(sha256sum pgo/merged.profdata | cut -d' ' -f1)
