@@ -362,14 +362,16 @@ pgo_launcher = $(pgo_abs_dir)/target-run
 pgo_runner_dep = $(if $(pgo_runner_on),| $(pgo_launcher) $(if $(pgo_exec_shim_on),$(pgo_exec_shim)))
 # The exec shim of a qemu-user runner (Cross builds, above), built before any stage runs the
 # target's programs; the runner said is the one configured.
-pgo_runner_given := $(PGO_RUNNER)
 pgo_exec_shim_src := $(dir $(pgo_mk_file))qemu-exec.c
 pgo_exec_shim := $(pgo_abs_dir)/qemu-exec.so
+# (without the preload: a PGO_RUNNER that holds it, e.g. from make's environment recorded by a
+# configure --recheck that make ran, is the same runner)
+pgo_runner_given := $(strip $(subst -E LD_PRELOAD=$(pgo_exec_shim),,$(PGO_RUNNER)))
 pgo_exec_shim_on := $(and $(filter yes,$(PGO_RUNNER_EMULATED)),$(strip $(PGO_RUNNER)))
 pgo_comma := ,
 $(if $(and $(pgo_exec_shim_on),$(findstring $(pgo_comma),$(pgo_exec_shim))),$(error pgo.mk: PGO_DIR '$(PGO_DIR)' holds a comma, \
 	which qemu's -E LD_PRELOAD=$(pgo_exec_shim) would split at: use a path without it))
-$(if $(and $(pgo_exec_shim_on),$(if $(findstring -E LD_PRELOAD=$(pgo_exec_shim),$(PGO_RUNNER)),,x)),\
+$(if $(pgo_exec_shim_on),\
 	$(eval override PGO_RUNNER := $$(pgo_runner_given) -E LD_PRELOAD=$$(pgo_exec_shim))$(eval export PROFOPT_QEMU_EXEC := $$(pgo_runner_given)))
 $(call pgo_stamp,instrument): $(pgo_runner_dep)
 $(pgo_exec_shim): $(wildcard $(pgo_exec_shim_src))

@@ -70,6 +70,11 @@ cross_round_trip() {
 	expect_contains make.out "^train: the target's programs run through .*$QEMU \(following exec: pgo/qemu-exec\.so\); timeout 12000 s per task \(PGO_TRAIN_TIMEOUT 1200 s x PGO_TRAIN_TIMEOUT_SCALE 10"
 	# the exec shim, built for the target (t0932 shows what it does)
 	readelf -h pgo/qemu-exec.so > shim.out && expect_contains shim.out 'Machine: +AArch64'
+	# a runner that already holds the preload (make's environment, recorded by a configure
+	# --recheck that make ran) is the same runner: the shim still learns the emulator
+	local runner; runner=$(sed -n 's/^PGO_RUNNER = //p' Makefile)
+	make -s --eval 'show: ; @echo "$(PGO_RUNNER)|$$PROFOPT_QEMU_EXEC"' show PGO_RUNNER="$runner -E LD_PRELOAD=$PWD/pgo/qemu-exec.so" > again.out
+	expect_eq "$(cat again.out)" "$runner -E LD_PRELOAD=$PWD/pgo/qemu-exec.so|$runner" "the runner and the emulator the shim starts"
 	expect_contains make.out 'training: 4 tasks, [0-9]+ at a time, timeout 12000 s each'
 	# "fails" runs the toy inside sh -c through $PGO_RUNNER: it ran, and failed as natively
 	expect_contains make.out '1 of 4 training tasks failed: fails'
