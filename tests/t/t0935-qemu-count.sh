@@ -125,3 +125,29 @@ test_refusals_are_named() {
 	expect_contains out "^qemu-insn-plugin: the qemu source is version 1\.0\.0, .*qemu-aarch64 is [0-9]+\.[0-9]+\.[0-9]+: a plugin must be built against the qemu that loads it$"
 	[ -z "$(ls cache/qemu-plugin)" ] || fail "a plugin was left in the cache: $(ls cache/qemu-plugin)"
 }
+
+# qemu-bench: a benchmark workload's instructions on two interpreters under qemu-user (here this
+# machine's python3 twice, under qemu-x86_64), start-up and import subtracted: the same
+# interpreter counts nearly the same, and the JSON holds every workload for every label.
+test_qemu_bench_counts_workloads_per_interpreter() {
+	require_counting
+	require python3
+	command -v qemu-x86_64 > /dev/null 2>&1 || skip "qemu-x86_64 is not installed (Debian: apt-get install qemu-user)"
+	"$SRCDIR/Tools/scripts/qemu-bench" --output=q.json --workloads=ints,sets qemu-x86_64 a=python3 b=python3 > out 2> err ||
+		{ cat out err; fail "qemu-bench"; }
+	expect_contains out '^ints +a +[0-9]+$'
+	expect_contains out '^sets +b +[0-9]+$'
+	python3 -c 'import json, sys
+d = json.load(open("q.json"))
+assert d["loops"] == 1 and d["qemu"] == "qemu-x86_64", d
+for w in ("ints", "sets"):
+    a, b = d["workloads"][w]["a"], d["workloads"][w]["b"]
+    assert a > 1000000, (w, a)
+    assert abs(a - b) < a / 1000, (w, a, b)' || fail "q.json: $(cat q.json)"
+	expect_status 1 "$SRCDIR/Tools/scripts/qemu-bench" --workloads=nosuch qemu-x86_64 a=python3
+	expect_contains out "no workload 'nosuch'"
+	expect_status 1 "$SRCDIR/Tools/scripts/qemu-bench" qemu-x86_64 a=python3 a=python3
+	expect_contains out 'each interpreter wants a label of its own'
+	expect_status 1 "$SRCDIR/Tools/scripts/qemu-bench" --loops=0 qemu-x86_64 a=python3
+	expect_contains out '--loops wants a positive number'
+}
