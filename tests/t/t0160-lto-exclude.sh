@@ -128,3 +128,24 @@ test_pipeline_passes_parallel_ltrans_to_gcc_only() {
 	"$SRCDIR/configure" --enable-optimizations CC=clang --with-python-source="$PWD/py" > /dev/null 2>&1 || fail "configure with clang"
 	expect_eq "$(make -s --eval="$show" show-lto PGO_JOBS=3)" "[]" "clang (ThinLTO runs its own jobs)"
 }
+
+# PGO_STACK_BOUNDED: the objects it lists get PGO_STACK_BOUND_FLAGS (clang's bound on the stack
+# of what it inlines): a recursive function keeps a callee with a 2 KB buffer out of its frame.
+test_stack_bounded_objects_keep_big_callees_out() {
+	require clang-19 objdump
+	# (rec() recurses through down(), elsewhere, as save() does through save_reduce())
+	cat > rec.c <<'CEOF'
+int down(int n, const char *s);
+static int big(const char *s) { volatile char buf[2048]; buf[s[0] & 2047] = s[1]; return buf[s[2] & 2047]; }
+int rec(int n, const char *s) { if (n <= 0) return 0; return big(s) ^ (down(n, s) * 3); }
+CEOF
+	printf 'rec.o: rec.c\n\t$(CC) -c -O2 $(CFLAGS_NODIST) -o $@ rec.c\n' > Makefile
+	frame() { objdump -d --no-show-raw-insn rec.o | sed -n '/<rec>:/,/^$/p' | grep -o 'sub *\$0x[0-9a-f]*,%rsp' | head -n 1; }
+	MAKEFILES="$SRCDIR/Tools/make/lto-exclude.mk" make CC=clang-19 > make.out 2>&1 || { cat make.out; fail "make"; }
+	[ -n "$(frame)" ] || fail "the control: clang-19 did not inline big() into rec(), this test cannot tell anything"
+	rm -f rec.o
+	MAKEFILES="$SRCDIR/Tools/make/lto-exclude.mk" make CC=clang-19 PGO_STACK_BOUNDED=rec.o \
+		PGO_STACK_BOUND_FLAGS="-mllvm -inline-max-stacksize=512" > make.out 2>&1 || { cat make.out; fail "make, bounded"; }
+	expect_contains make.out '-mllvm -inline-max-stacksize=512 -o rec.o rec.c'
+	[ -z "$(frame)" ] || fail "rec() still holds big()'s buffer: $(frame)"
+}

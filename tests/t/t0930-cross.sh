@@ -305,6 +305,19 @@ test_top_level_cross_configure() {
 	expect_contains out 'with-profile-target names the machine of the --with-profile bundle, which was not given'
 	expect_status 1 $xc --with-profile="$PWD/native.tar.gz" --with-profile-target=x86_64-linux-gnu
 	expect_contains out "only clang's profiles serve another machine; gcc's \.gcda files"
+	# clang for aarch64: _pickle.o's inlining bounded by stack where clang can (19), said where not (14)
+	expect_contains Makefile '^PY_STACK_BOUNDED = $'
+	if command -v clang-19 > /dev/null 2>&1; then
+		$xc CC="clang-19 --target=aarch64-linux-gnu" > configure.out 2>&1 || { cat configure.out; fail "configure, clang-19"; }
+		expect_contains Makefile '^PY_STACK_BOUNDED = Modules/_pickle\.o$'
+		expect_contains Makefile '^PY_STACK_BOUND_FLAGS = -mllvm -inline-max-stacksize=512$'
+		make -n cpython-configure > /dev/null 2>&1
+		make -s --eval='show: ; $(info $(PGO_BUILD_USE))@:' show > use.out
+		expect_contains use.out 'PGO_STACK_BOUNDED="Modules/_pickle\.o" PGO_STACK_BOUND_FLAGS="-mllvm -inline-max-stacksize=512"'
+	fi
+	$xc CC="clang --target=aarch64-linux-gnu" > configure.out 2>&1 || { cat configure.out; fail "configure, clang"; }
+	expect_contains configure.out 'cannot bound inlining by stack \(clang 16 or later can\)'
+	expect_contains Makefile '^PY_STACK_BOUNDED = $'
 	# natively: no cross argument, and the interpreter itself precompiles
 	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.13.9" > /dev/null 2>&1 || fail "configure"
 	expect_contains Makefile '^PROFOPT_CC = gcc$'
