@@ -18,12 +18,13 @@
 #
 # The same way, PGO_STACK_BOUNDED names objects compiled with PGO_STACK_BOUND_FLAGS added (clang:
 # -mllvm -inline-max-stacksize=N): a function on a deep recursion path whose profile inlines a
-# callee with a large buffer grows every level's C stack frame.
+# callee with a large buffer grows every level's C stack frame.  They are kept out of LTO too:
+# a link-time optimizer would inline again, without the bound.
 
 PGO_LTO_EXCLUDE_VAR ?= CFLAGS_NODIST
 ifneq ($(strip $(PGO_LTO_EXCLUDE)),)
 $(PGO_LTO_EXCLUDE): override $(PGO_LTO_EXCLUDE_VAR) += -fno-lto
 endif
 ifneq ($(strip $(PGO_STACK_BOUNDED)),)
-$(PGO_STACK_BOUNDED): override $(PGO_LTO_EXCLUDE_VAR) += $(PGO_STACK_BOUND_FLAGS)
+$(PGO_STACK_BOUNDED): override $(PGO_LTO_EXCLUDE_VAR) += -fno-lto $(PGO_STACK_BOUND_FLAGS)
 endif
