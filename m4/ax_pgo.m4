@@ -54,6 +54,8 @@
 #     PGO_LAUNCHER              distcc or icecc (--with-distcc, --with-icecc), else empty
 #     PGO_DISTCC_HOSTS          the HOSTS of --with-distcc=HOSTS (pgo.mk exports it as
 #                               DISTCC_HOSTS; empty: distcc's own setting)
+#     PGO_THIN_LAUNCHER         pgo-launch/thin-link (--with-thinlto-workers), else empty
+#     PGO_THINLTO_WORKERS       its worker commands, ';' between them (empty: backends here)
 #
 #   Cross builds: ./configure --host=TRIPLE --enable-optimizations, the
 #   compiler autoconf's TRIPLE-gcc, or CC="clang --target=TRIPLE" (clang finds
@@ -147,6 +149,10 @@
 #   which configure says; clang's front-end instrumentation compiles both
 #   stages on the workers, the profile shipped by pgo.mk under a name made of
 #   its content (Misc/DISTRIBUTED.md).
+#   --with-thinlto-workers[=CMDS] (clang) puts pgo-launch/thin-link before $CC:
+#   in the use stage a -flto=thin link runs as `profopt thin-link`, its backend
+#   compiles as jobs on the workers (CMDS: commands that each run a shell line
+#   on a worker, as `ssh HOST` does, ';' between them; none: here, in parallel).
 #
 #   With --enable-optimizations, a build or source directory whose path
 #   holds white space, ':', '&', '$' or another character that GNU make or
@@ -230,6 +236,10 @@ AC_ARG_WITH([icecc],
   [AS_HELP_STRING([--with-icecc@<:@=PATH@:>@],
     [compile through icecream (icecc), its scheduler choosing the workers as its users set it up])],
   [ax_pgo_icecc=$withval], [ax_pgo_icecc=no])
+AC_ARG_WITH([thinlto-workers],
+  [AS_HELP_STRING([--with-thinlto-workers@<:@=CMDS@:>@],
+    [clang: run a -flto=thin link's backend compiles as jobs of their own in the profile-use stage, on workers (CMDS: commands that each run a shell line on a worker, as 'ssh HOST' does, separated by ';'; without CMDS: here, in parallel)])],
+  [ax_pgo_thin=$withval], [ax_pgo_thin=no])
 
 _AX_PGO_COMPILER_ID
 dnl The machine the compiler builds for (clang --target=T says T): the emulator to look for.
@@ -241,6 +251,7 @@ AS_CASE([$ax_cv_pgo_cc_family],
   [clang|apple-clang], [_AX_PGO_FIND_TOOL([llvm-profdata], [LLVM_PROFDATA], [merge --version])])
 _AX_PGO_FLAGS
 _AX_PGO_LAUNCHER
+_AX_PGO_THIN_LAUNCHER
 
 PGO_ENABLED=no PGO_BOLT=no PGO_BOLT_LDFLAGS= PGO_BOLT_CFLAGS= PGO_BOLT_ICF=
 PGO_NM= PGO_READELF= ax_pgo_foreign=no
@@ -282,7 +293,7 @@ AC_SUBST([PGO_BOLT_ICF])
 # ("file.c:f"), and a distcc worker compiles a temporary file of its own each time: a profile
 # trained on such objects would be found by no later compile.  PGO_LAUNCHER becomes a script
 # (pgo-launch/distcc in the build directory) that names the source of each compile for clang
-# (-Xclang=-main-file-name=: distcc would take a separate argument for a second source file).
+# (-Xclang=-main-file-name -Xclang=SOURCE: distcc would take a bare SOURCE for a second source file).
 AC_DEFUN([_AX_PGO_DISTCC_NAMES], [
 AC_MSG_CHECKING([whether $CC names a compile's source for its profile (-Xclang=-main-file-name)])
 ax_pgo_save_CFLAGS=$CFLAGS
@@ -354,6 +365,34 @@ AS_IF([test -n "$PGO_LAUNCHER"], [
   AS_IF([test "x$ax_pgo_compose_cc" != xno], [CC="$PGO_LAUNCHER $CC"])])
 AC_SUBST([PGO_LAUNCHER])
 AC_SUBST([PGO_DISTCC_HOSTS])
+])
+
+# _AX_PGO_THIN_LAUNCHER: --with-thinlto-workers[=CMDS], pgo-launch/thin-link before $CC (after
+# distcc or icecc): compiles and other links pass through; in the use stage (pgo.mk sets
+# PGO_THIN_LINK_DIR) a link goes to `profopt thin-link`, which splits a -flto=thin one.
+AC_DEFUN([_AX_PGO_THIN_LAUNCHER], [
+PGO_THIN_LAUNCHER= PGO_THINLTO_WORKERS=
+AS_IF([test "x$ax_pgo_thin" != xno], [
+  AS_CASE([$ax_cv_pgo_cc_family], [clang], [],
+    [AC_MSG_ERROR([--with-thinlto-workers: ThinLTO's backends are clang's; $CC is $ax_cv_pgo_cc_family])])
+  AS_IF([test "x$ax_pgo_thin" != xyes], [PGO_THINLTO_WORKERS=$ax_pgo_thin])
+  mkdir -p pgo-launch
+  cat > pgo-launch/thin-link <<'AX_PGO_EOF'
+#!/bin/sh
+# Written by configure (AX_PGO --with-thinlto-workers): in the use stage (pgo.mk sets
+# PGO_THIN_LINK_DIR) a link runs through profopt thin-link, which runs a -flto=thin link's
+# backend compiles as jobs, on the workers; everything else runs as it is.
+case " $[*] " in *" -c "*) exec "$[@]" ;; esac
+test -n "$PGO_THIN_LINK_DIR" || exec "$[@]"
+exec "$PGO_PROFOPT" thin-link --dir="$PGO_THIN_LINK_DIR" --summary="$PGO_THIN_LINK_DIR/summary.txt" \
+	--worker="$PGO_THINLTO_WORKERS" -- "$[@]"
+AX_PGO_EOF
+  chmod +x pgo-launch/thin-link || AC_MSG_ERROR([cannot write pgo-launch/thin-link])
+  PGO_THIN_LAUNCHER=`pwd`/pgo-launch/thin-link
+  AC_MSG_NOTICE([ThinLTO links of the use stage run their backends through profopt thin-link, ${PGO_THINLTO_WORKERS:+on: $PGO_THINLTO_WORKERS}${PGO_THINLTO_WORKERS:-here}])
+  AS_IF([test "x$ax_pgo_compose_cc" != xno], [CC="$PGO_THIN_LAUNCHER $CC"])])
+AC_SUBST([PGO_THIN_LAUNCHER])
+AC_SUBST([PGO_THINLTO_WORKERS])
 ])
 
 # _AX_PGO_FIND_PROFOPT: the profopt driver pgo.mk's recipes run (PROFOPT=, or profopt in PATH),

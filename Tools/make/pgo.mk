@@ -101,6 +101,9 @@
 #   PGO_LAUNCHER, PGO_DISTCC_HOSTS  from AX_PGO (--with-distcc[=HOSTS], --with-icecc): the
 #                        distributed compiler, and distcc's workers (exported as DISTCC_HOSTS
 #                        when given); see "Distributed compiles" below
+#   PGO_THIN_LAUNCHER, PGO_THINLTO_WORKERS  from AX_PGO (--with-thinlto-workers[=CMDS]): the
+#                        launcher before $(CC) that splits a -flto=thin link in the use stage,
+#                        and the workers of its backends; see "ThinLTO's backends" below
 #   PGO_PROFILE_STORE    clang: the directory that holds the merged profile under its content's
 #                        name for the use stage, at the same path on every distcc worker
 #                        (default: $(PGO_DIR); a directory every worker shares, or one that
@@ -469,7 +472,8 @@ pgo_distribute = f=$(call pgo_quote,$(PGO_USE_PROFDATA)) && \
 	$(if $(strip $(PGO_DISTRIBUTE_CMD)),echo "==> the profile to the workers: $$f" >&2 && \
 	PGO_PROFILE_FILE="$$f" PGO_PROFILE_STORE=$(call pgo_quote,$(PGO_PROFILE_STORE)) sh -c $(call pgo_quote,$(PGO_DISTRIBUTE_CMD)),true)
 pgo_dist_file = $(pgo_abs_dir)/distcc-$(1)
-pgo_dist_notes = $(if $(pgo_distcc_on),$(call pgo_dist_file,instrument).txt $(call pgo_dist_file,use).txt) $(pgo_icecc_notes)
+pgo_dist_notes = $(if $(pgo_distcc_on),$(call pgo_dist_file,instrument).txt $(call pgo_dist_file,use).txt) $(pgo_icecc_notes) \
+	$(if $(PGO_THIN_LAUNCHER),$(pgo_thin_dir)/summary.txt)
 pgo_dist_log = $(if $(pgo_distcc_on),rm -f $(call pgo_dist_file,$(1)).log $(call pgo_dist_file,$(1)).txt && DISTCC_LOG=$(call pgo_dist_file,$(1)).log)$(call pgo_icecc_log,$(1))
 # Per distcc process: a compile (-c) and the host its "completed ok" names; why one ran here.
 pgo_dist_awk = { if (!match($$0, /^distcc\[[0-9]+\] /)) next; p = substr($$0, 1, RLENGTH); m = substr($$0, RLENGTH + 1) } \
@@ -512,6 +516,18 @@ pgo_icecc_awk = { if (!match($$0, /^ICECC\[[0-9]+\] /)) next; p = substr($$0, 1,
 		for (x in r) printf "; %d here: %s", r[x], x; print "" }
 pgo_icecc_said = $(if $(pgo_icecc_on),&& { test ! -f $(call pgo_icecc_file,$(1)).log || awk -v stage=$(1) $(call pgo_quote,$(pgo_icecc_awk)) \
 	$(call pgo_icecc_file,$(1)).log | tee $(call pgo_icecc_file,$(1)).txt >&2; })
+# ThinLTO's backends (PGO_THIN_LAUNCHER, --with-thinlto-workers): in the use stage each clang
+# -flto=thin link goes through `profopt thin-link`: an index-only link, one backend compile per
+# module as a job (on PGO_THINLTO_WORKERS, commands that each run a shell line on a worker, ';'
+# between them; none: here), then the link of the native objects.  Each link's line ("N of M
+# backends on the workers, K here (why)") goes to $(PGO_DIR)/thinlto/summary.txt.
+PGO_THIN_LAUNCHER ?=
+PGO_THINLTO_WORKERS ?=
+pgo_thin_dir = $(pgo_abs_dir)/thinlto
+pgo_thin_on = $(and $(PGO_THIN_LAUNCHER),$(filter use,$(1)))
+pgo_thin_clear = $(if $(call pgo_thin_on,$(1)),rm -rf $(pgo_thin_dir) &&)
+pgo_thin_env = $(if $(call pgo_thin_on,$(1)),PGO_THIN_LINK_DIR=$(pgo_thin_dir) PGO_PROFOPT=$(PROFOPT) \
+	PGO_THINLTO_WORKERS=$(call pgo_quote,$(PGO_THINLTO_WORKERS)))
 
 .PHONY: profile-opt profile-removal clean-retain-profile pgo-clean-build pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
 	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-sources-changed
@@ -690,7 +706,7 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 	@$(pgo_place_profile)
 	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
 	@touch $(pgo_use_started)
-	$(pgo_recurse)@$(call pgo_dist_log,use) $(call pgo_run,rebuild with profile,use) $(call pgo_logged_build,$(PGO_BUILD_USE)) $(call pgo_dist_said,use)
+	$(pgo_recurse)@$(call pgo_thin_clear,use) $(call pgo_dist_log,use) $(call pgo_thin_env,use) $(call pgo_run,rebuild with profile,use) $(call pgo_logged_build,$(PGO_BUILD_USE)) $(call pgo_dist_said,use)
 	@test ! -f $(pgo_use_log).before || { cat $(pgo_use_log).before $(pgo_use_log) > $(pgo_use_log).both && \
 		mv -f $(pgo_use_log).both $(pgo_use_log) && rm -f $(pgo_use_log).before; }
 	@$(pgo_record_use_sources) > /dev/null

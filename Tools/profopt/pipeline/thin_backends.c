@@ -1,0 +1,256 @@
+/* thin_backends.c - ThinLTO's backend compiles on workers or here (see thin_backends.h). */
+#include "pipeline/thin_backends.h"
+#include "lib/lines.h"
+#include "lib/pool.h"
+#include "lib/progress.h"
+#include "lib/tarfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int thin_module_load(struct thin_module *m, const char *dir, const char *path, char *err, size_t errlen)
+{
+	m->path = xstrdup(path);
+	m->index = xasprintf("%s/%s.thinlto.bc", dir, path);
+	m->native = xasprintf("%s/%s.native.o", dir, path);
+	char *imports = xasprintf("%s/%s.imports", dir, path);
+	struct lines l;
+	int rc = lines_read(&l, imports, LINES_NAMES, 4096, err, errlen);
+	free(imports);
+	if (rc < 0)
+		return -1;
+	int n = 0, cap = 0;
+	for (char *line; (line = lines_next(&l));) {
+		m->imports = grow_array(m->imports, n + 1, &cap, sizeof *m->imports, 8);
+		m->imports[n++] = xstrdup(line);
+	}
+	m->imports = grow_array(m->imports, n + 1, &cap, sizeof *m->imports, 8);
+	m->imports[n] = NULL;
+	lines_free(&l);
+	return 0;
+}
+
+/* A name a worker can rebuild under its own directory: relative, without "." or ".." parts. */
+static int portable_name(const char *p)
+{
+	if (!*p || *p == '/')
+		return 0;
+	for (const char *s = p; *s;) {
+		size_t n = strcspn(s, "/");
+		if ((n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
+			return 0;
+		s += n + (s[n] == '/');
+	}
+	return 1;
+}
+
+static char *quoted_words(char *const *words)
+{
+	struct buf b = {0};
+	for (int i = 0; words[i]; i++) {
+		char *q = shell_quote(words[i]);
+		buf_printf(&b, "%s%s", i ? " " : "", q);
+		free(q);
+	}
+	return b.data;
+}
+
+/* The backend's own command: module in, object out (index: where this machine or the worker has it). */
+static char **backend_argv(const struct thin_plan *p, const char *module, const char *index, const char *out)
+{
+	int n = 0;
+	while (p->compile[n])
+		n++;
+	char **argv = xcalloc(n + 9, sizeof *argv);
+	memcpy(argv, p->compile, n * sizeof *argv);
+	const char *tail[] = {"-Wno-unused-command-line-argument", "-c", "-x", "ir", module, NULL, "-o", out};
+	memcpy(argv + n, tail, sizeof tail);
+	argv[n + 5] = xasprintf("-fthinlto-index=%s", index);
+	return argv;
+}
+
+static void free_backend_argv(const struct thin_plan *p, char **argv)
+{
+	int n = 0;
+	while (p->compile[n])
+		n++;
+	free(argv[n + 5]); /* the rest are borrowed */
+	free(argv);
+}
+
+/* The tar a worker unpacks: the module, its index beside it, the modules it imports. */
+static const char *pack_job(const struct thin_plan *p, const struct thin_module *m, int i, char **tar)
+{
+	if (!portable_name(m->path))
+		return "its name is not relative to the build";
+	for (char **imp = m->imports; *imp; imp++)
+		if (!portable_name(*imp))
+			return "it imports a module named outside the build";
+	*tar = xasprintf("%s/%d.tar", p->job_dir, i);
+	struct tar_out *t = tar_create(*tar, 0);
+	tar_add_file(t, m->path, m->path);
+	char *index = xasprintf("%s.thinlto.bc", m->path);
+	tar_add_file(t, index, m->index);
+	free(index);
+	for (char **imp = m->imports; *imp; imp++)
+		if (strcmp(*imp, m->path) != 0)
+			tar_add_file(t, *imp, *imp);
+	tar_close(t);
+	return NULL;
+}
+
+/* `WORKER 'unpack; compile; cat out.o' <TAR >NATIVE.tmp`: the worker's temporary directory
+ * stands for the build's, the names inside it the build's relative ones. */
+static char *remote_command(const struct thin_plan *p, const char *worker, const struct thin_module *m,
+			    const char *tar)
+{
+	char *index = xasprintf("%s.thinlto.bc", m->path);
+	char **argv = backend_argv(p, m->path, index, "out.o");
+	char *compile = quoted_words(argv);
+	char *script = xasprintf("set -e; d=$(mktemp -d); trap 'rm -rf \"$d\"' EXIT; cd \"$d\"; tar xf -; %s >&2; "
+				 "cat out.o",
+				 compile);
+	char *qscript = shell_quote(script), *qtar = shell_quote(tar), *out = xasprintf("%s.tmp", m->native);
+	char *qout = shell_quote(out);
+	char *cmd = xasprintf("%s %s <%s >%s", worker, qscript, qtar, qout);
+	free_backend_argv(p, argv);
+	free(index), free(compile), free(script), free(qscript), free(qtar), free(out), free(qout);
+	return cmd;
+}
+
+/* The object a worker sent: an ELF file, moved into place. */
+static int take_remote_object(const struct thin_module *m)
+{
+	char *tmp = xasprintf("%s.tmp", m->native);
+	char head[4] = {0};
+	FILE *f = fopen(tmp, "rb");
+	int ok = f && fread(head, 1, 4, f) == 4 && memcmp(head, "\177ELF", 4) == 0;
+	if (f)
+		fclose(f);
+	ok = ok && rename(tmp, m->native) == 0;
+	if (!ok)
+		unlink(tmp);
+	free(tmp);
+	return ok;
+}
+
+struct run_state {
+	struct progress progress;
+	const char *what;
+};
+
+static void show(struct pool *pool, void *arg)
+{
+	struct run_state *s = arg;
+	char line[160];
+	snprintf(line, sizeof line, "thin-link: %s [%d/%d] %d failed", s->what, pool->done, pool->njobs, pool->failed);
+	progress_show(&s->progress, line, 0);
+}
+
+static void tell_failure(const struct job *job, struct run_state *s)
+{
+	char what[96];
+	progress_clear(&s->progress);
+	fprintf(stderr, "  %s: %s (%s) after %.1f s; log: %s\n", printable(job->name), job_result_name(job->result),
+		describe_status(job->status, what, sizeof what), job->end - job->start, printable(job->log_path));
+}
+
+/* One pool over the modules listed in idx[0..n): remote ones by their worker, the rest here. */
+static int run_round(const struct thin_plan *p, struct thin_module *m, const int *idx, int n, int remote,
+		     struct run_state *s)
+{
+	struct job *jobs = xcalloc(n, sizeof *jobs);
+	for (int k = 0; k < n; k++) {
+		struct thin_module *mod = &m[idx[k]];
+		jobs[k].name = mod->path;
+		jobs[k].log_path = xasprintf("%s/%d.%s.log", p->job_dir, idx[k], remote ? "worker" : "here");
+		if (remote) {
+			char *tar = NULL;
+			mod->why_here = pack_job(p, mod, idx[k], &tar);
+			jobs[k].cmd = mod->why_here ? xstrdup("false") : remote_command(p, mod->worker, mod, tar);
+			free(tar);
+		} else {
+			jobs[k].argv = backend_argv(p, mod->path, mod->index, mod->native);
+			jobs[k].cmd = quoted_words(jobs[k].argv);
+		}
+	}
+	struct pool pool = {.jobs = jobs, .njobs = n, .parallel = p->jobs, .timeout = p->timeout, .on_tick = show,
+			    .arg = s};
+	s->what = remote ? "backends on workers" : "backends here";
+	int sig = pool_run(&pool);
+	progress_clear(&s->progress);
+	if (sig)
+		fatal("stopped by signal %d: the backends did not finish", sig);
+	int failed = 0;
+	for (int k = 0; k < n; k++) {
+		struct thin_module *mod = &m[idx[k]];
+		mod->seconds = jobs[k].end - jobs[k].start;
+		int ok = jobs[k].result == RESULT_PASSED && (!remote || take_remote_object(mod));
+		if (!ok && !(remote && mod->why_here))
+			tell_failure(&jobs[k], s);
+		if (!ok) {
+			if (remote && !mod->why_here)
+				mod->why_here = jobs[k].result == RESULT_PASSED ? "the worker sent no object"
+									: "it failed on the worker";
+			mod->worker = NULL;
+			failed++;
+		}
+		free(jobs[k].log_path), free(jobs[k].cmd);
+		if (jobs[k].argv)
+			free_backend_argv(p, jobs[k].argv);
+	}
+	free(jobs);
+	return failed;
+}
+
+static void say_summary(const struct thin_module *m, int n, struct buf *summary)
+{
+	int remote = 0;
+	struct buf why = {0};
+	for (int i = 0; i < n; i++)
+		remote += m[i].worker != NULL;
+	for (int i = 0; i < n; i++) {
+		if (m[i].worker || !m[i].why_here || strstr(why.data ? why.data : "", m[i].why_here))
+			continue;
+		buf_printf(&why, "%s%s", why.len ? "; " : "", m[i].why_here);
+	}
+	buf_printf(summary, "%d of %d backends on the workers, %d here%s%s%s", remote, n, n - remote, why.len ? " (" : "",
+		   why.len ? why.data : "", why.len ? ")" : "");
+	buf_free(&why);
+}
+
+int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n, struct buf *summary)
+{
+	int nworkers = 0;
+	while (p->workers && p->workers[nworkers])
+		nworkers++;
+	if (make_dirs(p->job_dir, 0777) < 0)
+		fatal("cannot make %s: %s", p->job_dir, strerror(errno));
+	struct run_state s = {0};
+	progress_init(&s.progress, 30);
+	int *idx = xcalloc(n ? n : 1, sizeof *idx), k = 0, failed = 0;
+	for (int i = 0; i < n; i++) {
+		m[i].worker = nworkers ? p->workers[i % nworkers] : NULL;
+		if (m[i].worker)
+			idx[k++] = i;
+	}
+	if (k)
+		failed = run_round(p, m, idx, k, 1, &s);
+	if (failed && !p->fallback) {
+		say_summary(m, n, summary);
+		free(idx);
+		return failed;
+	}
+	k = 0;
+	for (int i = 0; i < n; i++)
+		if (!m[i].worker)
+			idx[k++] = i;
+	failed = k ? run_round(p, m, idx, k, 0, &s) : 0;
+	say_summary(m, n, summary);
+	free(idx);
+	return failed;
+}

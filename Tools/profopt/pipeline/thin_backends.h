@@ -1,0 +1,36 @@
+/* thin_backends.h - ThinLTO's backend compiles, one job per module of an index-only link:
+ * on workers or here.  A worker is a command that runs one shell line on another machine, as
+ * `ssh HOST` does: the job's files (the module, its index, the modules it imports) go as a tar
+ * on its stdin, the object comes back on its stdout, so the worker needs no file of the build.
+ * A job a worker failed runs here, and is counted so (unless fallback is off: then it fails). */
+#ifndef PROFOPT_THIN_BACKENDS_H
+#define PROFOPT_THIN_BACKENDS_H
+
+#include "lib/util.h"
+
+struct thin_module {
+	char *path;           /* as the link named it: relative, under the build's directory */
+	char *index, *native; /* DIR/PATH.thinlto.bc, and the object the backend writes */
+	char **imports;       /* the modules its index imports from (NULL-terminated) */
+	const char *worker;   /* where it ran: a worker's command, or NULL for here */
+	const char *why_here; /* why a module ran here though workers were given, or NULL */
+	double seconds;
+	int placed;           /* its object is in the final link */
+};
+
+struct thin_plan {
+	char **compile;         /* the compiler and its code generation flags, NULL-terminated */
+	const char *const *workers; /* worker commands, NULL-terminated (none: all here) */
+	const char *job_dir;    /* the jobs' tar files and logs */
+	int jobs;               /* at once */
+	int fallback;           /* a job a worker failed runs here */
+	double timeout;         /* per job, seconds (0: none) */
+};
+
+/* Reads PATH's imports list (DIR/PATH.imports) into m: 0, or -1 with the reason in err. */
+int thin_module_load(struct thin_module *m, const char *dir, const char *path, char *err, size_t errlen);
+/* Runs every backend: 0 when each wrote its object, else the number that failed (their logs'
+ * tails on stderr).  summary gets "N of M backends on the workers, K here (why)". */
+int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n, struct buf *summary);
+
+#endif

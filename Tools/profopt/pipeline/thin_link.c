@@ -1,0 +1,462 @@
+/* thin_link.c - `profopt thin-link -- LINK COMMAND`: a clang ThinLTO link whose backends run
+ * as separate jobs, on workers when given, so that the serial link shrinks to the index step
+ * and a native link.  A launcher before $CC: every other command (a compile, a link without
+ * -flto=thin) is run unchanged.  Steps: archives become thin archives of their extracted
+ * members (a backend needs each module as a file); the link runs with thinlto-index-only,
+ * writing DIR/MODULE.thinlto.bc and .imports; each backend compiles MODULE with its index;
+ * the link runs again with the native objects in the modules' places. */
+#include "commands.h"
+#include "lib/lines.h"
+#include "lib/output.h"
+#include "lib/proc.h"
+#include "lib/strmap.h"
+#include "lib/util.h"
+#include "pipeline/thin_backends.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct thin_link_options {
+	const char *dir, *compiler, *llvm_ar, *summary;
+	struct option_list workers;
+	long long jobs;
+	int no_fallback;
+	double timeout;
+};
+
+static const struct option_spec thin_link_options[] = {
+	OPT_STRING("dir", 0, struct thin_link_options, dir, "DIR",
+		   "where each link's index files, objects and job logs go, under DIR/OUTPUT (default pgo/thinlto)"),
+	OPT_LIST("worker", 0, struct thin_link_options, workers, "CMD",
+		 "a command that runs one shell line on a worker, e.g. 'ssh build1' (repeatable, or several "
+		 "separated by ';'; none: all here)"),
+	OPT_INT("jobs", 'j', struct thin_link_options, jobs, "N", 1, 4096,
+		"backends at once (default: 2 per worker, else this machine's CPUs)"),
+	OPT_FLAG("no-fallback", 0, struct thin_link_options, no_fallback,
+		 "a backend a worker failed fails the link, never runs here (also PGO_THINLTO_FALLBACK=0)"),
+	OPT_SECONDS("timeout", 0, struct thin_link_options, timeout, "seconds per backend job (default: none)"),
+	OPT_STRING("compiler", 0, struct thin_link_options, compiler, "CC",
+		   "the compiler that runs the backends (default: the link command's last word before its options)"),
+	OPT_STRING("llvm-ar", 0, struct thin_link_options, llvm_ar, "PATH",
+		   "the llvm-ar that unpacks archives (default: the one beside the compiler)"),
+	OPT_STRING("summary", 0, struct thin_link_options, summary, "FILE", "appends the link's one-line summary"),
+	OPT_END,
+};
+
+const struct command_options options_thin_link = {
+	"thin-link",
+	"[OPTIONS] [--] LINK COMMAND...",
+	"Runs LINK COMMAND; when it is a clang link with -flto=thin, as a distributed ThinLTO link:\n"
+	"an index-only link, then one backend compile per module (on the workers, each sent its\n"
+	"module, index and imported modules as a tar on stdin, the object read from stdout; or here),\n"
+	"then the link of the native objects.  Any other command (a compile, another link) runs as\n"
+	"it is, so that thin-link can stand before $CC.  A backend a worker failed runs here and the\n"
+	"summary says so; with --no-fallback the link fails instead.\n",
+	thin_link_options,
+	"The summary (stderr, and --summary FILE): \"thin-link (OUTPUT): N of M backends on the workers,\n"
+	"K here (why); index S s, backends S s, link S s\".  DIR/OUTPUT/times.tsv has each backend's\n"
+	"module, where it ran and its seconds.  Archives in the link are unpacked with llvm-ar.\n",
+	1,
+};
+
+static int run_here(char **argv)
+{
+	struct proc p;
+	if (proc_start_foreground(&p, argv) < 0)
+		fatal("cannot execute %s: %s", printable(argv[0]), strerror(p.exec_errno));
+	int st;
+	while (waitpid(p.pid, &st, 0) < 0)
+		if (errno != EINTR)
+			fatal("waitpid: %s", strerror(errno));
+	return shell_status(st);
+}
+
+_Noreturn static void exec_as_is(char **link)
+{
+	execvp(link[0], link);
+	fatal("cannot execute %s: %s", printable(link[0]), strerror(errno));
+}
+
+/* The value of -o, or NULL: a link with -flto=thin last among -flto options, and no -c, -S, -E. */
+static const char *thin_link_output(char **link)
+{
+	const char *out = NULL, *lto = NULL;
+	for (int i = 1; link[i]; i++) {
+		const char *a = link[i];
+		if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM") ||
+		    a[0] == '@')
+			return NULL;
+		if (starts_with(a, "-flto") || !strcmp(a, "-fno-lto"))
+			lto = a;
+		if (!strcmp(a, "-o") && link[i + 1])
+			out = link[++i];
+		else if (starts_with(a, "-o") && a[2])
+			out = a + 2;
+	}
+	return lto && !strcmp(lto, "-flto=thin") ? out : NULL;
+}
+
+static int is_option_with_value(const char *a)
+{
+	static const char *const two[] = {"-o", "-Xlinker", "-z", "-T", "-u", "-e", "-x", "-MF", "-MT", "-MQ", NULL};
+	for (int i = 0; two[i]; i++)
+		if (!strcmp(a, two[i]))
+			return 1;
+	return 0;
+}
+
+/* A link's flags that shape code generation, without what only the link or the front end reads. */
+static int backend_flag(const char *a)
+{
+	static const char *const dropped[] = {"-l", "-L", "-Wl,", "-flto", "-fno-lto", "-fprofile", "-fno-profile",
+					      "-fcs-profile", "-fuse-ld=", "--ld-path=", "-shared", "-static", "-pie",
+					      "-no-pie", "-rdynamic", "-nostdlib", "-nostartfiles", "-I", "-D", "-U", NULL};
+	if (a[0] != '-')
+		return 0;
+	for (int i = 0; dropped[i]; i++)
+		if (starts_with(a, dropped[i]))
+			return 0;
+	return 1;
+}
+
+static char **backend_compile(char **link, const char *compiler)
+{
+	int n = 0, first = 0;
+	while (link[n])
+		n++;
+	while (first < n && link[first][0] != '-')
+		first++;
+	char **argv = xcalloc(n + 2, sizeof *argv);
+	int k = 0;
+	argv[k++] = (char *)(compiler ? compiler : link[first ? first - 1 : 0]);
+	for (int i = first; i < n; i++) {
+		if (is_option_with_value(link[i])) {
+			i++;
+			continue;
+		}
+		if (backend_flag(link[i]))
+			argv[k++] = link[i];
+	}
+	return argv;
+}
+
+static int archive_kind(const char *path)
+{
+	char head[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, head, sizeof head);
+	if (fd >= 0)
+		close(fd);
+	if (n == 8 && !memcmp(head, "!<arch>\n", 8))
+		return 1;
+	return 0;
+}
+
+static int is_bitcode(const char *path)
+{
+	unsigned char head[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, head, sizeof head);
+	if (fd >= 0)
+		close(fd);
+	return n == 4 && head[0] == 'B' && head[1] == 'C' && head[2] == 0xC0 && head[3] == 0xDE;
+}
+
+struct unpacked {
+	int arg;        /* its place in the link */
+	char **members; /* the extracted files, in the archive's order */
+};
+
+static char *run_tool(char **argv, const char *what)
+{
+	char *out = NULL;
+	int st = run_child(argv, NULL, &out, NULL);
+	if (!proc_exit_ok(st))
+		fatal("%s failed (%s): %s", what, printable(argv[0]), printable(out ? out : ""));
+	return out;
+}
+
+/* Archive A becomes DIR/ar/K.a, a thin archive of its members unpacked into DIR/ar/K/: NULL
+ * when a member's name would not be a file of its own (then the link runs in one process). */
+static char **unpack_archive(const char *llvm_ar, const char *a, const char *dir, int k)
+{
+	char *list_argv[] = {(char *)llvm_ar, "t", (char *)a, NULL};
+	char *names = run_tool(list_argv, "listing an archive");
+	char *into = xasprintf("%s/ar/%d", dir, k), *opt = xasprintf("--output=%s", into);
+	if (make_dirs(into, 0777) < 0)
+		fatal("cannot make %s: %s", into, strerror(errno));
+	struct strmap seen = {0};
+	char **members = NULL;
+	int n = 0, cap = 0, bad = 0;
+	for (char *save, *name = strtok_r(names, "\n", &save); name; name = strtok_r(NULL, "\n", &save)) {
+		void **slot = strmap_slot(&seen, name, 1);
+		bad |= *slot != NULL || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..");
+		*slot = name;
+		members = grow_array(members, n + 2, &cap, sizeof *members, 16);
+		members[n++] = xasprintf("%s/%s", into, name);
+		members[n] = NULL;
+	}
+	strmap_free(&seen, NULL);
+	free(names);
+	if (bad || !n) {
+		free(into), free(opt);
+		return NULL;
+	}
+	char *x_argv[] = {(char *)llvm_ar, "x", opt, (char *)a, NULL};
+	free(run_tool(x_argv, "unpacking an archive"));
+	free(into), free(opt);
+	return members;
+}
+
+/* An archive of files (thin: it names them), replacing what was there. */
+static void make_archive(const char *llvm_ar, const char *path, char **files)
+{
+	int n = 0;
+	while (files[n])
+		n++;
+	char **argv = xcalloc(n + 4, sizeof *argv);
+	argv[0] = (char *)llvm_ar, argv[1] = "rcsT", argv[2] = (char *)path;
+	memcpy(argv + 3, files, n * sizeof *argv);
+	unlink(path);
+	free(run_tool(argv, "writing an archive"));
+	free(argv);
+}
+
+struct link_state {
+	char **link;    /* the command, with archives replaced as they are unpacked */
+	const char *dir, *out, *llvm_ar;
+	struct unpacked *archives;
+	int narchives;
+	struct thin_module *mods;
+	int nmods;
+	struct strmap by_path; /* module path -> its thin_module */
+};
+
+static void unpack_archives(struct link_state *s)
+{
+	int cap = 0;
+	for (int i = 1; s->link[i]; i++) {
+		if (is_option_with_value(s->link[i])) {
+			i++;
+			continue;
+		}
+		if (s->link[i][0] == '-' || !ends_with(s->link[i], ".a") || !archive_kind(s->link[i]))
+			continue;
+		char **members = unpack_archive(s->llvm_ar, s->link[i], s->dir, s->narchives);
+		if (!members)
+			continue;
+		char *thin = xasprintf("%s/ar/%d.a", s->dir, s->narchives);
+		make_archive(s->llvm_ar, thin, members);
+		s->archives = grow_array(s->archives, s->narchives, &cap, sizeof *s->archives, 4);
+		s->archives[s->narchives++] = (struct unpacked){i, members};
+		s->link[i] = thin;
+	}
+}
+
+static char **with_args(char **link, const char *const *more)
+{
+	int n = 0, m = 0;
+	while (link[n])
+		n++;
+	while (more[m])
+		m++;
+	char **argv = xcalloc(n + m + 1, sizeof *argv);
+	memcpy(argv, link, n * sizeof *argv);
+	memcpy(argv + n, more, m * sizeof *argv);
+	return argv;
+}
+
+/* The index-only link: every module's DIR/MODULE.thinlto.bc and .imports, and the list. */
+static int index_link(struct link_state *s, const char *list)
+{
+	int lld = 0;
+	for (int i = 1; s->link[i]; i++)
+		lld |= !strcmp(s->link[i], "-fuse-ld=lld") || (starts_with(s->link[i], "--ld-path=") && strstr(s->link[i], "lld"));
+	char *a = xasprintf(lld ? "-Wl,--thinlto-index-only=%s" : "-Wl,-plugin-opt,thinlto-index-only=%s", list);
+	char *c = xasprintf(lld ? "-Wl,--thinlto-prefix-replace=;%s/" : "-Wl,-plugin-opt,thinlto-prefix-replace=;%s/",
+			    s->dir);
+	const char *more[] = {a, lld ? "-Wl,--thinlto-emit-imports-files" : "-Wl,-plugin-opt,thinlto-emit-imports-files", c,
+			      NULL};
+	char **argv = with_args(s->link, more);
+	int rc = run_here(argv);
+	struct stat st;
+	if (stat(s->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(s->out); /* the index-only link leaves an empty output */
+	free(argv), free(a), free(c);
+	return rc;
+}
+
+static void load_modules(struct link_state *s, const char *list)
+{
+	char err[600];
+	struct lines l;
+	if (lines_read(&l, list, LINES_NAMES, 4096, err, sizeof err) < 0)
+		fatal("the index-only link's list: %s", err);
+	size_t dlen = strlen(s->dir);
+	int cap = 0;
+	for (char *line; (line = lines_next(&l));) {
+		if (strncmp(line, s->dir, dlen) || line[dlen] != '/')
+			fatal("%s: '%s' is not under %s", list, printable(line), printable(s->dir));
+		s->mods = grow_array(s->mods, s->nmods, &cap, sizeof *s->mods, 64);
+		struct thin_module *m = &s->mods[s->nmods];
+		memset(m, 0, sizeof *m);
+		if (thin_module_load(m, s->dir, line + dlen + 1, err, sizeof err) < 0)
+			fatal("%s", err);
+		if (!is_bitcode(m->path))
+			fatal("%s is not LLVM bitcode, yet the link listed it", printable(m->path));
+		s->nmods++;
+	}
+	lines_free(&l);
+	for (int i = 0; i < s->nmods; i++)
+		*strmap_slot(&s->by_path, s->mods[i].path, 1) = &s->mods[i];
+}
+
+/* The link again, each module's native object in its place: NULL (why in *why) when a module
+ * the index listed is found nowhere in the command. */
+static char **native_link(struct link_state *s, const char **why)
+{
+	int n = 0, placed = 0;
+	while (s->link[n])
+		n++;
+	char **argv = xcalloc(n + 1, sizeof *argv);
+	memcpy(argv, s->link, n * sizeof *argv);
+	for (int i = 1; i < n; i++) {
+		struct thin_module *m = argv[i][0] == '-' ? NULL : strmap_get(&s->by_path, argv[i]);
+		if (m)
+			argv[i] = m->native, placed += !m->placed, m->placed = 1;
+	}
+	for (int k = 0; k < s->narchives; k++) {
+		char **files = NULL;
+		int nf = 0, cap = 0;
+		for (char **p = s->archives[k].members; *p; p++) {
+			struct thin_module *m = strmap_get(&s->by_path, *p);
+			if (!m && is_bitcode(*p))
+				continue; /* the link took nothing from it */
+			files = grow_array(files, nf + 2, &cap, sizeof *files, 16);
+			files[nf++] = m ? m->native : *p, files[nf] = NULL;
+			if (m)
+				placed += !m->placed, m->placed = 1;
+		}
+		char *native = xasprintf("%s/ar/%d.native.a", s->dir, k);
+		if (files)
+			make_archive(s->llvm_ar, native, files);
+		argv[s->archives[k].arg] = files ? native : NULL; /* NULL: the link took nothing from it */
+		free(files);
+	}
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (argv[i])
+			argv[k++] = argv[i];
+	argv[k] = NULL;
+	*why = placed == s->nmods ? NULL : "a module the index listed is not in the link command";
+	return placed == s->nmods ? argv : (free(argv), NULL);
+}
+
+static void write_times(const struct link_state *s)
+{
+	struct buf b = {0};
+	buf_puts(&b, "module\twhere\tseconds\n");
+	for (int i = 0; i < s->nmods; i++)
+		buf_printf(&b, "%s\t%s\t%.3f\n", s->mods[i].path, s->mods[i].worker ? s->mods[i].worker : "here",
+			   s->mods[i].seconds);
+	char *path = xasprintf("%s/times.tsv", s->dir);
+	output_write(path, b.data, b.len);
+	free(path), buf_free(&b);
+}
+
+static void say(const char *summary_file, const char *line)
+{
+	fprintf(stderr, "%s\n", line);
+	if (!summary_file)
+		return;
+	char err[600];
+	int fd = output_open_log(summary_file, 1, err, sizeof err);
+	if (fd < 0 || write(fd, line, strlen(line)) < 0 || write(fd, "\n", 1) < 0)
+		fatal("cannot write the summary: %s", fd < 0 ? err : strerror(errno));
+	close(fd);
+}
+
+/* Each --worker value split at ';', blank ones dropped. */
+static const char **worker_list(const struct option_list *given, int *n)
+{
+	const char **w = NULL;
+	int cap = 0;
+	*n = 0;
+	for (int i = 0; i < given->n; i++) {
+		char *copy = xstrdup(given->v[i]), *save;
+		for (char *c = strtok_r(copy, ";", &save); c; c = strtok_r(NULL, ";", &save)) {
+			if (strspn(c, " \t") == strlen(c))
+				continue;
+			w = grow_array(w, *n + 2, &cap, sizeof *w, 4);
+			w[(*n)++] = c, w[*n] = NULL;
+		}
+	}
+	return w;
+}
+
+static char *link_dir(const char *base, const char *out)
+{
+	char *dir = xasprintf("%s/%s", base, out);
+	for (char *p = dir + strlen(base) + 1; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	return dir;
+}
+
+int cmd_thin_link(int argc, char **argv)
+{
+	struct thin_link_options o = {.dir = "pgo/thinlto"};
+	int first = options_parse(&options_thin_link, argc, argv, &o);
+	const char *fallback = getenv("PGO_THINLTO_FALLBACK");
+	o.no_fallback |= fallback && !strcmp(fallback, "0");
+	if (first >= argc)
+		usage_error("no link command given (see 'profopt thin-link --help')");
+	char **link = argv + first;
+	const char *out = thin_link_output(link);
+	if (!out)
+		exec_as_is(link);
+	char **compile = backend_compile(link, o.compiler);
+	struct link_state s = {.link = link, .out = out, .dir = link_dir(o.dir, out)};
+	char *compiler_path = find_program(compile[0]), *real = compiler_path ? resolve_path(compiler_path) : NULL;
+	char *slash = real ? strrchr(real, '/') : NULL;
+	s.llvm_ar = o.llvm_ar ? o.llvm_ar : slash ? xasprintf("%.*s/llvm-ar", (int)(slash - real), real) : "llvm-ar";
+	remove_dir_tree(s.dir);
+	if (make_dirs(s.dir, 0777) < 0)
+		fatal("cannot make %s: %s", s.dir, strerror(errno));
+	double t0 = now();
+	unpack_archives(&s);
+	char *list = xasprintf("%s/modules.list", s.dir);
+	int rc = index_link(&s, list);
+	if (rc)
+		return rc;
+	load_modules(&s, list);
+	double t1 = now();
+	int nworkers;
+	const char **workers = worker_list(&o.workers, &nworkers);
+	struct thin_plan plan = {.compile = compile, .workers = workers, .job_dir = xasprintf("%s/jobs", s.dir),
+				 .jobs = o.jobs ? (int)o.jobs : nworkers ? 2 * nworkers : (int)sysconf(_SC_NPROCESSORS_ONLN),
+				 .fallback = !o.no_fallback, .timeout = o.timeout};
+	struct buf summary = {0};
+	buf_printf(&summary, "thin-link (%s): ", out);
+	int failed = thin_backends_run(&plan, s.mods, s.nmods, &summary);
+	write_times(&s);
+	if (failed) {
+		say(o.summary, summary.data);
+		fatal("%d of %d backends failed: %s is not linked", failed, s.nmods, printable(out));
+	}
+	double t2 = now();
+	const char *why;
+	char **final = native_link(&s, &why);
+	if (!final)
+		fatal("%s: %s", printable(out), why);
+	rc = run_here(final);
+	buf_printf(&summary, "; index %.1f s, backends %.1f s, link %.1f s", t1 - t0, t2 - t1, now() - t2);
+	say(o.summary, summary.data);
+	return rc;
+}

@@ -1,0 +1,98 @@
+# t0767: ThinLTO's backends as jobs (issue 40 item 4, Misc/DISTRIBUTED.md): the fixture
+# configured --with-thinlto-workers links with -flto=thin in the use stage through
+# `profopt thin-link`: an index-only link, each module's backend compile sent to a worker (a
+# command that runs a shell line in its own mount namespace where the build's parent directory
+# is an empty tmpfs, as ssh to another machine would), then the link of the native objects.
+
+TCLANG=clang-19
+
+# make_workers: ./w1 and ./w2, each running its shell line with the build's parent hidden.
+make_workers() {
+	require unshare $TCLANG autoconf
+	unshare --mount --propagation private true 2>/dev/null || skip "no mount namespace here (unshare --mount needs CAP_SYS_ADMIN)"
+	hide=$(dirname "$PWD")
+	for w in w1 w2; do
+		printf '#!/bin/sh\necho "%s ran a job" >> %s/%s.jobs\nexec unshare --mount --propagation private sh -c '\''mount -t tmpfs tmpfs "$1" && exec sh -c "$2"'\'' %s %s "$1"\n' \
+			"$w" "$hide-$w" "$w" "$w" "$hide" > "$w"
+		chmod +x "$w"
+	done
+	W1=$PWD/w1 W2=$PWD/w2
+	trap 'rm -rf "$hide-w1" "$hide-w2"' EXIT
+	mkdir -p "$hide-w1" "$hide-w2"
+}
+
+# thin_fixture WORKERS ARGS...: the fixture in ./new, linked with ThinLTO, its backends on WORKERS.
+thin_fixture() {
+	workers=$1; shift
+	mkdir -p new && cd new
+	configured_fixture $TCLANG --with-thinlto-workers="$workers" CFLAGS="-O2 -flto=thin" "$@"
+}
+
+test_thinlto_backends_on_hidden_workers() {
+	make_workers
+	thin_fixture "$W1;$W2"
+	expect_contains Makefile '^CC = /[^ ]*/pgo-launch/thin-link clang-19$'
+	expect_contains configure.out 'ThinLTO links of the use stage run their backends through profopt thin-link, on: '
+	PGO_THINLTO_FALLBACK=0 make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
+	expect_contains make.out '^thin-link \(toy\): 2 of 2 backends on the workers, 0 here; index [0-9.]+ s, backends [0-9.]+ s, link [0-9.]+ s$'
+	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
+	expect_contains make.out '^ *total +ok'
+	expect_eq "$(cat "$hide-w1/w1.jobs" | wc -l) $(cat "$hide-w2/w2.jobs" | wc -l)" "1 1" "jobs per worker"
+	expect_eq "$(cut -f2 pgo/thinlto/toy/times.tsv | sort | uniq -c | awk '{print $1}' | tr '\n' ' ')" "1 1 1 " "times.tsv's rows"
+	# The program is the native objects' link: no bitcode in it, and it runs.
+	! grep -q -a "$(printf 'BC\300\336')" toy || fail "toy holds bitcode"
+	./toy ppas 1000 > /dev/null || fail "toy ppas"
+	# A worker's object is the object this machine's backend makes from the same index.
+	for m in interp.o main.o; do
+		$TCLANG -O2 -Wno-unused-command-line-argument -c -x ir $m -fthinlto-index=pgo/thinlto/toy/$m.thinlto.bc -o here-$m ||
+			fail "the backend here for $m"
+		cmp pgo/thinlto/toy/$m.native.o here-$m || fail "$m's backend on a worker differs from one here"
+	done
+}
+
+test_thinlto_worker_killed_finishes_here_and_says_so() {
+	make_workers
+	printf '#!/bin/sh\nkill -9 $$\n' > killed && chmod +x killed
+	thin_fixture "$W1;$PWD/killed"
+	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
+	expect_contains make.out '^thin-link \(toy\): 1 of 2 backends on the workers, 1 here \(it failed on the worker\)'
+	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
+	expect_contains make.out '^ *total +ok'
+}
+
+test_thinlto_no_fallback_fails_loudly_and_no_stamp() {
+	make_workers
+	thin_fixture "false"
+	PGO_THINLTO_FALLBACK=0 make profile-opt > make.out 2>&1 && fail "a link whose workers all failed passed with fallback off"
+	expect_contains make.out 'thin-link: error: 2 of 2 backends failed: toy is not linked'
+	test ! -e pgo/use.stamp || fail "a use stamp claims success"
+	test ! -e toy || fail "an empty toy was left"
+}
+
+# Archives: a backend needs each module as a file, so thin-link unpacks an archive's members
+# and links a thin archive of them; what the link took from it comes back as native objects.
+test_thinlto_archive_members_become_modules() {
+	make_workers
+	printf 'int helper(int);\nint main(int c, char **v) { return helper(c) == 4 ? 0 : 1; }\n' > a.c
+	printf 'int helper(int x) { return x * 3 + 1; }\n' > b.c
+	printf 'int unused(int x) { return x - 1; }\n' > u.c
+	for f in a b u; do $TCLANG -O2 -flto=thin -c $f.c -o $f.o || fail "compile $f"; done
+	llvm-ar-19 rcs libb.a b.o u.o || fail "ar"
+	"$PROFOPT" thin-link --dir=lto --worker="$W1" --worker="$W2" --no-fallback -- $TCLANG -O2 -flto=thin a.o libb.a -o prog > out 2>&1 || { cat out; fail "thin-link"; }
+	expect_contains out '^thin-link \(prog\): 2 of 2 backends on the workers, 0 here'
+	./prog || fail "prog"
+	expect_eq "$(sed 's|.*/||' lto/prog/modules.list | sort | tr '\n' ' ')" "a.o b.o " "the modules linked"
+	# the native archive holds what the link took: b.o's object, not u.o
+	expect_eq "$(llvm-ar-19 t lto/prog/ar/0.native.a | sed 's|.*/||' | tr '\n' ' ')" "b.o.native.o " "the native archive's members"
+}
+
+# Compiles and links without -flto=thin run as they are; a bad worker list or a missing command is a usage error.
+test_thinlto_other_commands_pass_through() {
+	require $TCLANG
+	printf 'int main(void) { return 0; }\n' > m.c
+	"$PROFOPT" thin-link --dir=lto --worker=false -- $TCLANG -O2 -c m.c -o m.o || fail "a compile through thin-link"
+	"$PROFOPT" thin-link --dir=lto --worker=false -- $TCLANG -O2 m.o -o m || fail "a plain link through thin-link"
+	test ! -e lto || fail "thin-link made its directory for a plain command"
+	expect_status 2 "$PROFOPT" thin-link --dir=lto
+	expect_contains out 'no link command given'
+}
