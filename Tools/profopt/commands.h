@@ -23,7 +23,7 @@ extern const struct command commands[];
 	extern const struct command_options options_##name
 
 DECLARE_COMMAND_OPTIONS(train);
-DECLARE_COMMAND(clear);
+DECLARE_COMMAND_OPTIONS(clear);
 DECLARE_COMMAND_OPTIONS(run);
 DECLARE_COMMAND_OPTIONS(merge);
 DECLARE_COMMAND_OPTIONS(stash);

@@ -50,7 +50,7 @@ const struct command commands[] = {
 	{"check", cmd_check, "check the sources are still those the profile was trained on", NULL, &options_check},
 	{"coverage", cmd_coverage, "what the training reached per group of units (core, compiler, modules)", NULL, &options_coverage},
 	{"check-raw", cmd_check_raw, "before training: check llvm-profdata reads the raw profiles clang writes", NULL, &options_check_raw},
-	{"clear", cmd_clear, "remove the profile data the compiler's runtime wrote into the build tree", help_clear, NULL},
+	{"clear", cmd_clear, "remove the profile data the compiler's runtime wrote into the build tree", NULL, &options_clear},
 	{"lock", cmd_lock, "run a command holding a build directory's lock (one run at a time)", NULL, &options_lock},
 	{"thin-link", cmd_thin_link, "a clang ThinLTO link whose backends run as jobs, on workers when given", NULL,
 	 &options_thin_link},
