@@ -43,11 +43,14 @@ test_thinlto_backends_on_hidden_workers() {
 	! grep -q -a "$(printf 'BC\300\336')" toy || fail "toy holds bitcode"
 	./toy ppas 1000 > /dev/null || fail "toy ppas"
 	# A worker's object is the object this machine's backend makes from the same index.
-	for m in interp.o main.o; do
+	i=0
+	for m in $(sed 's|.*/||' pgo/thinlto/toy/modules.list); do
 		$TCLANG -O2 -Wno-unused-command-line-argument -c -x ir $m -fthinlto-index=pgo/thinlto/toy/$m.thinlto.bc -o here-$m ||
 			fail "the backend here for $m"
-		cmp pgo/thinlto/toy/$m.native.o here-$m || fail "$m's backend on a worker differs from one here"
+		cmp pgo/thinlto/toy/native/$i.o here-$m || fail "$m's backend on a worker differs from one here"
+		i=$((i + 1))
 	done
+	expect_eq "$i" 2 "modules"
 }
 
 test_thinlto_worker_killed_finishes_here_and_says_so() {
@@ -83,7 +86,14 @@ test_thinlto_archive_members_become_modules() {
 	./prog || fail "prog"
 	expect_eq "$(sed 's|.*/||' lto/prog/modules.list | sort | tr '\n' ' ')" "a.o b.o " "the modules linked"
 	# the native archive holds what the link took: b.o's object, not u.o
-	expect_eq "$(llvm-ar-19 t lto/prog/ar/0.native.a | sed 's|.*/||' | tr '\n' ' ')" "b.o.native.o " "the native archive's members"
+	# As CPython's build runs it: objects named from a subdirectory, DIR absolute beside it, so
+	# the unpacked members' names climb out of the build directory ("../lto/...").
+	mkdir sub && (cd sub && "$PROFOPT" thin-link --dir="$PWD/../lto2" --worker="$W1" --no-fallback -- \
+		$TCLANG -O2 -flto=thin ../a.o ../libb.a -o prog) > out2 2>&1 || { cat out2; fail "thin-link from a subdirectory"; }
+	expect_contains out2 '^thin-link \(prog\): 2 of 2 backends on the workers, 0 here'
+	expect_contains lto2/prog/modules.list '^\.\./lto2/prog/\.\./lto2/prog/ar/0/b\.o$'
+	sub/prog || fail "sub/prog"
+	expect_eq "$(llvm-ar-19 t lto/prog/ar/0.native.a | sed 's|.*/||' | tr '\n' ' ')" "1.o " "the native archive's members"
 }
 
 # Compiles and links without -flto=thin run as they are; a bad worker list or a missing command is a usage error.

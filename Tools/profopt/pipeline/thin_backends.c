@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int thin_module_load(struct thin_module *m, const char *dir, const char *path, char *err, size_t errlen)
+int thin_module_load(struct thin_module *m, const char *dir, const char *path, int i, char *err, size_t errlen)
 {
 	m->path = xstrdup(path);
 	m->index = xasprintf("%s/%s.thinlto.bc", dir, path);
-	m->native = xasprintf("%s/%s.native.o", dir, path);
+	m->native = xasprintf("%s/native/%d.o", dir, i);
 	char *imports = xasprintf("%s/%s.imports", dir, path);
 	struct lines l;
 	int rc = lines_read(&l, imports, LINES_NAMES, 4096, err, errlen);
@@ -34,18 +34,41 @@ int thin_module_load(struct thin_module *m, const char *dir, const char *path, c
 	return 0;
 }
 
-/* A name a worker can rebuild under its own directory: relative, without "." or ".." parts. */
-static int portable_name(const char *p)
+/* cwd/name with "." and ".." parts resolved as text (malloc'd), or NULL for an absolute name,
+ * which no worker has. */
+static char *lexical_path(const char *cwd, const char *name)
 {
-	if (!*p || *p == '/')
-		return 0;
-	for (const char *s = p; *s;) {
-		size_t n = strcspn(s, "/");
-		if ((n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
-			return 0;
-		s += n + (s[n] == '/');
+	if (name[0] == '/')
+		return NULL;
+	char *joined = xasprintf("%s/%s", cwd, name), *out = xmalloc(strlen(joined) + 2);
+	size_t len = 0;
+	for (char *save, *part = strtok_r(joined, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(part, "."))
+			continue;
+		if (!strcmp(part, "..")) {
+			while (len > 0 && out[--len] != '/')
+				;
+			continue;
+		}
+		len += sprintf(out + len, "/%s", part);
 	}
-	return 1;
+	out[len] = 0;
+	free(joined);
+	return out;
+}
+
+/* The length of the longest directory prefix a and b share ("/x/y" of "/x/y/z" and "/x/y/w"). */
+static size_t common_dir(const char *a, const char *b)
+{
+	size_t i = 0, dir = 0;
+	while (a[i] && a[i] == b[i]) {
+		if (a[i] == '/')
+			dir = i;
+		i++;
+	}
+	if ((!a[i] || a[i] == '/') && (!b[i] || b[i] == '/'))
+		dir = i;
+	return dir;
 }
 
 static char *quoted_words(char *const *words)
@@ -82,43 +105,59 @@ static void free_backend_argv(const struct thin_plan *p, char **argv)
 	free(argv);
 }
 
-/* The tar a worker unpacks: the module, its index beside it, the modules it imports. */
-static const char *pack_job(const struct thin_plan *p, const struct thin_module *m, int i, char **tar)
+/* The tar a worker unpacks: the module, its index beside it and the modules it imports, named
+ * from the directory they and the build's share (ROOT); *sub is the build's place under it,
+ * where the worker compiles, so that names with ".." find the same files there. */
+static const char *pack_job(const struct thin_plan *p, const struct thin_module *m, int i, char **tar, char **sub)
 {
-	if (!portable_name(m->path))
-		return "its name is not relative to the build";
-	for (char **imp = m->imports; *imp; imp++)
-		if (!portable_name(*imp))
-			return "it imports a module named outside the build";
-	*tar = xasprintf("%s/%d.tar", p->job_dir, i);
-	struct tar_out *t = tar_create(*tar, 0);
-	tar_add_file(t, m->path, m->path);
-	char *index = xasprintf("%s.thinlto.bc", m->path);
-	tar_add_file(t, index, m->index);
-	free(index);
-	for (char **imp = m->imports; *imp; imp++)
-		if (strcmp(*imp, m->path) != 0)
-			tar_add_file(t, *imp, *imp);
-	tar_close(t);
-	return NULL;
+	char *cwd = getcwd(NULL, 0), *index = xasprintf("%s.thinlto.bc", m->path);
+	int n = 2;
+	while (m->imports[n - 2])
+		n++;
+	const char **names = xcalloc(n, sizeof *names), **files = xcalloc(n, sizeof *files);
+	char **abs = xcalloc(n, sizeof *abs);
+	names[0] = m->path, files[0] = m->path, names[1] = index, files[1] = m->index;
+	for (int k = 2; k < n; k++)
+		names[k] = files[k] = m->imports[k - 2];
+	size_t root = strlen(cwd);
+	const char *why = NULL;
+	for (int k = 0; k < n && !why; k++) {
+		if (!(abs[k] = lexical_path(cwd, names[k])))
+			why = "a module is named by an absolute path, which no worker has";
+		else
+			root = common_dir(cwd, abs[k]) < root ? common_dir(cwd, abs[k]) : root;
+	}
+	if (!why) {
+		*tar = xasprintf("%s/%d.tar", p->job_dir, i);
+		*sub = xstrdup(cwd[root] ? cwd + root + 1 : ".");
+		struct tar_out *t = tar_create(*tar, 0);
+		for (int k = 0; k < n; k++)
+			if (k < 2 || strcmp(names[k], m->path))
+				tar_add_file(t, abs[k] + root + 1, files[k]);
+		tar_close(t);
+	}
+	for (int k = 0; k < n; k++)
+		free(abs[k]);
+	free(abs), free(names), free(files), free(index), free(cwd);
+	return why;
 }
 
-/* `WORKER 'unpack; compile; cat out.o' <TAR >NATIVE.tmp`: the worker's temporary directory
- * stands for the build's, the names inside it the build's relative ones. */
+/* `WORKER 'unpack; cd SUB; compile; cat out.o' <TAR >NATIVE.tmp`: the worker's temporary
+ * directory stands for ROOT, the names inside it the build's relative ones. */
 static char *remote_command(const struct thin_plan *p, const char *worker, const struct thin_module *m,
-			    const char *tar)
+			    const char *tar, const char *sub)
 {
 	char *index = xasprintf("%s.thinlto.bc", m->path);
-	char **argv = backend_argv(p, m->path, index, "out.o");
-	char *compile = quoted_words(argv);
-	char *script = xasprintf("set -e; d=$(mktemp -d); trap 'rm -rf \"$d\"' EXIT; cd \"$d\"; tar xf -; %s >&2; "
-				 "cat out.o",
-				 compile);
+	char **argv = backend_argv(p, m->path, index, "thin-link-out.o");
+	char *compile = quoted_words(argv), *qsub = shell_quote(sub);
+	char *script = xasprintf("set -e; d=$(mktemp -d); trap 'rm -rf \"$d\"' EXIT; cd \"$d\"; tar xf -; mkdir -p %s; cd %s; "
+				 "%s >&2; cat thin-link-out.o",
+				 qsub, qsub, compile);
 	char *qscript = shell_quote(script), *qtar = shell_quote(tar), *out = xasprintf("%s.tmp", m->native);
 	char *qout = shell_quote(out);
 	char *cmd = xasprintf("%s %s <%s >%s", worker, qscript, qtar, qout);
 	free_backend_argv(p, argv);
-	free(index), free(compile), free(script), free(qscript), free(qtar), free(out), free(qout);
+	free(index), free(compile), free(qsub), free(script), free(qscript), free(qtar), free(out), free(qout);
 	return cmd;
 }
 
@@ -169,10 +208,10 @@ static int run_round(const struct thin_plan *p, struct thin_module *m, const int
 		jobs[k].name = mod->path;
 		jobs[k].log_path = xasprintf("%s/%d.%s.log", p->job_dir, idx[k], remote ? "worker" : "here");
 		if (remote) {
-			char *tar = NULL;
-			mod->why_here = pack_job(p, mod, idx[k], &tar);
-			jobs[k].cmd = mod->why_here ? xstrdup("false") : remote_command(p, mod->worker, mod, tar);
-			free(tar);
+			char *tar = NULL, *sub = NULL;
+			mod->why_here = pack_job(p, mod, idx[k], &tar, &sub);
+			jobs[k].cmd = mod->why_here ? xstrdup("false") : remote_command(p, mod->worker, mod, tar, sub);
+			free(tar), free(sub);
 		} else {
 			jobs[k].argv = backend_argv(p, mod->path, mod->index, mod->native);
 			jobs[k].cmd = quoted_words(jobs[k].argv);

@@ -10,7 +10,7 @@
 
 struct thin_module {
 	char *path;           /* as the link named it: relative, under the build's directory */
-	char *index, *native; /* DIR/PATH.thinlto.bc, and the object the backend writes */
+	char *index, *native; /* DIR/PATH.thinlto.bc, and the object the backend writes (DIR/native/N.o) */
 	char **imports;       /* the modules its index imports from (NULL-terminated) */
 	const char *worker;   /* where it ran: a worker's command, or NULL for here */
 	const char *why_here; /* why a module ran here though workers were given, or NULL */
@@ -27,8 +27,9 @@ struct thin_plan {
 	double timeout;         /* per job, seconds (0: none) */
 };
 
-/* Reads PATH's imports list (DIR/PATH.imports) into m: 0, or -1 with the reason in err. */
-int thin_module_load(struct thin_module *m, const char *dir, const char *path, char *err, size_t errlen);
+/* Module i of the link: reads PATH's imports list (DIR/PATH.imports) into m: 0, or -1 with the
+ * reason in err. */
+int thin_module_load(struct thin_module *m, const char *dir, const char *path, int i, char *err, size_t errlen);
 /* Runs every backend: 0 when each wrote its object, else the number that failed (their logs'
  * tails on stderr).  summary gets "N of M backends on the workers, K here (why)". */
 int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n, struct buf *summary);

@@ -306,7 +306,7 @@ static void load_modules(struct link_state *s, const char *list)
 		s->mods = grow_array(s->mods, s->nmods, &cap, sizeof *s->mods, 64);
 		struct thin_module *m = &s->mods[s->nmods];
 		memset(m, 0, sizeof *m);
-		if (thin_module_load(m, s->dir, line + dlen + 1, err, sizeof err) < 0)
+		if (thin_module_load(m, s->dir, line + dlen + 1, s->nmods, err, sizeof err) < 0)
 			fatal("%s", err);
 		if (!is_bitcode(m->path))
 			fatal("%s is not LLVM bitcode, yet the link listed it", printable(m->path));
@@ -400,8 +400,29 @@ static const char **worker_list(const struct option_list *given, int *n)
 	return w;
 }
 
+/* DIR/OUTPUT ('/' in OUTPUT as '_'), relative to here when DIR is absolute: the modules of
+ * unpacked archives are named under it, and a worker rebuilds only relative names. */
 static char *link_dir(const char *base, const char *out)
 {
+	char *cwd = getcwd(NULL, 0);
+	if (make_dirs(base, 0777) < 0)
+		fatal("cannot make %s: %s", printable(base), strerror(errno));
+	if (base[0] == '/' && cwd) {
+		base = resolve_path(base);
+		size_t i = 0, dir = 0;
+		for (; base[i] && base[i] == cwd[i]; i++)
+			if (base[i] == '/')
+				dir = i;
+		if ((!base[i] || base[i] == '/') && !cwd[i])
+			dir = i;
+		struct buf rel = {0};
+		for (const char *c = cwd + dir; *c; c++)
+			if (*c == '/')
+				buf_puts(&rel, rel.len ? "/.." : "..");
+		buf_printf(&rel, "%s%s", rel.len ? "" : ".", base + dir);
+		base = rel.data;
+	}
+	free(cwd);
 	char *dir = xasprintf("%s/%s", base, out);
 	for (char *p = dir + strlen(base) + 1; *p; p++)
 		if (*p == '/')
@@ -427,7 +448,8 @@ int cmd_thin_link(int argc, char **argv)
 	char *slash = real ? strrchr(real, '/') : NULL;
 	s.llvm_ar = o.llvm_ar ? o.llvm_ar : slash ? xasprintf("%.*s/llvm-ar", (int)(slash - real), real) : "llvm-ar";
 	remove_dir_tree(s.dir);
-	if (make_dirs(s.dir, 0777) < 0)
+	char *natives = xasprintf("%s/native", s.dir);
+	if (make_dirs(natives, 0777) < 0)
 		fatal("cannot make %s: %s", s.dir, strerror(errno));
 	double t0 = now();
 	unpack_archives(&s);
