@@ -106,3 +106,26 @@ test_thinlto_other_commands_pass_through() {
 	expect_status 2 "$PROFOPT" thin-link --dir=lto
 	expect_contains out 'no link command given'
 }
+
+# The backends make the code clang's in-process ThinLTO link makes, at the level the plugin
+# would use: a link without -O is -O2's code, not -O0's (whose frames overflowed CPython's
+# recursion check, deep_recursion, in the first CPython build through thin-link).  Compared by each function's instructions, addresses left out.
+test_thinlto_backend_code_is_the_in_process_links() {
+	require $TCLANG objdump
+	printf 'int step(int);\n__attribute__((noinline)) int walk(int n) { int s = 0; for (int i = 0; i < n; i++) s += step(i) * i; return s; }\nint main(int c, char **v) { return walk(c * 1000) & 1; }\n' > a.c
+	printf 'int step(int x) { return x ^ (x >> 3); }\n' > b.c
+	for f in a b; do $TCLANG -O2 -flto=thin -c $f.c -o $f.o || fail "compile $f"; done
+	functions() { objdump -d --no-show-raw-insn "$1" | awk '/^[0-9a-f]+ <(walk|main)>:/ { on = 1; print $2; next } /^$/ { on = 0 } on { sub(/^ *[0-9a-f]+:\t/, ""); gsub(/[0-9a-f]+ <[^>]*>/, "ADDR"); if ($0 !~ /^(nop|xchg +%ax,%ax|data16|cs nop)/) print }'; }
+	for level in "" -O2 -O3 -Os; do
+		$TCLANG $level -flto=thin a.o b.o -o inproc || fail "in-process link $level"
+		"$PROFOPT" thin-link --dir=lto -- $TCLANG $level -flto=thin a.o b.o -o split > out 2>&1 || { cat out; fail "thin-link $level"; }
+		functions inproc > inproc.s && functions split > split.s
+		[ -s inproc.s ] || fail "no walk or main in the program"
+		diff inproc.s split.s || fail "the split link's code differs from the in-process link's (link ${level:-without -O})"
+	done
+	expect_contains lto/split/jobs/0.here.log ' -O2 '
+	# Below -O2 the plugin's pipeline is not a backend compile's: the link runs in one process.
+	"$PROFOPT" thin-link --dir=lto -- $TCLANG -O1 -flto=thin a.o b.o -o low > out 2>&1 || { cat out; fail "thin-link -O1"; }
+	expect_contains out '^thin-link \(low\): linked in one process: below -O2'
+	test ! -e lto/low || fail "an -O1 link was split"
+}

@@ -114,7 +114,7 @@ static int is_option_with_value(const char *a)
 /* A link's flags that shape code generation, without what only the link or the front end reads. */
 static int backend_flag(const char *a)
 {
-	static const char *const dropped[] = {"-l", "-L", "-Wl,", "-flto", "-fno-lto", "-fprofile", "-fno-profile",
+	static const char *const dropped[] = {"-O", "-l", "-L", "-Wl,", "-flto", "-fno-lto", "-fprofile", "-fno-profile",
 					      "-fcs-profile", "-fuse-ld=", "--ld-path=", "-shared", "-static", "-pie",
 					      "-no-pie", "-rdynamic", "-nostdlib", "-nostartfiles", "-I", "-D", "-U", NULL};
 	if (a[0] != '-')
@@ -125,6 +125,28 @@ static int backend_flag(const char *a)
 	return 1;
 }
 
+/* The optimization level clang's linker plugin runs the backends at for this link's -O (2 when
+ * there is none: a compile of IR without -O would make -O0's code; -Os and -Oz are 2, -Ofast 3),
+ * or NULL below 2, where the plugin's pipeline is not the one `clang -c -O1` runs. */
+static const char *lto_level(char **link)
+{
+	const char *level = "-O2";
+	for (int i = 1; link[i]; i++) {
+		const char *a = link[i];
+		if (a[0] != '-' || a[1] != 'O')
+			continue;
+		if (!strcmp(a, "-O2") || !strcmp(a, "-O3"))
+			level = a;
+		else if (!strcmp(a, "-Ofast") || !strcmp(a, "-O4"))
+			level = "-O3";
+		else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-Og") || !strcmp(a, "-O"))
+			level = NULL;
+		else
+			level = "-O2";
+	}
+	return level;
+}
+
 static char **backend_compile(char **link, const char *compiler)
 {
 	int n = 0, first = 0;
@@ -132,9 +154,10 @@ static char **backend_compile(char **link, const char *compiler)
 		n++;
 	while (first < n && link[first][0] != '-')
 		first++;
-	char **argv = xcalloc(n + 2, sizeof *argv);
+	char **argv = xcalloc(n + 3, sizeof *argv);
 	int k = 0;
 	argv[k++] = (char *)(compiler ? compiler : link[first ? first - 1 : 0]);
+	argv[k++] = (char *)lto_level(link);
 	for (int i = first; i < n; i++) {
 		if (is_option_with_value(link[i])) {
 			i++;
@@ -442,6 +465,11 @@ int cmd_thin_link(int argc, char **argv)
 	const char *out = thin_link_output(link);
 	if (!out)
 		exec_as_is(link);
+	if (!lto_level(link)) {
+		fprintf(stderr, "thin-link (%s): linked in one process: below -O2 the linker plugin's pipeline is not "
+				"the one a backend compile runs\n", printable(out));
+		exec_as_is(link);
+	}
 	char **compile = backend_compile(link, o.compiler);
 	struct link_state s = {.link = link, .out = out, .dir = link_dir(o.dir, out)};
 	char *compiler_path = find_program(compile[0]), *real = compiler_path ? resolve_path(compiler_path) : NULL;
