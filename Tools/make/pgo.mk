@@ -509,7 +509,7 @@ pgo_icecc_awk = { if (!match($$0, /^ICECC\[[0-9]+\] /)) next; p = substr($$0, 1,
 	m ~ /^Have to use host / { host[p] = $$0 } \
 	m ~ /building locally$$/ && !(p in why) { sub(/[;,] building locally$$/, "", m); why[p] = m } \
 	m ~ /^local build forced by remote exception: / { sub(/^[^:]*: /, "", m); why[p] = "it failed to reach a worker (" m ")" } \
-	m ~ /^building myself/ && !(p in why) { why[p] = "the scheduler chose this machine" } \
+	m ~ /^building myself/ { here_[p] = 1; if (!(p in why)) why[p] = "the scheduler gave it to this machine (no worker was free, or this one ranked first)" } \
 	m ~ /^<building_local>/ { here_[p] = 1 } \
 	END { for (p in c) { if (p in here_) { here++; r[(p in why) ? why[p] : "icecc built it here"]++ } else if (p in host) remote++ } \
 		printf "icecc (%s): %d of %d compiles on the workers, %d here", stage, remote, remote + here, here; \
