@@ -96,6 +96,17 @@ test_thinlto_archive_members_become_modules() {
 	expect_eq "$(llvm-ar-19 t lto/prog/ar/0.native.a | sed 's|.*/||' | tr '\n' ' ')" "1.o " "the native archive's members"
 }
 
+# A worker that never answers is stopped at --timeout, and its backend runs here.
+test_thinlto_hung_worker_is_stopped_and_its_job_runs_here() {
+	require $TCLANG
+	printf 'int main(void) { return 0; }\n' > m.c
+	$TCLANG -O2 -flto=thin -c m.c -o m.o || fail "compile"
+	printf '#!/bin/sh\nexec sleep 600\n' > hung && chmod +x hung
+	"$PROFOPT" thin-link --dir=lto --worker="$PWD/hung" --timeout=2 -- $TCLANG -flto=thin m.o -o m > out 2>&1 || { cat out; fail "thin-link"; }
+	expect_contains out '^thin-link \(m\): 0 of 1 backends on the workers, 1 here \(the worker took longer than the timeout\)'
+	./m || fail "m"
+}
+
 # Compiles and links without -flto=thin run as they are; a bad worker list or a missing command is a usage error.
 test_thinlto_other_commands_pass_through() {
 	require $TCLANG

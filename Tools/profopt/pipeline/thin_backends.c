@@ -233,8 +233,9 @@ static int run_round(const struct thin_plan *p, struct thin_module *m, const int
 			tell_failure(&jobs[k], s);
 		if (!ok) {
 			if (remote && !mod->why_here)
-				mod->why_here = jobs[k].result == RESULT_PASSED ? "the worker sent no object"
-									: "it failed on the worker";
+				mod->why_here = jobs[k].result == RESULT_PASSED    ? "the worker sent no object"
+						: jobs[k].result == RESULT_TIMEOUT ? "the worker took longer than the timeout"
+										   : "it failed on the worker";
 			mod->worker = NULL;
 			failed++;
 		}

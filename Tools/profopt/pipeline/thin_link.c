@@ -40,7 +40,8 @@ static const struct option_spec thin_link_options[] = {
 		"backends at once (default: 2 per worker, else this machine's CPUs)"),
 	OPT_FLAG("no-fallback", 0, struct thin_link_options, no_fallback,
 		 "a backend a worker failed fails the link, never runs here (also PGO_THINLTO_FALLBACK=0)"),
-	OPT_SECONDS("timeout", 0, struct thin_link_options, timeout, "seconds per backend job (default: none)"),
+	OPT_SECONDS("timeout", 0, struct thin_link_options, timeout,
+		    "seconds per backend job, past which it is stopped (a worker's runs here) (default 1200)"),
 	OPT_STRING("compiler", 0, struct thin_link_options, compiler, "CC",
 		   "the compiler that runs the backends (default: the link command's last word before its options)"),
 	OPT_STRING("llvm-ar", 0, struct thin_link_options, llvm_ar, "PATH",
@@ -455,7 +456,7 @@ static char *link_dir(const char *base, const char *out)
 
 int cmd_thin_link(int argc, char **argv)
 {
-	struct thin_link_options o = {.dir = "pgo/thinlto"};
+	struct thin_link_options o = {.dir = "pgo/thinlto", .timeout = 1200};
 	int first = options_parse(&options_thin_link, argc, argv, &o);
 	const char *fallback = getenv("PGO_THINLTO_FALLBACK");
 	o.no_fallback |= fallback && !strcmp(fallback, "0");
