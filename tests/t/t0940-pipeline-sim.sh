@@ -1,7 +1,7 @@
 # Tools/scripts/pipeline-sim: the pipeline's wall time with more distcc workers, simulated from
 # one real build's logs (Misc/results/distributed/).  What must hold whatever the figures are.
 
-DATA=Misc/results/distributed/3.13.5-clang19-2workers
+DATA=Misc/results/distributed/3.13.5-clang19-2workers-thinlto
 
 # The cell of row $1 in column $2 (1: measured, 2: the measured setup simulated, 3...: workers).
 cell() { awk -v row="$1" -v col="$2" '$1 == row { print $(col + 1); exit }' table.txt; }
@@ -39,6 +39,8 @@ test_more_workers_never_slower_and_never_below_the_critical_path() {
 	done
 	expect_contains table.txt '^    compiles on workers +[0-9.]+ s  \(longest Objects/unicodeobject\.o [0-9.]+ s\)$'
 	expect_contains table.txt '^    links here +[0-9.]+ s  \(longest python [0-9.]+ s\)$'
+	# python's ThinLTO link ran through thin-link: its backends are jobs on the workers
+	expect_contains table.txt '^    LTO backends on workers +[0-9.]+ s  \(longest python: Python/ceval\.o [0-9.]+ s\)$'
 }
 
 test_the_validation_line_compares_the_measured_setup() {
@@ -83,6 +85,9 @@ test_bad_input_is_refused() {
 	cp -r "$SRCDIR/$DATA" local && grep -v ' compiled on ' "$SRCDIR/$DATA/distcc-use.log" > local/distcc-use.log
 	expect_status 1 "$sim" local
 	expect_contains out 'distcc-use\.log: no compile ran on a worker'
+	cp -r "$SRCDIR/$DATA" notimes && rm notimes/thinlto/python/times.tsv
+	expect_status 1 "$sim" notimes
+	expect_contains out 'notimes/thinlto/summary\.txt names python, but .*python/times\.tsv is missing'
 	cp -r "$SRCDIR/$DATA" broken && echo '{"stage": "train"}' > broken/train.stamp
 	expect_status 1 "$sim" broken
 	expect_contains out 'broken/train\.stamp: no seconds in it'
