@@ -38,6 +38,8 @@ test_thinlto_backends_on_hidden_workers() {
 	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
 	expect_contains make.out '^ *total +ok'
 	expect_eq "$(cat "$hide-w1/w1.jobs" | wc -l) $(cat "$hide-w2/w2.jobs" | wc -l)" "1 1" "jobs per worker"
+	# each job's tar (the module and its imports) is gone once the job ended
+	expect_eq "$(ls pgo/thinlto/toy/jobs | grep -c '\.tar$')" 0 "job tars left"
 	expect_eq "$(cut -f2 pgo/thinlto/toy/times.tsv | sort | uniq -c | awk '{print $1}' | tr '\n' ' ')" "1 1 1 " "times.tsv's rows"
 	# The program is the native objects' link: no bitcode in it, and it runs.
 	! grep -q -a "$(printf 'BC\300\336')" toy || fail "toy holds bitcode"

@@ -239,6 +239,11 @@ static int run_round(const struct thin_plan *p, struct thin_module *m, const int
 			mod->worker = NULL;
 			failed++;
 		}
+		if (remote) {
+			char *tar = xasprintf("%s/%d.tar", p->job_dir, idx[k]);
+			unlink(tar); /* a copy of the module and its imports: python's add up to a GB */
+			free(tar);
+		}
 		free(jobs[k].log_path), free(jobs[k].cmd);
 		if (jobs[k].argv)
 			free_backend_argv(p, jobs[k].argv);
