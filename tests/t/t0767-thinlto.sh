@@ -116,6 +116,11 @@ test_thinlto_other_commands_pass_through() {
 	"$PROFOPT" thin-link --dir=lto --worker=false -- $TCLANG -O2 -c m.c -o m.o || fail "a compile through thin-link"
 	"$PROFOPT" thin-link --dir=lto --worker=false -- $TCLANG -O2 m.o -o m || fail "a plain link through thin-link"
 	test ! -e lto || fail "thin-link made its directory for a plain command"
+	# a linker's -E (-Xlinker -E, export the symbols) is no preprocessing: the link is split
+	$TCLANG -O2 -flto=thin -c m.c -o t.o || fail "compile t.o"
+	"$PROFOPT" thin-link --dir=lto -- $TCLANG -flto=thin -Xlinker -E t.o -o t > out 2>&1 || { cat out; fail "thin-link -Xlinker -E"; }
+	expect_contains out '^thin-link \(t\): 0 of 1 backends on the workers, 1 here'
+	rm -rf lto
 	expect_status 2 "$PROFOPT" thin-link --dir=lto
 	expect_contains out 'no link command given'
 }

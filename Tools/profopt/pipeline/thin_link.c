@@ -84,6 +84,15 @@ _Noreturn static void exec_as_is(char **link)
 	fatal("cannot execute %s: %s", printable(link[0]), strerror(errno));
 }
 
+static int is_option_with_value(const char *a)
+{
+	static const char *const two[] = {"-o", "-Xlinker", "-z", "-T", "-u", "-e", "-x", "-MF", "-MT", "-MQ", NULL};
+	for (int i = 0; two[i]; i++)
+		if (!strcmp(a, two[i]))
+			return 1;
+	return 0;
+}
+
 /* The value of -o, or NULL: a link with -flto=thin last among -flto options, and no -c, -S, -E. */
 static const char *thin_link_output(char **link)
 {
@@ -99,17 +108,10 @@ static const char *thin_link_output(char **link)
 			out = link[++i];
 		else if (starts_with(a, "-o") && a[2])
 			out = a + 2;
+		else if (is_option_with_value(a) && link[i + 1])
+			i++; /* -Xlinker -E is the linker's, not the preprocessor's */
 	}
 	return lto && !strcmp(lto, "-flto=thin") ? out : NULL;
-}
-
-static int is_option_with_value(const char *a)
-{
-	static const char *const two[] = {"-o", "-Xlinker", "-z", "-T", "-u", "-e", "-x", "-MF", "-MT", "-MQ", NULL};
-	for (int i = 0; two[i]; i++)
-		if (!strcmp(a, two[i]))
-			return 1;
-	return 0;
 }
 
 /* A link's flags that shape code generation, without what only the link or the front end reads. */
