@@ -473,7 +473,7 @@ pgo_distribute = f=$(call pgo_quote,$(PGO_USE_PROFDATA)) && \
 	PGO_PROFILE_FILE="$$f" PGO_PROFILE_STORE=$(call pgo_quote,$(PGO_PROFILE_STORE)) sh -c $(call pgo_quote,$(PGO_DISTRIBUTE_CMD)),true)
 pgo_dist_file = $(pgo_abs_dir)/distcc-$(1)
 pgo_dist_notes = $(if $(pgo_distcc_on),$(call pgo_dist_file,instrument).txt $(call pgo_dist_file,use).txt) $(pgo_icecc_notes) \
-	$(if $(PGO_THIN_LAUNCHER),$(pgo_thin_dir)/summary.txt)
+	$(if $(PGO_THIN_LAUNCHER),$(pgo_thin_dir)/use.txt)
 pgo_dist_log = $(if $(pgo_distcc_on),rm -f $(call pgo_dist_file,$(1)).log $(call pgo_dist_file,$(1)).txt && DISTCC_LOG=$(call pgo_dist_file,$(1)).log)$(call pgo_icecc_log,$(1))
 # Per distcc process: a compile (-c) and the host its "completed ok" names; why one ran here.
 pgo_dist_awk = { if (!match($$0, /^distcc\[[0-9]+\] /)) next; p = substr($$0, 1, RLENGTH); m = substr($$0, RLENGTH + 1) } \
@@ -528,6 +528,15 @@ pgo_thin_on = $(and $(PGO_THIN_LAUNCHER),$(filter use,$(1)))
 pgo_thin_clear = $(if $(call pgo_thin_on,$(1)),rm -rf $(pgo_thin_dir) &&)
 pgo_thin_env = $(if $(call pgo_thin_on,$(1)),PGO_THIN_LINK_DIR=$(pgo_thin_dir) PGO_PROFOPT=$(PROFOPT) \
 	PGO_THINLTO_WORKERS=$(call pgo_quote,$(PGO_THINLTO_WORKERS)))
+# The stage's line, from each link's: how many links were split, their backends on the workers
+# and here, and why (thin-link's words); the links run in one process.
+pgo_thin_awk = /^thin-link \(.*\): [0-9]+ of [0-9]+ backends/ { links++; s = $$0; sub(/^thin-link \([^)]*\): /, "", s); \
+		split(s, w, " "); remote += w[1]; all += w[3]; if (match(s, /here \([^)]*\)/)) why[substr(s, RSTART + 6, RLENGTH - 7)]++ } \
+	/^thin-link \(.*\): linked in one process/ { whole++ } \
+	END { printf "thin-link (use): %d link%s split, %d of %d backends on the workers, %d here", links, links == 1 ? "" : "s", remote, all, all - remote; \
+		for (x in why) printf "; %s", x; if (whole) printf "; %d link%s in one process (below -O2)", whole, whole == 1 ? "" : "s"; print "" }
+pgo_thin_said = $(if $(call pgo_thin_on,$(1)),&& { test ! -f $(pgo_thin_dir)/summary.txt || awk $(call pgo_quote,$(pgo_thin_awk)) \
+	$(pgo_thin_dir)/summary.txt | tee $(pgo_thin_dir)/use.txt >&2; })
 
 .PHONY: profile-opt profile-removal clean-retain-profile pgo-clean-build pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
 	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-sources-changed
@@ -706,7 +715,7 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 	@$(pgo_place_profile)
 	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
 	@touch $(pgo_use_started)
-	$(pgo_recurse)@$(call pgo_thin_clear,use) $(call pgo_dist_log,use) $(call pgo_thin_env,use) $(call pgo_run,rebuild with profile,use) $(call pgo_logged_build,$(PGO_BUILD_USE)) $(call pgo_dist_said,use)
+	$(pgo_recurse)@$(call pgo_thin_clear,use) $(call pgo_dist_log,use) $(call pgo_thin_env,use) $(call pgo_run,rebuild with profile,use) $(call pgo_logged_build,$(PGO_BUILD_USE)) $(call pgo_dist_said,use) $(call pgo_thin_said,use)
 	@test ! -f $(pgo_use_log).before || { cat $(pgo_use_log).before $(pgo_use_log) > $(pgo_use_log).both && \
 		mv -f $(pgo_use_log).both $(pgo_use_log) && rm -f $(pgo_use_log).before; }
 	@$(pgo_record_use_sources) > /dev/null

@@ -34,7 +34,8 @@ test_thinlto_backends_on_hidden_workers() {
 	expect_contains Makefile '^CC = /[^ ]*/pgo-launch/thin-link clang-19$'
 	expect_contains configure.out 'ThinLTO links of the use stage run their backends through profopt thin-link, on: '
 	PGO_THINLTO_FALLBACK=0 make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
-	expect_contains make.out '^thin-link \(toy\): 2 of 2 backends on the workers, 0 here; index [0-9.]+ s, backends [0-9.]+ s, link [0-9.]+ s$'
+	expect_contains pgo/thinlto/summary.txt '^thin-link \(toy\): 2 of 2 backends on the workers, 0 here; index [0-9.]+ s, backends [0-9.]+ s, link [0-9.]+ s$'
+	expect_contains make.out '^thin-link \(use\): 1 link split, 2 of 2 backends on the workers, 0 here$'
 	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
 	expect_contains make.out '^ *total +ok'
 	expect_eq "$(cat "$hide-w1/w1.jobs" | wc -l) $(cat "$hide-w2/w2.jobs" | wc -l)" "1 1" "jobs per worker"
@@ -60,7 +61,7 @@ test_thinlto_worker_killed_finishes_here_and_says_so() {
 	printf '#!/bin/sh\nkill -9 $$\n' > killed && chmod +x killed
 	thin_fixture "$W1;$PWD/killed"
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
-	expect_contains make.out '^thin-link \(toy\): 1 of 2 backends on the workers, 1 here \(it failed on the worker\)'
+	expect_contains make.out '^thin-link \(use\): 1 link split, 1 of 2 backends on the workers, 1 here; it failed on the worker$'
 	expect_contains make.out 'verify: 2 of 2 compiled units used profile data'
 	expect_contains make.out '^ *total +ok'
 }

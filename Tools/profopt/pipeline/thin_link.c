@@ -469,8 +469,10 @@ int cmd_thin_link(int argc, char **argv)
 	if (!out)
 		exec_as_is(link);
 	if (!lto_level(link)) {
-		fprintf(stderr, "thin-link (%s): linked in one process: below -O2 the linker plugin's pipeline is not "
-				"the one a backend compile runs\n", printable(out));
+		char *line = xasprintf("thin-link (%s): linked in one process: below -O2 the linker plugin's pipeline "
+				       "is not the one a backend compile runs",
+				       out);
+		say(o.summary, line);
 		exec_as_is(link);
 	}
 	char **compile = backend_compile(link, o.compiler);
