@@ -5,6 +5,7 @@
 #include "lib/walk.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 TEST(parse_share)
 {
@@ -86,4 +87,27 @@ TEST(buf_printf_grows)
 	CHECK(starts_with(b.data, "0,1,2,"));
 	CHECK(ends_with(b.data, "998,999,"));
 	buf_free(&b);
+}
+
+TEST(common_dir_length)
+{
+	CHECK_INT(common_dir_length("/x/y/z", "/x/y/w"), 4);
+	CHECK_INT(common_dir_length("/x/y", "/x/y/sub"), 4);
+	CHECK_INT(common_dir_length("/x/y/sub", "/x/y"), 4);
+	CHECK_INT(common_dir_length("/x/yz", "/x/y"), 2); /* "y" is not a directory of "yz" */
+	CHECK_INT(common_dir_length("/x", "/x"), 2);
+}
+
+TEST(file_starts_with)
+{
+	char path[] = "/tmp/profopt-unit-magic.XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK_INT(write(fd, "BC\xc0\xde rest", 9), 9);
+	close(fd);
+	CHECK_INT(file_starts_with(path, "BC\xc0\xde", 4), 1);
+	CHECK_INT(file_starts_with(path, "\177ELF", 4), 0);
+	CHECK_INT(file_starts_with(path, "BC\xc0\xde rest and more", 19), 0); /* longer than the file */
+	CHECK_INT(file_starts_with("/nonexistent/x", "BC", 2), 0);
+	unlink(path);
 }

@@ -297,6 +297,31 @@ char *resolve_path(const char *path)
 	return r ? r : xstrdup(path);
 }
 
+size_t common_dir_length(const char *a, const char *b)
+{
+	size_t i = 0, dir = 0;
+	while (a[i] && a[i] == b[i]) {
+		if (a[i] == '/')
+			dir = i;
+		i++;
+	}
+	if ((!a[i] || a[i] == '/') && (!b[i] || b[i] == '/'))
+		dir = i;
+	return dir;
+}
+
+int file_starts_with(const char *path, const void *magic, size_t len)
+{
+	unsigned char head[16];
+	if (len > sizeof head)
+		return 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, head, len);
+	if (fd >= 0)
+		close(fd);
+	return n == (ssize_t)len && !memcmp(head, magic, len);
+}
+
 int read_fail(const struct read_error *e, size_t at, const char *fmt, ...)
 {
 	char msg[200];

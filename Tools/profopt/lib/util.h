@@ -70,6 +70,10 @@ void close_stdout(void);
 char *find_program(const char *name);
 /* realpath() that returns a malloc'd copy of path when resolution fails. */
 char *resolve_path(const char *path);
+/* The length of the longest directory prefix a and b share ("/x/y" of "/x/y/z" and "/x/y/w"). */
+size_t common_dir_length(const char *a, const char *b);
+/* Whether the file begins with the len bytes of magic (0 when it cannot be read). */
+int file_starts_with(const char *path, const void *magic, size_t len);
 
 /* A binary reader's problem: "NAME: offset N (0xN): MESSAGE" into err (if given); returns -1. */
 struct read_error {

@@ -57,20 +57,6 @@ static char *lexical_path(const char *cwd, const char *name)
 	return out;
 }
 
-/* The length of the longest directory prefix a and b share ("/x/y" of "/x/y/z" and "/x/y/w"). */
-static size_t common_dir(const char *a, const char *b)
-{
-	size_t i = 0, dir = 0;
-	while (a[i] && a[i] == b[i]) {
-		if (a[i] == '/')
-			dir = i;
-		i++;
-	}
-	if ((!a[i] || a[i] == '/') && (!b[i] || b[i] == '/'))
-		dir = i;
-	return dir;
-}
-
 static char *quoted_words(char *const *words)
 {
 	struct buf b = {0};
@@ -125,7 +111,10 @@ static const char *pack_job(const struct thin_plan *p, const struct thin_module 
 		if (!(abs[k] = lexical_path(cwd, names[k])))
 			why = "a module is named by an absolute path, which no worker has";
 		else
-			root = common_dir(cwd, abs[k]) < root ? common_dir(cwd, abs[k]) : root;
+			{
+			size_t shared = common_dir_length(cwd, abs[k]);
+			root = shared < root ? shared : root;
+		}
 	}
 	if (!why) {
 		*tar = xasprintf("%s/%d.tar", p->job_dir, i);
@@ -165,12 +154,7 @@ static char *remote_command(const struct thin_plan *p, const char *worker, const
 static int take_remote_object(const struct thin_module *m)
 {
 	char *tmp = xasprintf("%s.tmp", m->native);
-	char head[4] = {0};
-	FILE *f = fopen(tmp, "rb");
-	int ok = f && fread(head, 1, 4, f) == 4 && memcmp(head, "\177ELF", 4) == 0;
-	if (f)
-		fclose(f);
-	ok = ok && rename(tmp, m->native) == 0;
+	int ok = file_starts_with(tmp, "\177ELF", 4) && rename(tmp, m->native) == 0;
 	if (!ok)
 		unlink(tmp);
 	free(tmp);

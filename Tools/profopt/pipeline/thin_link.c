@@ -172,28 +172,6 @@ static char **backend_compile(char **link, const char *compiler)
 	return argv;
 }
 
-static int archive_kind(const char *path)
-{
-	char head[8];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, head, sizeof head);
-	if (fd >= 0)
-		close(fd);
-	if (n == 8 && !memcmp(head, "!<arch>\n", 8))
-		return 1;
-	return 0;
-}
-
-static int is_bitcode(const char *path)
-{
-	unsigned char head[4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, head, sizeof head);
-	if (fd >= 0)
-		close(fd);
-	return n == 4 && head[0] == 'B' && head[1] == 'C' && head[2] == 0xC0 && head[3] == 0xDE;
-}
-
 struct unpacked {
 	int arg;        /* its place in the link */
 	char **members; /* the extracted files, in the archive's order */
@@ -272,7 +250,7 @@ static void unpack_archives(struct link_state *s)
 			i++;
 			continue;
 		}
-		if (s->link[i][0] == '-' || !ends_with(s->link[i], ".a") || !archive_kind(s->link[i]))
+		if (s->link[i][0] == '-' || !ends_with(s->link[i], ".a") || !file_starts_with(s->link[i], "!<arch>\n", 8))
 			continue;
 		char **members = unpack_archive(s->llvm_ar, s->link[i], s->dir, s->narchives);
 		if (!members)
@@ -334,7 +312,7 @@ static void load_modules(struct link_state *s, const char *list)
 		memset(m, 0, sizeof *m);
 		if (thin_module_load(m, s->dir, line + dlen + 1, s->nmods, err, sizeof err) < 0)
 			fatal("%s", err);
-		if (!is_bitcode(m->path))
+		if (!file_starts_with(m->path, "BC\xC0\xDE", 4))
 			fatal("%s is not LLVM bitcode, yet the link listed it", printable(m->path));
 		s->nmods++;
 	}
@@ -362,7 +340,7 @@ static char **native_link(struct link_state *s, const char **why)
 		int nf = 0, cap = 0;
 		for (char **p = s->archives[k].members; *p; p++) {
 			struct thin_module *m = strmap_get(&s->by_path, *p);
-			if (!m && is_bitcode(*p))
+			if (!m && file_starts_with(*p, "BC\xC0\xDE", 4))
 				continue; /* the link took nothing from it */
 			files = grow_array(files, nf + 2, &cap, sizeof *files, 16);
 			files[nf++] = m ? m->native : *p, files[nf] = NULL;
@@ -435,12 +413,7 @@ static char *link_dir(const char *base, const char *out)
 		fatal("cannot make %s: %s", printable(base), strerror(errno));
 	if (base[0] == '/' && cwd) {
 		base = resolve_path(base);
-		size_t i = 0, dir = 0;
-		for (; base[i] && base[i] == cwd[i]; i++)
-			if (base[i] == '/')
-				dir = i;
-		if ((!base[i] || base[i] == '/') && !cwd[i])
-			dir = i;
+		size_t dir = common_dir_length(base, cwd);
 		struct buf rel = {0};
 		for (const char *c = cwd + dir; *c; c++)
 			if (*c == '/')
