@@ -528,15 +528,10 @@ pgo_thin_on = $(and $(PGO_THIN_LAUNCHER),$(filter use,$(1)))
 pgo_thin_clear = $(if $(call pgo_thin_on,$(1)),rm -rf $(pgo_thin_dir) &&)
 pgo_thin_env = $(if $(call pgo_thin_on,$(1)),PGO_THIN_LINK_DIR=$(pgo_thin_dir) PGO_PROFOPT=$(PROFOPT) \
 	PGO_THINLTO_WORKERS=$(call pgo_quote,$(PGO_THINLTO_WORKERS)))
-# The stage's line, from each link's: how many links were split, their backends on the workers
-# and here, and why (thin-link's words); the links run in one process.
-pgo_thin_awk = /^thin-link \(.*\): [0-9]+ of [0-9]+ backends/ { links++; s = $$0; sub(/^thin-link \([^)]*\): /, "", s); \
-		split(s, w, " "); remote += w[1]; all += w[3]; if (match(s, /here \([^)]*\)/)) why[substr(s, RSTART + 6, RLENGTH - 7)]++ } \
-	/^thin-link \(.*\): linked in one process/ { whole++ } \
-	END { printf "thin-link (use): %d link%s split, %d of %d backends on the workers, %d here", links, links == 1 ? "" : "s", remote, all, all - remote; \
-		for (x in why) printf "; %s", x; if (whole) printf "; %d link%s in one process (below -O2)", whole, whole == 1 ? "" : "s"; print "" }
-pgo_thin_said = $(if $(call pgo_thin_on,$(1)),&& { test ! -f $(pgo_thin_dir)/summary.txt || awk $(call pgo_quote,$(pgo_thin_awk)) \
-	$(pgo_thin_dir)/summary.txt | tee $(pgo_thin_dir)/use.txt >&2; })
+# The stage's line (profopt thin-link --stage-line sums up each link's record): how many links
+# were split, their backends on the workers and here, and why; the links run in one process.
+pgo_thin_said = $(if $(call pgo_thin_on,$(1)),&& { test ! -f $(pgo_thin_dir)/links.tsv || \
+	$(PROFOPT) thin-link --dir=$(pgo_thin_dir) --stage-line=$(1) | tee $(pgo_thin_dir)/$(1).txt >&2; })
 
 .PHONY: profile-opt profile-removal clean-retain-profile pgo-clean-build pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
 	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-sources-changed

@@ -107,6 +107,8 @@ test_thinlto_hung_worker_is_stopped_and_its_job_runs_here() {
 	printf '#!/bin/sh\nexec sleep 600\n' > hung && chmod +x hung
 	"$PROFOPT" thin-link --dir=lto --worker="$PWD/hung" --timeout=2 -- $TCLANG -flto=thin m.o -o m > out 2>&1 || { cat out; fail "thin-link"; }
 	expect_contains out '^thin-link \(m\): 0 of 1 backends on the workers, 1 here \(the worker took longer than the timeout\)'
+	"$PROFOPT" thin-link --dir=lto --stage-line=use > line.txt || fail "--stage-line"
+	expect_contains line.txt '^thin-link \(use\): 1 link split, 0 of 1 backends on the workers, 1 here; the worker took longer than the timeout$'
 	./m || fail "m"
 }
 
@@ -147,4 +149,12 @@ test_thinlto_backend_code_is_the_in_process_links() {
 	"$PROFOPT" thin-link --dir=lto -- $TCLANG -O1 -flto=thin a.o b.o -o low > out 2>&1 || { cat out; fail "thin-link -O1"; }
 	expect_contains out '^thin-link \(low\): linked in one process: below -O2'
 	test ! -e lto/low || fail "an -O1 link was split"
+	# each link's record, summed up as pgo.mk prints it for the stage
+	"$PROFOPT" thin-link --dir=lto --stage-line=use > line.txt || fail "--stage-line"
+	expect_contains line.txt '^thin-link \(use\): 4 links split, 0 of 8 backends on the workers, 8 here; 1 link in one process \(below -O2\)$'
+	expect_status 2 "$PROFOPT" thin-link --dir=lto --stage-line=use -- $TCLANG a.o -o x
+	expect_contains out 'stage-line runs no link command'
+	printf 'prog\tmany\t2\t\n' >> lto/links.tsv
+	expect_status 1 "$PROFOPT" thin-link --dir=lto --stage-line=use
+	expect_contains out 'lto/links\.tsv:6: not OUTPUT, backends on the workers, backends, why'
 }

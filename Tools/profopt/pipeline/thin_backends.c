@@ -236,23 +236,19 @@ static int run_round(const struct thin_plan *p, struct thin_module *m, const int
 	return failed;
 }
 
-static void say_summary(const struct thin_module *m, int n, struct buf *summary)
+int thin_remote_count(const struct thin_module *m, int n, struct buf *why)
 {
 	int remote = 0;
-	struct buf why = {0};
-	for (int i = 0; i < n; i++)
-		remote += m[i].worker != NULL;
 	for (int i = 0; i < n; i++) {
-		if (m[i].worker || !m[i].why_here || strstr(why.data ? why.data : "", m[i].why_here))
+		remote += m[i].worker != NULL;
+		if (m[i].worker || !m[i].why_here || strstr(why->data ? why->data : "", m[i].why_here))
 			continue;
-		buf_printf(&why, "%s%s", why.len ? "; " : "", m[i].why_here);
+		buf_printf(why, "%s%s", why->len ? "; " : "", m[i].why_here);
 	}
-	buf_printf(summary, "%d of %d backends on the workers, %d here%s%s%s", remote, n, n - remote, why.len ? " (" : "",
-		   why.len ? why.data : "", why.len ? ")" : "");
-	buf_free(&why);
+	return remote;
 }
 
-int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n, struct buf *summary)
+int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n)
 {
 	int nworkers = 0;
 	while (p->workers && p->workers[nworkers])
@@ -270,7 +266,6 @@ int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n, s
 	if (k)
 		failed = run_round(p, m, idx, k, 1, &s);
 	if (failed && !p->fallback) {
-		say_summary(m, n, summary);
 		free(idx);
 		return failed;
 	}
@@ -279,7 +274,6 @@ int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n, s
 		if (!m[i].worker)
 			idx[k++] = i;
 	failed = k ? run_round(p, m, idx, k, 0, &s) : 0;
-	say_summary(m, n, summary);
 	free(idx);
 	return failed;
 }

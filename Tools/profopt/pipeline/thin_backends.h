@@ -30,8 +30,10 @@ struct thin_plan {
 /* Module i of the link: reads PATH's imports list (DIR/PATH.imports) into m: 0, or -1 with the
  * reason in err. */
 int thin_module_load(struct thin_module *m, const char *dir, const char *path, int i, char *err, size_t errlen);
-/* Runs every backend: 0 when each wrote its object, else the number that failed (their logs'
- * tails on stderr).  summary gets "N of M backends on the workers, K here (why)". */
-int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n, struct buf *summary);
+/* Runs every backend: 0 when each wrote its object, else the number that failed (their logs
+ * named on stderr). */
+int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n);
+/* How many ran on the workers; why the others ran here, appended to why ("; " between). */
+int thin_remote_count(const struct thin_module *m, int n, struct buf *why);
 
 #endif

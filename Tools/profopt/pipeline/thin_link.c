@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 struct thin_link_options {
-	const char *dir, *compiler, *llvm_ar, *summary;
+	const char *dir, *compiler, *llvm_ar, *summary, *stage_line;
 	struct option_list workers;
 	long long jobs;
 	int no_fallback;
@@ -47,12 +47,14 @@ static const struct option_spec thin_link_options[] = {
 	OPT_STRING("llvm-ar", 0, struct thin_link_options, llvm_ar, "PATH",
 		   "the llvm-ar that unpacks archives (default: the one beside the compiler)"),
 	OPT_STRING("summary", 0, struct thin_link_options, summary, "FILE", "appends the link's one-line summary"),
+	OPT_STRING("stage-line", 0, struct thin_link_options, stage_line, "STAGE",
+		   "runs no link: prints the line of STAGE's links recorded in DIR/links.tsv"),
 	OPT_END,
 };
 
 const struct command_options options_thin_link = {
 	"thin-link",
-	"[OPTIONS] [--] LINK COMMAND...",
+	"[OPTIONS] [--] LINK COMMAND...\n--dir=DIR --stage-line=STAGE",
 	"Runs LINK COMMAND; when it is a clang link with -flto=thin, as a distributed ThinLTO link:\n"
 	"an index-only link, then one backend compile per module (on the workers, each sent its\n"
 	"module, index and imported modules as a tar on stdin, the object read from stdout; or here),\n"
@@ -62,7 +64,10 @@ const struct command_options options_thin_link = {
 	thin_link_options,
 	"The summary (stderr, and --summary FILE): \"thin-link (OUTPUT): N of M backends on the workers,\n"
 	"K here (why); index S s, backends S s, link S s\".  DIR/OUTPUT/times.tsv has each backend's\n"
-	"module, where it ran and its seconds.  Archives in the link are unpacked with llvm-ar.\n",
+	"module, where it ran and its seconds; DIR/links.tsv a line per link (output, backends on the\n"
+	"workers, backends, why some ran here), which --stage-line sums up: \"thin-link (STAGE): L links\n"
+	"split, N of M backends on the workers, K here; why\".  Archives in the link are unpacked with\n"
+	"llvm-ar.\n",
 	1,
 };
 
@@ -386,6 +391,58 @@ static void say(const char *summary_file, const char *line)
 	close(fd);
 }
 
+/* DIR/links.tsv's line for this link: OUTPUT, backends on the workers, backends, why some ran
+ * here (both counts "-" for a link run in one process); links of one build append at once. */
+static void record_link(const char *dir, const char *out, const char *remote, const char *total, const char *why)
+{
+	char err[600], *path = xasprintf("%s/links.tsv", dir);
+	if (make_dirs(dir, 0777) < 0)
+		fatal("cannot make %s: %s", printable(dir), strerror(errno));
+	char *line = xasprintf("%s\t%s\t%s\t%s\n", out, remote, total, why);
+	int fd = output_open_log(path, 1, err, sizeof err);
+	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line))
+		fatal("cannot write %s: %s", printable(path), fd < 0 ? err : strerror(errno));
+	close(fd);
+	free(path), free(line);
+}
+
+/* --stage-line: DIR/links.tsv summed up in one line. */
+static int stage_line(const char *dir, const char *stage)
+{
+	char err[600], *path = xasprintf("%s/links.tsv", dir);
+	struct lines l;
+	if (lines_read(&l, path, LINES_NAMES, 8192, err, sizeof err) < 0)
+		fatal("%s", err);
+	long long split = 0, whole = 0, remote = 0, total = 0;
+	struct buf why = {0};
+	for (char *line; (line = lines_next(&l));) {
+		char *f[4], *save;
+		int n = 0;
+		for (char *c = strtok_r(line, "\t", &save); c && n < 4; c = strtok_r(NULL, "\t", &save))
+			f[n++] = c;
+		long long r, t;
+		if (n >= 3 && !strcmp(f[1], "-") && !strcmp(f[2], "-")) {
+			whole++;
+			continue;
+		}
+		if (n < 3 || parse_whole(f[1], 0, 1 << 30, &r) < 0 || parse_whole(f[2], r, 1 << 30, &t) < 0)
+			fatal("%s:%d: not OUTPUT, backends on the workers, backends, why", printable(path), l.lineno);
+		split++, remote += r, total += t;
+		for (char *r = n == 4 ? strtok_r(f[3], ";", &save) : NULL; r; r = strtok_r(NULL, ";", &save)) {
+			r += strspn(r, " ");
+			if (*r && !strstr(why.data ? why.data : "", r))
+				buf_printf(&why, "; %s", r);
+		}
+	}
+	printf("thin-link (%s): %lld link%s split, %lld of %lld backends on the workers, %lld here%s", printable(stage),
+	       split, split == 1 ? "" : "s", remote, total, total - remote, why.len ? why.data : "");
+	if (whole)
+		printf("; %lld link%s in one process (below -O2)", whole, whole == 1 ? "" : "s");
+	printf("\n");
+	lines_free(&l), buf_free(&why), free(path);
+	return 0;
+}
+
 /* Each --worker value split at ';', blank ones dropped. */
 static const char **worker_list(const struct option_list *given, int *n)
 {
@@ -435,6 +492,10 @@ int cmd_thin_link(int argc, char **argv)
 	int first = options_parse(&options_thin_link, argc, argv, &o);
 	const char *fallback = getenv("PGO_THINLTO_FALLBACK");
 	o.no_fallback |= fallback && !strcmp(fallback, "0");
+	if (o.stage_line && first < argc)
+		usage_error("--stage-line runs no link command");
+	if (o.stage_line)
+		return stage_line(o.dir, o.stage_line);
 	if (first >= argc)
 		usage_error("no link command given (see 'profopt thin-link --help')");
 	char **link = argv + first;
@@ -446,6 +507,7 @@ int cmd_thin_link(int argc, char **argv)
 				       "is not the one a backend compile runs",
 				       out);
 		say(o.summary, line);
+		record_link(o.dir, out, "-", "-", "");
 		exec_as_is(link);
 	}
 	char **compile = backend_compile(link, o.compiler);
@@ -470,19 +532,24 @@ int cmd_thin_link(int argc, char **argv)
 	struct thin_plan plan = {.compile = compile, .workers = workers, .job_dir = xasprintf("%s/jobs", s.dir),
 				 .jobs = o.jobs ? (int)o.jobs : nworkers ? 2 * nworkers : (int)sysconf(_SC_NPROCESSORS_ONLN),
 				 .fallback = !o.no_fallback, .timeout = o.timeout};
-	struct buf summary = {0};
-	buf_printf(&summary, "thin-link (%s): ", out);
-	int failed = thin_backends_run(&plan, s.mods, s.nmods, &summary);
+	int failed = thin_backends_run(&plan, s.mods, s.nmods);
+	struct buf summary = {0}, why = {0};
+	int remote = thin_remote_count(s.mods, s.nmods, &why);
+	buf_printf(&summary, "thin-link (%s): %d of %d backends on the workers, %d here%s%s%s", out, remote, s.nmods,
+		   s.nmods - remote, why.len ? " (" : "", why.len ? why.data : "", why.len ? ")" : "");
+	char remote_text[16], total_text[16];
+	snprintf(remote_text, sizeof remote_text, "%d", remote), snprintf(total_text, sizeof total_text, "%d", s.nmods);
+	record_link(o.dir, out, remote_text, total_text, why.len ? why.data : "");
 	write_times(&s);
 	if (failed) {
 		say(o.summary, summary.data);
 		fatal("%d of %d backends failed: %s is not linked", failed, s.nmods, printable(out));
 	}
 	double t2 = now();
-	const char *why;
-	char **final = native_link(&s, &why);
+	const char *missing;
+	char **final = native_link(&s, &missing);
 	if (!final)
-		fatal("%s: %s", printable(out), why);
+		fatal("%s: %s", printable(out), missing);
 	rc = run_here(final);
 	buf_printf(&summary, "; index %.1f s, backends %.1f s, link %.1f s", t1 - t0, t2 - t1, now() - t2);
 	say(o.summary, summary.data);
