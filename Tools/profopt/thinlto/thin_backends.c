@@ -1,5 +1,5 @@
 /* thin_backends.c - ThinLTO's backend compiles on workers or here (see thin_backends.h). */
-#include "pipeline/thin_backends.h"
+#include "thinlto/thin_backends.h"
 #include "lib/lines.h"
 #include "lib/pool.h"
 #include "lib/progress.h"

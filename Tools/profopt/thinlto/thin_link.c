@@ -11,7 +11,7 @@
 #include "lib/proc.h"
 #include "lib/strmap.h"
 #include "lib/util.h"
-#include "pipeline/thin_backends.h"
+#include "thinlto/thin_backends.h"
 
 #include <errno.h>
 #include <fcntl.h>
