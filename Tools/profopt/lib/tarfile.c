@@ -470,12 +470,6 @@ int tarmem_parse(const void *data, size_t len, const char *name, const char *suf
 	return read_members(a, archive_read_open_memory(a, data, len), name, suffix, out, err, errlen);
 }
 
-const struct member *tarmem_find(const struct member_list *l, const char *name)
-{
-	struct member key = {.name = (char *)name};
-	return l->n ? bsearch(&key, l->m, (size_t)l->n, sizeof *l->m, cmp_name) : NULL;
-}
-
 void tarmem_free(struct member_list *l)
 {
 	for (int i = 0; i < l->n; i++) {

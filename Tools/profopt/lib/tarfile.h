@@ -55,8 +55,6 @@ int tarmem_read(const char *path, const char *suffix, struct member_list *out, c
 /* The same for an archive in memory. */
 int tarmem_parse(const void *data, size_t len, const char *name, const char *suffix, struct member_list *out, char *err,
 		 size_t errlen);
-/* The member called name, or NULL (binary search). */
-const struct member *tarmem_find(const struct member_list *l, const char *name);
 void tarmem_free(struct member_list *l);
 
 #endif
