@@ -26,8 +26,7 @@ enum tar_mode {
 	TAR_REPLACE, /* files in dir are replaced; links in the way are removed, with a warning */
 };
 
-/* At most ratio times archive_bytes, and max bytes; <= 0: $PROFOPT_MAX_INFLATE (100),
- * $PROFOPT_MAX_UNPACKED_BYTES (1 GiB). */
+/* ratio * archive_bytes, at most max; <= 0: $PROFOPT_MAX_INFLATE (100), $PROFOPT_MAX_UNPACKED_BYTES (1 GiB). */
 unsigned long long tar_unpack_limit(unsigned long long archive_bytes, long long ratio, long long max);
 /* Opens an archive for reading: exits unless it is a regular file (never /dev/zero). */
 int tar_open(const char *archive, struct stat *st);

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -84,28 +83,26 @@ void usage_error(const char *fmt, ...)
 	REPORT("", exit(2));
 }
 
-void *xmalloc(size_t n)
+static void *checked(void *p)
 {
-	void *p = malloc(n ? n : 1);
 	if (!p)
 		fatal("out of memory");
 	return p;
+}
+
+void *xmalloc(size_t n)
+{
+	return checked(malloc(n ? n : 1));
 }
 
 void *xcalloc(size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p)
-		fatal("out of memory");
-	return p;
+	return checked(calloc(n ? n : 1, size ? size : 1));
 }
 
 void *xrealloc(void *p, size_t n)
 {
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		fatal("out of memory");
-	return p;
+	return checked(realloc(p, n ? n : 1));
 }
 
 void *grow_array(void *p, int n, int *cap, size_t size, int first)
