@@ -192,15 +192,14 @@ char *read_file_max(const char *path, size_t max, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
+	char *data = NULL;
 	if (fd < 0)
 		return NULL;
 	/* a regular file says its size: one larger than max is refused before a byte is read */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max) {
-		close(fd);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max)
 		errno = EFBIG;
-		return NULL;
-	}
-	char *data = read_fd_max(fd, max, len);
+	else
+		data = read_fd_max(fd, max, len);
 	int e = errno;
 	close(fd);
 	errno = e;
