@@ -89,7 +89,6 @@ TEST(tarmem_refuses_escaping_names)
 	CHECK_INT(tarmem_parse(tar, sizeof tar, "ok.tar", ".gcda", &l, err, sizeof err), 0);
 	CHECK_INT(l.n, 1);
 	CHECK_STR(l.m[0].name, "ok.gcda");
-	CHECK(tarmem_find(&l, "ok.gcda") != NULL);
 	tarmem_free(&l);
 	CHECK_INT(tarmem_parse("not an archive at all", 21, "junk", ".gcda", &l, err, sizeof err), -1);
 	CHECK(strstr(err, "junk") != NULL);

@@ -13,7 +13,7 @@
 
 struct elf {
 	int fd, is64, big;
-	uint64_t size;
+	uint64_t size, shoff, entsize, num, strndx; /* the section headers' offset, size, count, name table */
 	struct read_error re;
 };
 
@@ -38,44 +38,42 @@ static int read_at(struct elf *e, void *buf, uint64_t off, uint64_t len, const c
 }
 
 /* The section headers: offset, entry size, count and the index of the name table. */
-static int headers(struct elf *e, const unsigned char *h, uint64_t *shoff, uint64_t *entsize, uint64_t *num,
-		   uint64_t *strndx)
+static int headers(struct elf *e, const unsigned char *h)
 {
-	*shoff = e->is64 ? get(e, h + 0x28, 8) : get(e, h + 0x20, 4);
-	*entsize = get(e, h + (e->is64 ? 0x3a : 0x2e), 2);
-	*num = get(e, h + (e->is64 ? 0x3c : 0x30), 2);
-	*strndx = get(e, h + (e->is64 ? 0x3e : 0x32), 2);
-	if (*shoff == 0)
+	e->shoff = e->is64 ? get(e, h + 0x28, 8) : get(e, h + 0x20, 4);
+	e->entsize = get(e, h + (e->is64 ? 0x3a : 0x2e), 2);
+	e->num = get(e, h + (e->is64 ? 0x3c : 0x30), 2);
+	e->strndx = get(e, h + (e->is64 ? 0x3e : 0x32), 2);
+	if (e->shoff == 0)
 		return 0;
-	if (*entsize < (e->is64 ? 0x40u : 0x28u))
+	if (e->entsize < (e->is64 ? 0x40u : 0x28u))
 		return read_fail(&e->re, e->is64 ? 0x3a : 0x2e,
 				 "section header of %llu bytes, expected at least %u (actual/expected)",
-				 (unsigned long long)*entsize, e->is64 ? 0x40u : 0x28u);
-	if (*num == 0 || *strndx == 0xffff) { /* more sections than 16 bits hold: section 0 holds them */
+				 (unsigned long long)e->entsize, e->is64 ? 0x40u : 0x28u);
+	if (e->num == 0 || e->strndx == 0xffff) { /* more sections than 16 bits hold: section 0 holds them */
 		unsigned char s0[0x40];
-		if (read_at(e, s0, *shoff, *entsize < sizeof s0 ? *entsize : sizeof s0, "section header 0") < 0)
+		if (read_at(e, s0, e->shoff, e->entsize < sizeof s0 ? e->entsize : sizeof s0, "section header 0") < 0)
 			return -1;
-		if (*num == 0)
-			*num = e->is64 ? get(e, s0 + 0x20, 8) : get(e, s0 + 0x14, 4);
-		if (*strndx == 0xffff)
-			*strndx = get(e, s0 + (e->is64 ? 0x28 : 0x18), 4);
+		if (e->num == 0)
+			e->num = e->is64 ? get(e, s0 + 0x20, 8) : get(e, s0 + 0x14, 4);
+		if (e->strndx == 0xffff)
+			e->strndx = get(e, s0 + (e->is64 ? 0x28 : 0x18), 4);
 	}
-	if (*num > e->size / *entsize)
-		return read_fail(&e->re, *shoff, "%llu section headers of %llu bytes do not fit in a file of %llu "
+	if (e->num > e->size / e->entsize)
+		return read_fail(&e->re, e->shoff, "%llu section headers of %llu bytes do not fit in a file of %llu "
 				 "bytes (actual/expected)",
-				 (unsigned long long)*num, (unsigned long long)*entsize,
+				 (unsigned long long)e->num, (unsigned long long)e->entsize,
 				 (unsigned long long)e->size);
-	if (*strndx >= *num)
+	if (e->strndx >= e->num)
 		return read_fail(&e->re, e->is64 ? 0x3e : 0x32,
 				 "section name table %llu of %llu sections (actual/expected)",
-				 (unsigned long long)*strndx, (unsigned long long)*num);
+				 (unsigned long long)e->strndx, (unsigned long long)e->num);
 	return 0;
 }
 
 static int walk(struct elf *e, void (*fn)(const char *, void *), void *arg)
 {
 	unsigned char h[0x40];
-	uint64_t shoff, entsize, num, strndx;
 	if (read_at(e, h, 0, e->size < sizeof h ? e->size : sizeof h, "ELF header") < 0)
 		return -1;
 	if (e->size < 0x34 || memcmp(h, "\x7f" "ELF", 4) != 0)
@@ -87,23 +85,23 @@ static int walk(struct elf *e, void (*fn)(const char *, void *), void *arg)
 	if (e->is64 && e->size < 0x40)
 		return read_fail(&e->re, 0, "ELF header of %llu bytes, expected 64 (actual/expected)",
 				 (unsigned long long)e->size);
-	if (headers(e, h, &shoff, &entsize, &num, &strndx) < 0)
+	if (headers(e, h) < 0)
 		return -1;
-	if (shoff == 0 || num == 0)
+	if (e->shoff == 0 || e->num == 0)
 		return 0;
-	unsigned char *sh = xmalloc(num * entsize);
+	unsigned char *sh = xmalloc(e->num * e->entsize);
 	char *names = NULL;
-	int rc = read_at(e, sh, shoff, num * entsize, "section header table");
+	int rc = read_at(e, sh, e->shoff, e->num * e->entsize, "section header table");
 	if (rc == 0) {
-		const unsigned char *s = sh + strndx * entsize;
+		const unsigned char *s = sh + e->strndx * e->entsize;
 		uint64_t off = e->is64 ? get(e, s + 0x18, 8) : get(e, s + 0x10, 4);
 		uint64_t len = e->is64 ? get(e, s + 0x20, 8) : get(e, s + 0x14, 4);
 		names = len <= e->size ? xmalloc(len + 1) : NULL;
 		rc = read_at(e, names ? names : (char *)h, off, len, "section name table");
-		for (uint64_t i = 0; rc == 0 && i < num; i++) {
-			uint64_t at = get(e, sh + i * entsize, 4);
+		for (uint64_t i = 0; rc == 0 && i < e->num; i++) {
+			uint64_t at = get(e, sh + i * e->entsize, 4);
 			if (at >= len) {
-				rc = read_fail(&e->re, shoff + i * entsize, "section %llu's name at %llu, outside its "
+				rc = read_fail(&e->re, e->shoff + i * e->entsize, "section %llu's name at %llu, outside its "
 					       "table of %llu bytes (actual/expected)",
 					       (unsigned long long)i, (unsigned long long)at, (unsigned long long)len);
 				break;

@@ -3,7 +3,6 @@
 #include "lib/util.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 void jw_init(struct json *j, FILE *out)
 {

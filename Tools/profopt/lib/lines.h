@@ -9,8 +9,7 @@
 #define LINES_MAX_BYTES ((size_t)64 << 20)
 
 enum lines_mode {
-	/* UTF-8 text without control characters but tab; a carriage return before the
-	 * newline is dropped */
+	/* UTF-8 text without control characters but tab; a carriage return before the newline is dropped */
 	LINES_TEXT,
 	/* file names: any byte but NUL (a newline ends the line, nothing is dropped) */
 	LINES_NAMES,

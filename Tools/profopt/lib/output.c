@@ -9,31 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Temporary files not yet renamed into place: removed at exit and on a signal. */
-#define MAX_PENDING 16
-static char *pending[MAX_PENDING];
-
-static void remove_pending(void)
-{
-	for (int i = 0; i < MAX_PENDING; i++)
-		if (pending[i])
-			unlink(pending[i]); /* async-signal-safe: this also runs in a signal handler */
-}
-
-static void track(char *tmp, int on)
-{
-	static int registered;
-	if (!registered++)
-		at_cleanup(remove_pending);
-	for (int i = 0; i < MAX_PENDING; i++)
-		if (on ? !pending[i] : pending[i] == tmp) {
-			pending[i] = on ? tmp : NULL;
-			return;
-		}
-	if (on)
-		fatal("more than %d outputs written at once", MAX_PENDING);
-}
-
 /* Why path may not be written ("a character device", "a directory", ...), or NULL. */
 static const char *output_refusal(const char *path)
 {
@@ -82,7 +57,7 @@ int output_open(struct output *o, const char *path, char *err, size_t errlen)
 		forget(o);
 		return -1;
 	}
-	track(o->tmp, 1);
+	remove_at_exit(o->tmp);
 	mode_t mask = umask(0);
 	umask(mask);
 	fchmod(o->fd, 0644 & ~mask); /* as open(..., 0644) would have made it */
@@ -95,7 +70,7 @@ void output_abort(struct output *o)
 		close(o->fd);
 	if (o->tmp) {
 		unlink(o->tmp);
-		track(o->tmp, 0);
+		keep_at_exit(o->tmp);
 	}
 	forget(o);
 }
@@ -111,7 +86,7 @@ int output_commit(struct output *o, char *err, size_t errlen)
 	else if (rc < 0 || rename(o->tmp, o->path) < 0)
 		snprintf(err, errlen, "cannot write %s: %s", printable(o->path), strerror(errno));
 	else {
-		track(o->tmp, 0);
+		keep_at_exit(o->tmp);
 		forget(o);
 		return 0;
 	}

@@ -1,8 +1,5 @@
-/* output.h - the one way profopt writes a file a user named (--stamp, --output, a log, ...),
- * safe when profopt runs as root: an existing target that is not a regular file (a device, a
- * FIFO, a directory) is refused, naming it, so --stamp=/dev/null never replaces /dev/null; a
- * symbolic link at the name is replaced, never followed; the content goes to a new mkstemp file
- * beside it, synced and renamed over the name, so the file is whole or absent. */
+/* output.h - the one way profopt writes a file a user named, safe as root: a target neither a regular file nor a
+ * link is refused (--stamp=/dev/null never replaces it); a temporary file beside it is renamed over it, never followed. */
 #ifndef PROFOPT_OUTPUT_H
 #define PROFOPT_OUTPUT_H
 
@@ -30,8 +27,7 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 
 /* A file another program writes in place (gnuplot's plot): refused alike, a link at path removed. */
 int output_in_place(const char *path, char *err, size_t errlen);
-/* A log is read while it grows, so it is written in place (truncated, or appended), refused and a
- * link removed alike: a descriptor, or -1 with the reason in err. */
+/* A log is read while it grows, so written in place (truncated, or appended): a descriptor, or -1 and err. */
 int output_open_log(const char *path, int append, char *err, size_t errlen);
 
 #endif

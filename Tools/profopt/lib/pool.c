@@ -159,27 +159,26 @@ static void enforce_timeouts(struct pool *pool)
 	}
 }
 
-/* profopt was interrupted: every group still running, or with stragglers, gets SIGTERM, and
- * SIGKILL after the grace period; the leaders are reaped. */
+/* sig to every group still running, or with stragglers, which then get SIGKILL at kill_at (0: not due). */
+static void signal_all(struct pool *pool, int sig, double kill_at)
+{
+	for (int i = 0; i < pool->njobs; i++)
+		if (pool->jobs[i].state == JOB_RUNNING || pool->jobs[i].group_kill_at > 0) {
+			signal_group(&pool->jobs[i], sig);
+			pool->jobs[i].group_kill_at = kill_at;
+		}
+}
+
+/* profopt was interrupted: SIGTERM to every group, SIGKILL after the grace period; the leaders are reaped. */
 static void stop_all(struct pool *pool)
 {
 	double deadline = now() + POOL_KILL_GRACE;
-	for (int i = 0; i < pool->njobs; i++) {
-		struct job *job = &pool->jobs[i];
-		if (job->state == JOB_RUNNING || job->group_kill_at > 0) {
-			signal_group(job, SIGTERM);
-			job->group_kill_at = deadline;
-		}
-	}
+	signal_all(pool, SIGTERM, deadline);
 	while (pool->running > 0 && now() < deadline) {
 		reap(pool);
 		usleep(50000);
 	}
-	for (int i = 0; i < pool->njobs; i++)
-		if (pool->jobs[i].state == JOB_RUNNING || pool->jobs[i].group_kill_at > 0) {
-			signal_group(&pool->jobs[i], SIGKILL);
-			pool->jobs[i].group_kill_at = 0;
-		}
+	signal_all(pool, SIGKILL, 0);
 	while (pool->running > 0 && waitpid(-1, NULL, 0) > 0)
 		pool->running--;
 }

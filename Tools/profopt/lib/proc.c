@@ -60,9 +60,8 @@ const char *describe_status(int st, char *out, int n)
 
 /* How start() sets a child up (proc_start_foreground()'s differ from the others'). */
 enum {
-	OWN_GROUP = 1,    /* it leads a process group of its own, to be killed as a whole */
-	KEEP_STDIN = 2,   /* stdin is profopt's, not /dev/null */
-	PARENT_DEATH = 4, /* Linux: it gets SIGTERM when profopt ends */
+	OWN_GROUP = 1,  /* it leads a process group of its own, to be killed as a whole */
+	FOREGROUND = 2, /* stdin is profopt's, not /dev/null; on Linux it gets SIGTERM when profopt ends */
 };
 
 static void child_setup(int log_fd, int err_fd, const char *cwd, int errpipe, char *const env[], int how, pid_t parent)
@@ -72,7 +71,7 @@ static void child_setup(int log_fd, int err_fd, const char *cwd, int errpipe, ch
 	if (how & OWN_GROUP)
 		setpgid(0, 0);
 #ifdef __linux__
-	if (how & PARENT_DEATH) { /* SIGTERM when the parent ends, also if it ended before prctl */
+	if (how & FOREGROUND) { /* SIGTERM when the parent ends, also if it ended before prctl */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() != parent)
 			_exit(128 + SIGTERM);
@@ -88,7 +87,7 @@ static void child_setup(int log_fd, int err_fd, const char *cwd, int errpipe, ch
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	int devnull = how & KEEP_STDIN ? -1 : open("/dev/null", O_RDONLY);
+	int devnull = how & FOREGROUND ? -1 : open("/dev/null", O_RDONLY);
 	if (devnull >= 0 && devnull != 0) {
 		dup2(devnull, 0);
 		close(devnull);
@@ -154,7 +153,7 @@ int proc_start_argv(struct proc *p, char *const argv[], int log_fd, const char *
 
 int proc_start_foreground(struct proc *p, char *const argv[])
 {
-	return start(p, argv, NULL, -1, -1, NULL, KEEP_STDIN | PARENT_DEATH);
+	return start(p, argv, NULL, -1, -1, NULL, FOREGROUND);
 }
 
 int proc_start(struct proc *p, const char *cmd, int log_fd, const char *cwd)
@@ -268,8 +267,8 @@ int run_child(char *const argv[], const struct run_opts *o, char **out, size_t *
 
 char **split_command(const char *cmd)
 {
-	size_t n = 0, cap = 4;
-	char **words = xcalloc(cap, sizeof *words);
+	int n = 0, cap = 4;
+	char **words = xcalloc((size_t)cap, sizeof *words);
 	struct stat st;
 	if (stat(cmd, &st) == 0 && S_ISREG(st.st_mode) && access(cmd, X_OK) == 0) {
 		words[0] = xstrdup(cmd);
@@ -292,8 +291,7 @@ char **split_command(const char *cmd)
 			else
 				buf_add(&w, p, 1);
 		}
-		if (n + 2 > cap)
-			words = xrealloc(words, (cap *= 2) * sizeof *words);
+		words = grow_array(words, n + 1, &cap, sizeof *words, 4);
 		words[n++] = w.data;
 		words[n] = NULL;
 	}

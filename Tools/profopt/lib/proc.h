@@ -16,8 +16,7 @@ struct proc {
  * output to log_fd (if >= 0): 0, or -1 with p->exec_errno set. */
 int proc_start(struct proc *p, const char *cmd, int log_fd, const char *cwd);
 int proc_start_argv(struct proc *p, char *const argv[], int log_fd, const char *cwd);
-/* `profopt lock`'s COMMAND: in profopt's process group (a Ctrl-C reaches it), with its stdin,
- * stdout and stderr; on Linux it gets SIGTERM if profopt is killed. */
+/* `profopt lock`'s COMMAND: in profopt's process group and stdio; on Linux, SIGTERM if profopt is killed. */
 int proc_start_foreground(struct proc *p, char *const argv[]);
 
 /* The exit code as a shell reports it: the code, or 128+N for signal N. */

@@ -135,8 +135,7 @@ static const char *bad_type(struct archive_entry *e)
 	if (archive_entry_hardlink(e))
 		return "is a hard link";
 	switch (archive_entry_filetype(e)) {
-	case AE_IFREG: return NULL;
-	case AE_IFDIR: return NULL;
+	case AE_IFREG: case AE_IFDIR: return NULL;
 	case AE_IFLNK: return "is a symbolic link";
 	case AE_IFCHR: case AE_IFBLK: return "is a device";
 	case AE_IFIFO: return "is a FIFO";
@@ -285,8 +284,7 @@ static void extract_all(int fd, const char *archive, const char *dir, enum tar_m
 	int flags = ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS;
 	archive_write_disk_set_options(out, flags | (mode == TAR_PRIVATE ? ARCHIVE_EXTRACT_NO_OVERWRITE : ARCHIVE_EXTRACT_UNLINK));
 	struct archive_entry *e;
-	int i = 0;
-	int r;
+	int i = 0, r;
 	while ((r = archive_read_next_header(in, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
 		if (archive_entry_filetype(e) != AE_IFREG)
 			continue;
@@ -322,12 +320,11 @@ int tar_extract_fd(int fd, const char *archive, const char *dir, enum tar_mode m
 	if (fchdir(here) < 0)
 		fatal("cannot return to the working directory: %s", strerror(errno));
 	close(here);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		if (got)
 			file_list_add(got, names[i], 0);
 		else
 			free(names[i]);
-	}
 	free(names);
 	return n;
 }
@@ -468,12 +465,6 @@ int tarmem_parse(const void *data, size_t len, const char *name, const char *suf
 {
 	struct archive *a = new_reader();
 	return read_members(a, archive_read_open_memory(a, data, len), name, suffix, out, err, errlen);
-}
-
-const struct member *tarmem_find(const struct member_list *l, const char *name)
-{
-	struct member key = {.name = (char *)name};
-	return l->n ? bsearch(&key, l->m, (size_t)l->n, sizeof *l->m, cmp_name) : NULL;
 }
 
 void tarmem_free(struct member_list *l)

@@ -26,8 +26,7 @@ enum tar_mode {
 	TAR_REPLACE, /* files in dir are replaced; links in the way are removed, with a warning */
 };
 
-/* At most ratio times archive_bytes, and max bytes; <= 0: $PROFOPT_MAX_INFLATE (100),
- * $PROFOPT_MAX_UNPACKED_BYTES (1 GiB). */
+/* ratio * archive_bytes, at most max; <= 0: $PROFOPT_MAX_INFLATE (100), $PROFOPT_MAX_UNPACKED_BYTES (1 GiB). */
 unsigned long long tar_unpack_limit(unsigned long long archive_bytes, long long ratio, long long max);
 /* Opens an archive for reading: exits unless it is a regular file (never /dev/zero). */
 int tar_open(const char *archive, struct stat *st);
@@ -55,8 +54,6 @@ int tarmem_read(const char *path, const char *suffix, struct member_list *out, c
 /* The same for an archive in memory. */
 int tarmem_parse(const void *data, size_t len, const char *name, const char *suffix, struct member_list *out, char *err,
 		 size_t errlen);
-/* The member called name, or NULL (binary search). */
-const struct member *tarmem_find(const struct member_list *l, const char *name);
 void tarmem_free(struct member_list *l);
 
 #endif

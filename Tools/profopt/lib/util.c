@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -84,28 +83,26 @@ void usage_error(const char *fmt, ...)
 	REPORT("", exit(2));
 }
 
-void *xmalloc(size_t n)
+static void *checked(void *p)
 {
-	void *p = malloc(n ? n : 1);
 	if (!p)
 		fatal("out of memory");
 	return p;
+}
+
+void *xmalloc(size_t n)
+{
+	return checked(malloc(n ? n : 1));
 }
 
 void *xcalloc(size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p)
-		fatal("out of memory");
-	return p;
+	return checked(calloc(n ? n : 1, size ? size : 1));
 }
 
 void *xrealloc(void *p, size_t n)
 {
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		fatal("out of memory");
-	return p;
+	return checked(realloc(p, n ? n : 1));
 }
 
 void *grow_array(void *p, int n, int *cap, size_t size, int first)
@@ -195,15 +192,14 @@ char *read_file_max(const char *path, size_t max, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
+	char *data = NULL;
 	if (fd < 0)
 		return NULL;
 	/* a regular file says its size: one larger than max is refused before a byte is read */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max) {
-		close(fd);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max)
 		errno = EFBIG;
-		return NULL;
-	}
-	char *data = read_fd_max(fd, max, len);
+	else
+		data = read_fd_max(fd, max, len);
 	int e = errno;
 	close(fd);
 	errno = e;
@@ -454,54 +450,12 @@ char *safe_path_arg(const char *path)
 	return path[0] == '/' ? xstrdup(path) : xasprintf("./%s", path);
 }
 
-/* ---- cleanup at exit and on a signal */
+/* ---- files and trees removed at exit and on a signal */
 
-#define MAX_CLEANUPS 8
-static void (*cleanups[MAX_CLEANUPS])(void);
-static volatile sig_atomic_t ncleanups;
+/* Temporary directories and outputs' temporary files not yet removed or renamed into place. */
+#define MAX_DOOMED 32
+static char *doomed[MAX_DOOMED];
 static pid_t cleanup_pid; /* the process whose files they are: never a child between fork and exec */
-
-static void run_cleanups(void)
-{
-	for (int i = ncleanups - 1; i >= 0 && getpid() == cleanup_pid; i--)
-		cleanups[i]();
-}
-
-static void cleanup_on_signal(int sig)
-{
-	run_cleanups();
-	signal(sig, SIG_DFL);
-	raise(sig); /* ended by the signal, as the caller expects */
-}
-
-void at_cleanup(void (*fn)(void))
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	if (ncleanups == MAX_CLEANUPS)
-		fatal("too many cleanup handlers");
-	if (ncleanups == 0) {
-		cleanup_pid = getpid();
-		atexit(run_cleanups);
-		for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
-			struct sigaction sa, old;
-			/* a signal ignored (nohup) or handled by the caller is left so */
-			if (sigaction(sigs[i], NULL, &old) < 0 || old.sa_handler != SIG_DFL)
-				continue;
-			memset(&sa, 0, sizeof sa);
-			sa.sa_handler = cleanup_on_signal;
-			sigfillset(&sa.sa_mask);
-			sigaction(sigs[i], &sa, NULL);
-		}
-	}
-	cleanups[ncleanups] = fn;
-	ncleanups = ncleanups + 1;
-}
-
-/* ---- temporary directories */
-
-/* Temporary directories still to be removed when the process exits or is ended by a signal. */
-#define MAX_TEMP_DIRS 16
-static char *temp_dirs[MAX_TEMP_DIRS];
 
 /* Removes name (relative to the directory open on parent) and, if it is a directory, all in it,
  * never following a symbolic link.  Only system calls, no memory allocated: it also runs in a
@@ -533,41 +487,71 @@ static int remove_tree_at(int parent, const char *name, int depth)
 	return unlinkat(parent, name, AT_REMOVEDIR) == 0 || errno == ENOENT ? 0 : bad + 1;
 }
 
-static void remove_temp_dirs(void)
+static void remove_doomed(void)
 {
-	for (int i = 0; i < MAX_TEMP_DIRS; i++)
-		if (temp_dirs[i])
-			remove_tree_at(AT_FDCWD, temp_dirs[i], 0);
+	for (int i = 0; i < MAX_DOOMED && getpid() == cleanup_pid; i++)
+		if (doomed[i])
+			remove_tree_at(AT_FDCWD, doomed[i], 0);
+}
+
+static void cleanup_on_signal(int sig)
+{
+	remove_doomed();
+	signal(sig, SIG_DFL);
+	raise(sig); /* ended by the signal, as the caller expects */
+}
+
+void remove_at_exit(const char *path)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	if (!cleanup_pid) {
+		cleanup_pid = getpid();
+		atexit(remove_doomed);
+		for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+			struct sigaction sa, old;
+			/* a signal ignored (nohup) or handled by the caller is left so */
+			if (sigaction(sigs[i], NULL, &old) < 0 || old.sa_handler != SIG_DFL)
+				continue;
+			memset(&sa, 0, sizeof sa);
+			sa.sa_handler = cleanup_on_signal;
+			sigfillset(&sa.sa_mask);
+			sigaction(sigs[i], &sa, NULL);
+		}
+	}
+	for (int i = 0; i < MAX_DOOMED; i++)
+		if (!doomed[i]) {
+			doomed[i] = xstrdup(path);
+			return;
+		}
+	remove_tree_at(AT_FDCWD, path, 0);
+	fatal("more than %d temporary files and directories at once", MAX_DOOMED);
+}
+
+void keep_at_exit(const char *path)
+{
+	for (int i = 0; i < MAX_DOOMED; i++)
+		if (doomed[i] && strcmp(doomed[i], path) == 0) {
+			char *d = doomed[i];
+			doomed[i] = NULL; /* before the free: a signal handler may read the table */
+			free(d);
+		}
 }
 
 char *make_temp_dir(const char *what)
 {
-	static int registered;
 	const char *tmp = getenv("TMPDIR");
 	char *dir = xasprintf("%s/profopt-%s.XXXXXX", tmp && *tmp ? tmp : "/tmp", what);
 	if (!mkdtemp(dir))
 		fatal("cannot create a temporary directory %s: %s", printable(dir), strerror(errno));
-	if (!registered++)
-		at_cleanup(remove_temp_dirs);
-	for (int i = 0; i < MAX_TEMP_DIRS; i++)
-		if (!temp_dirs[i]) {
-			temp_dirs[i] = xstrdup(dir);
-			return dir;
-		}
-	remove_tree_at(AT_FDCWD, dir, 0);
-	fatal("more than %d temporary directories at once", MAX_TEMP_DIRS);
+	remove_at_exit(dir);
+	return dir;
 }
 
 void remove_dir_tree(const char *dir)
 {
 	if (remove_tree_at(AT_FDCWD, dir, 0))
 		warn("cannot remove all of %s: %s", printable(dir), strerror(errno));
-	for (int i = 0; i < MAX_TEMP_DIRS; i++)
-		if (temp_dirs[i] && strcmp(temp_dirs[i], dir) == 0) {
-			char *d = temp_dirs[i];
-			temp_dirs[i] = NULL; /* before the free: a signal handler may read the table */
-			free(d);
-		}
+	keep_at_exit(dir);
 }
 
 void close_stdout(void)

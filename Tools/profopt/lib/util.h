@@ -55,8 +55,10 @@ int utf8_length(const unsigned char *p);
 /* "./" + a relative path, so that no name ("-rf", "@file") is read by a tool as an option. */
 char *safe_path_arg(const char *path);
 
-/* fn runs at exit and when SIGINT, SIGTERM or SIGHUP ends profopt: async-signal-safe calls only. */
-void at_cleanup(void (*fn)(void));
+/* path (a file or a tree) is removed at exit or when SIGINT, SIGTERM or SIGHUP ends profopt, unless
+ * keep_at_exit(path) comes first. */
+void remove_at_exit(const char *path);
+void keep_at_exit(const char *path);
 /* $TMPDIR/profopt-WHAT.XXXXXX (mkdtemp), removed at exit or on a signal if not before. */
 char *make_temp_dir(const char *what);
 /* Removes a directory tree without following symbolic links; the path is not freed. */

@@ -12,11 +12,8 @@
 
 void file_list_add(struct file_list *l, char *path, long long size)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 64;
-		l->paths = xrealloc(l->paths, (size_t)l->cap * sizeof *l->paths);
-		l->sizes = xrealloc(l->sizes, (size_t)l->cap * sizeof *l->sizes);
-	}
+	l->paths = grow_array(l->paths, l->n, &l->cap, sizeof *l->paths, 64);
+	l->sizes = xrealloc(l->sizes, (size_t)l->cap * sizeof *l->sizes);
 	l->paths[l->n] = path;
 	l->sizes[l->n++] = size;
 	l->total_bytes += size;
