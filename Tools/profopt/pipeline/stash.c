@@ -5,7 +5,6 @@
  * either complete or absent.  Restoring accepts only regular profile files and removes
  * links in their way, so it never writes through a link planted in the build tree. */
 #include "commands.h"
-#include "format/facts.h"
 #include "lib/tarfile.h"
 #include "lib/util.h"
 #include "lib/walk.h"

@@ -8,7 +8,6 @@
 #include "lib/progress.h"
 #include "format/family.h"
 #include "format/stamp.h"
-#include "lib/options.h"
 #include "lib/output.h"
 #include "lib/util.h"
 
@@ -17,7 +16,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -37,6 +35,7 @@ struct train_opts {
 	double timeout;
 	const char *cwd, *log_dir, *results, *stamp, *stage;
 	const char *family, *raw_dir, *pattern, *launcher;
+	const struct family *fam; /* of --family, or NULL */
 	double min_ran;
 	int all_pass, no_crash;
 	struct option_list crashed_before_files, failed_before_files; /* as given */
@@ -55,18 +54,15 @@ struct train_opts {
  * a task named `;touch x` or `$(...)` is an argument, never code. */
 static char *substitute(const char *template, const char *name, int command)
 {
+	char *q = command ? shell_quote(name) : xstrdup(name);
 	struct buf b = {0};
 	buf_add(&b, "", 0);
 	for (const char *p = template; *p; p++) {
-		if (p[0] == '{' && p[1] == '}') {
-			char *q = command ? shell_quote(name) : xstrdup(name);
-			buf_puts(&b, q);
-			free(q);
-			p++;
-		} else {
-			buf_add(&b, p, 1);
-		}
+		int brace = p[0] == '{' && p[1] == '}';
+		buf_add(&b, brace ? q : p, brace ? strlen(q) : 1);
+		p += brace;
 	}
+	free(q);
 	return b.data;
 }
 
@@ -95,11 +91,6 @@ static char *safe_name(const char *s)
 	return n;
 }
 
-static int is_gcc(const struct train_opts *o)
-{
-	return o->family && strcmp(o->family, "gcc") == 0;
-}
-
 /* A task's environment, {} made its file name: the training's --setenv, its workload's, and
  * where the family's runtime writes the profile; NULL when empty. */
 static char **task_env(const struct train_opts *o, const struct source *src, const char *file)
@@ -110,19 +101,17 @@ static char **task_env(const struct train_opts *o, const struct source *src, con
 	for (int i = 0; src != &o->src[0] && i < src->env.n; i++)
 		option_list_add(&t, src->env.v[i]);
 	char *e = !o->raw_dir ? NULL
-		  : is_gcc(o) ? xasprintf("GCOV_PREFIX=%s", o->raw_dir)
-			      : xasprintf("LLVM_PROFILE_FILE=%s%s%s/%s", o->raw_dir, src->name ? "/" : "",
-					  src->name ? src->name : "", o->pattern);
+		  : o->fam == &family_gcc ? xasprintf("GCOV_PREFIX=%s", o->raw_dir)
+					  : xasprintf("LLVM_PROFILE_FILE=%s%s%s/%s", o->raw_dir, src->name ? "/" : "",
+						      src->name ? src->name : "", o->pattern);
 	if (e)
 		option_list_add(&t, e);
-	if (e && is_gcc(o))
+	if (e && o->fam == &family_gcc)
 		option_list_add(&t, "GCOV_PREFIX_STRIP=0");
-	char **env = t.n ? xcalloc((size_t)t.n + 1, sizeof *env) : NULL;
-	for (int i = 0; i < t.n; i++)
-		env[i] = substitute(t.v[i], file, 0);
-	free(t.v);
+	for (int i = 0; i < t.n; i++) /* the list, NULL-terminated, becomes the environment */
+		t.v[i] = substitute(t.v[i], file, 0);
 	free(e);
-	return env;
+	return (char **)t.v;
 }
 
 /* A task of src; a workload of weight W runs W times for gcc (its counts add up in the .gcda). */
@@ -130,7 +119,7 @@ static void add_job(struct pool *pool, int *cap, const struct source *src, const
 		    const struct train_opts *o)
 {
 	char *file = safe_name(name);
-	for (int run = 0; run < (is_gcc(o) ? src->weight : 1); run++) {
+	for (int run = 0; run < (o->fam == &family_gcc ? src->weight : 1); run++) {
 		pool->jobs = grow_array(pool->jobs, pool->njobs, cap, sizeof *pool->jobs, 64);
 		struct job *j = &pool->jobs[pool->njobs];
 		memset(j, 0, sizeof *j);
@@ -305,32 +294,26 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 	format_duration(elapsed, sizeof elapsed, seconds);
 	fprintf(stderr, "training: %d of %d tasks ran in %s%s\n", pool->njobs - lost, pool->njobs, elapsed,
 		failed == 0 && lost == 0 ? ", all passed" : "");
-	int n;
-	char *names = names_of(pool, RESULT_FAILED, 0, NULL, 0, &n);
-	if (n)
-		fprintf(stderr, "%d of %d training tasks failed: %s; they ran to the end, so their counts are in the "
-				"profile and do not spoil it; logs: %s/\n",
-			failed, pool->njobs, names, printable(log_dir));
-	free(names);
 	/* what became of their counts, as far as profopt can tell: a process killed by a signal
 	 * writes none, one that exits (on SIGTERM too) writes what it counted */
 	static const struct {
 		enum job_result result;
 		const char *words, *counts;
-	} lost_kinds[] = {
-		{RESULT_CRASHED, "crashed",
-		 "the processes that crashed wrote no counts (others of the task that ended normally did)"},
-		{RESULT_TIMEOUT, "timed out",
-		 "they were stopped with SIGTERM: their processes that exited on it wrote the counts they had, "
-		 "those killed by it wrote none"},
-		{RESULT_NOT_STARTED, "could not start", "they wrote no counts"},
-		{RESULT_PROFILE_LOST, "could not write their profile", "their counts are lost"},
+	} kinds[] = {
+		{RESULT_FAILED, "failed", "they ran to the end, so their counts are in the profile and do not spoil it"},
+		{RESULT_CRASHED, "crashed", "the processes that crashed wrote no counts (others of the task that ended "
+					    "normally did), the rest of the profile is intact"},
+		{RESULT_TIMEOUT, "timed out", "they were stopped with SIGTERM: their processes that exited on it wrote the "
+					      "counts they had, those killed by it wrote none, the rest of the profile is intact"},
+		{RESULT_NOT_STARTED, "could not start", "they wrote no counts, the rest of the profile is intact"},
+		{RESULT_PROFILE_LOST, "could not write their profile", "their counts are lost, the rest of the profile is intact"},
 	};
-	for (size_t k = 0; k < 4; k++) {
-		names = names_of(pool, lost_kinds[k].result, 0, NULL, 0, &n);
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		int n;
+		char *names = names_of(pool, kinds[k].result, 0, NULL, 0, &n);
 		if (n)
-			fprintf(stderr, "%d of %d training tasks %s: %s; %s, the rest of the profile is intact; logs: %s/\n",
-				n, pool->njobs, lost_kinds[k].words, names, lost_kinds[k].counts, printable(log_dir));
+			fprintf(stderr, "%d of %d training tasks %s: %s; %s; logs: %s/\n", n, pool->njobs, kinds[k].words, names,
+				kinds[k].counts, printable(log_dir));
 		free(names);
 	}
 	print_killed(pool);
@@ -341,10 +324,8 @@ static void write_results(const struct pool *pool, const char *path, double seco
 	struct buf b = {0};
 	buf_printf(&b, "{\"stage\": \"train\", \"status\": \"%s\", \"seconds\": %.1f, \"jobs\": %d, \"tasks\": %d", status,
 		   seconds, pool->parallel, pool->njobs);
-	static const enum job_result kinds[] = {RESULT_PASSED, RESULT_FAILED, RESULT_CRASHED, RESULT_TIMEOUT,
-						RESULT_NOT_STARTED, RESULT_PROFILE_LOST};
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-		buf_printf(&b, ", \"%s\": %d", job_result_name(kinds[k]), count_results(pool, kinds[k]));
+	for (enum job_result r = RESULT_PASSED; r <= RESULT_PROFILE_LOST; r++) /* in pool.h's order */
+		buf_printf(&b, ", \"%s\": %d", job_result_name(r), count_results(pool, r));
 	buf_puts(&b, ", \"results\": [");
 	for (int i = 0; i < pool->njobs; i++) {
 		const struct job *j = &pool->jobs[i];
@@ -593,8 +574,7 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		usage_error("tasks before the first --workload belong to no workload: give them after one");
 	if (!o->family != !o->raw_dir)
 		usage_error("--family and --raw-dir go together (where the instrumented program writes its profile)");
-	if (o->family)
-		family_parse(o->family);
+	o->fam = family_parse(o->family);
 	for (int i = 0; i < o->crashed_before_files.n; i++)
 		load_earlier_results(&o->crashed_before, "crashed-before", o->crashed_before_files.v[i], "crashed");
 	for (int i = 0; i < o->failed_before_files.n; i++)

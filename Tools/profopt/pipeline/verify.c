@@ -23,7 +23,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,17 +84,6 @@ static const char *bare_name(const char *s)
 	return p ? p + 1 : s;
 }
 
-static void add_function(struct verify *v, const char *name, uint64_t max)
-{
-	void **slot = strmap_slot(&v->fns, bare_name(name), 1);
-	if (!*slot)
-		*slot = xcalloc(1, sizeof(struct fn_info));
-	struct fn_info *f = *slot;
-	f->records++;
-	f->max = max > f->max ? max : f->max;
-	v->nfuncs += max > 0;
-}
-
 /* Fails naming the tool and its words (or that it did not run). */
 static _Noreturn void tool_failed(const char *tool, const char *what, char *why)
 {
@@ -129,7 +117,11 @@ static void load_profile(struct verify *v, const char *path)
 		tool_failed(v->o.tool, v->o.profdata, why);
 	int temp = 0, example = -1;
 	for (int i = 0; i < p.n; i++) {
-		add_function(v, p.fn[i].name, p.fn[i].max);
+		void **slot = strmap_slot(&v->fns, bare_name(p.fn[i].name), 1);
+		struct fn_info *f = *slot ? *slot : (*slot = xcalloc(1, sizeof *f));
+		f->records++;
+		f->max = p.fn[i].max > f->max ? p.fn[i].max : f->max;
+		v->nfuncs += p.fn[i].max > 0;
 		if (named_by_worker_temp(p.fn[i].name) && temp++ == 0)
 			example = i;
 	}
@@ -143,18 +135,13 @@ static void load_profile(struct verify *v, const char *path)
 		tool_failed(v->o.tool, v->o.profdata, why);
 }
 
-static int instrumentation_symbol(const char *s)
-{
-	return starts_with(s, "__gcov_") || starts_with(s, "__gcov0.") || starts_with(s, "__llvm_profile_") ||
-	       starts_with(s, "__profc_") || starts_with(s, "__profd_");
-}
-
 /* One symbol of unit `object` (nm: every symbol, defined or not). */
 static void on_symbol(void *ctx, int object, const char *sym, char type)
 {
 	struct verify *v = ctx;
 	struct unit *u = &v->u[object];
-	u->instrumented |= instrumentation_symbol(sym);
+	u->instrumented |= starts_with(sym, "__gcov_") || starts_with(sym, "__gcov0.") || starts_with(sym, "__llvm_profile_") ||
+			   starts_with(sym, "__profc_") || starts_with(sym, "__profd_");
 	if (!v->fam->merged || (type != 'T' && type != 't' && type != 'W'))
 		return;
 	const struct fn_info *f = strmap_get(&v->fns, sym);
@@ -204,16 +191,14 @@ static void on_section(const char *name, void *arg)
  * (LTO objects; binutils nm's plugin lists only global ones); else nm. */
 static char *default_nm(const struct verify *v)
 {
-	char *tool = v->fam->merged ? find_program(v->o.tool) : NULL, *slash = tool ? strrchr(tool, '/') : NULL, *nm = NULL;
-	if (slash) {
-		nm = xasprintf("%.*s/llvm-nm", (int)(slash - tool), tool);
-		if (access(nm, X_OK) != 0) {
-			free(nm);
-			nm = NULL;
-		}
+	char *tool = v->fam->merged ? find_program(v->o.tool) : NULL, *slash = tool ? strrchr(tool, '/') : NULL;
+	char *nm = slash ? xasprintf("%.*s/llvm-nm", (int)(slash - tool), tool) : NULL;
+	if (!nm || access(nm, X_OK) != 0) {
+		free(nm);
+		nm = xstrdup("nm");
 	}
 	free(tool);
-	return nm ? nm : xstrdup("nm");
+	return nm;
 }
 
 /* A tool's runs over the objects (st: the first failed run's status, why its output, freed):
@@ -340,12 +325,10 @@ static char *describe(const struct verify *v, const struct unit *u, const char *
 	case COMPLAINT:
 		return xasprintf("the compiler said (%s:%d): %.300s%s", log, u->complaint->line, u->complaint->text,
 				 mismatch_cause(v, u->complaint, u->dir));
-	case NO_LAYOUT:
+	default: /* NO_LAYOUT */
 		return xstrdup("compiled as without profile: none of its functions is laid out hot or cold, though the "
 			       "profile calls some of them hot or never run (a hash mismatch: source changed since "
 			       "training?)");
-	default:
-		return xstrdup("?");
 	}
 }
 
@@ -363,8 +346,7 @@ static void gather(struct verify *v, const struct build_log *log)
 		free(arg);
 		if (!v->fam->merged) {
 			char *gcda = xasprintf("%.*s.gcda", (int)strlen(u->path) - 2, u->path);
-			struct stat st;
-			u->profile = stat(gcda, &st) == 0;
+			u->profile = access(gcda, F_OK) == 0;
 			free(gcda);
 		}
 		char err[512];
@@ -581,11 +563,9 @@ int cmd_verify(int argc, char **argv)
 	char err[512];
 	if (v.o.fingerprint && fingerprint_read(&fp, v.o.fingerprint, err, sizeof err) < 0)
 		fatal("--fingerprint: %s", err);
-	char *fproot = v.o.fingerprint ? realpath(fp.root, NULL) : NULL; /* verify works from the object directory */
-	if (fproot) {
-		free(fp.root);
-		fp.root = fproot;
-	}
+	char *root = v.o.fingerprint ? resolve_path(fp.root) : NULL; /* verify works from the object directory */
+	free(fp.root);
+	fp.root = root;
 	v.fp = v.o.fingerprint ? &fp : NULL;
 	int rc = verify_run(&v);
 	fingerprint_free(&fp);
