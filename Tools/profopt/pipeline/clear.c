@@ -1,7 +1,5 @@
-/* clear.c - `profopt clear`: removes the profile data a compiler family's runtime wrote into
- * the build tree, so that no makefile deletes profiles itself.  GCC writes .gcda files beside
- * the objects (and its compiles .gcno notes); clang writes raw profiles where the pipeline
- * says, never into the build tree, so there is nothing of it to remove there. */
+/* clear.c - `profopt clear`: removes the profile data a compiler family's runtime wrote into the
+ * build tree (gcc's .gcda beside the objects), so that no makefile deletes profiles itself. */
 #include "commands.h"
 #include "format/family.h"
 #include "lib/util.h"

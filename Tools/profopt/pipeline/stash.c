@@ -1,9 +1,6 @@
-/* stash.c - `profopt stash save|restore`: keeps profile files safe across a `make clean`
- * that would delete them (GCC keeps .gcda next to the objects, also under CPython's build/
- * for extension modules: bpo-26307).  The stash is a tar archive (libarchive: the names are
- * stored literally, never read as options) written as every output is (output.h), so it is
- * either complete or absent.  Restoring accepts only regular profile files and removes
- * links in their way, so it never writes through a link planted in the build tree. */
+/* stash.c - `profopt stash save|restore`: keeps profile files across a `make clean` that deletes
+ * them (GCC keeps .gcda beside the objects, and under CPython's build/: bpo-26307) in a tar archive
+ * (tarfile.h), whole or absent; a restore never writes through a link planted in the build tree. */
 #include "commands.h"
 #include "lib/tarfile.h"
 #include "lib/util.h"

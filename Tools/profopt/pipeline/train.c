@@ -43,9 +43,8 @@ struct train_opts {
 	struct option_list failed_before;  /* tasks an earlier run's results record as not passed */
 	double heartbeat;
 	int stop_with_parent;
-	/* One source's options, parsed anew for each --workload (then copied to its source). */
-	const char *tasks_file, *each, *workload;
-	struct option_list setenv;
+	const char *workload;
+	struct source cur; /* one source's options, parsed anew for each --workload (then copied to it) */
 	struct source *src; /* src[0]: the options before any --workload; then one per workload */
 	int nsrc;
 };
@@ -301,12 +300,15 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 		const char *words, *counts;
 	} kinds[] = {
 		{RESULT_FAILED, "failed", "they ran to the end, so their counts are in the profile and do not spoil it"},
-		{RESULT_CRASHED, "crashed", "the processes that crashed wrote no counts (others of the task that ended "
-					    "normally did), the rest of the profile is intact"},
-		{RESULT_TIMEOUT, "timed out", "they were stopped with SIGTERM: their processes that exited on it wrote the "
-					      "counts they had, those killed by it wrote none, the rest of the profile is intact"},
+		{RESULT_CRASHED, "crashed",
+		 "the processes that crashed wrote no counts (others of the task that ended normally did), the rest of the "
+		 "profile is intact"},
+		{RESULT_TIMEOUT, "timed out",
+		 "they were stopped with SIGTERM: their processes that exited on it wrote the counts they had, those killed "
+		 "by it wrote none, the rest of the profile is intact"},
 		{RESULT_NOT_STARTED, "could not start", "they wrote no counts, the rest of the profile is intact"},
-		{RESULT_PROFILE_LOST, "could not write their profile", "their counts are lost, the rest of the profile is intact"},
+		{RESULT_PROFILE_LOST, "could not write their profile",
+		 "their counts are lost, the rest of the profile is intact"},
 	};
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
 		int n;
@@ -448,8 +450,8 @@ static const struct option_spec train_options[] = {
 	OPT_STRING("log-dir", 0, O, log_dir, "DIR", "one log per task, DIR/NAME.log (default: train-logs)"),
 	OPT_STRING("workload", 0, O, workload, "NAME[:WEIGHT]",
 		   "start a workload: the --tasks, --each, --setenv and COMMANDs after it are its tasks"),
-	OPT_STRING("tasks", 0, O, tasks_file, "FILE", "the task list (per workload after --workload)"),
-	OPT_STRING("each", 0, O, each, "TEMPLATE", "each line of --tasks is a name; the command is TEMPLATE with {} the name"),
+	OPT_STRING("tasks", 0, O, cur.tasks_file, "FILE", "the task list (per workload after --workload)"),
+	OPT_STRING("each", 0, O, cur.each, "TEMPLATE", "each line of --tasks is a name; the command is TEMPLATE with {} the name"),
 	OPT_SHARE("min-ran", 0, O, min_ran, "SHARE",
 		  "fail unless this share of tasks ran to the end, passing or failing (default 90%; '100%' or '1' = all)"),
 	OPT_FLAG("all-pass", 0, O, all_pass,
@@ -464,7 +466,7 @@ static const struct option_spec train_options[] = {
 	OPT_LIST("failed-before", 0, O, failed_before_files, "FILE",
 		 "with --all-pass: a task that did not pass in the run whose --results FILE is (the training, on the "
 		 "instrumented build) is named but excused; every other task must pass (repeatable)"),
-	OPT_LIST("setenv", 0, O, setenv, "NAME=VALUE",
+	OPT_LIST("setenv", 0, O, cur.env, "NAME=VALUE",
 		 "set for every task (repeatable; after --workload, for that workload's tasks); {} in VALUE becomes "
 		 "the task's name (as in its log's name)"),
 	OPT_STRING("family", 0, O, family, "gcc|clang|apple-clang",
@@ -541,19 +543,17 @@ static void parse_source(struct train_opts *o, struct source *src, char **args, 
 {
 	if (src->name)
 		refuse_training_options(args + 1, n - 1);
-	o->tasks_file = o->each = o->workload = NULL;
-	o->setenv = (struct option_list){0};
+	o->cur = *src; /* its name and weight */
+	o->workload = NULL;
 	int first = options_parse(&options_train, n, args, o);
 	if (o->workload)
 		usage_error("--workload wants its NAME[:WEIGHT] after '=' (--workload=NAME)");
-	src->tasks_file = o->tasks_file;
-	src->each = o->each;
-	for (int i = 0; i < o->setenv.n; i++)
-		if (!strchr(o->setenv.v[i], '=') || o->setenv.v[i][0] == '=')
-			usage_error("--setenv wants NAME=VALUE, not '%s'", printable(o->setenv.v[i]));
-	src->env = o->setenv;
+	for (int i = 0; i < o->cur.env.n; i++)
+		if (!strchr(o->cur.env.v[i], '=') || o->cur.env.v[i][0] == '=')
+			usage_error("--setenv wants NAME=VALUE, not '%s'", printable(o->cur.env.v[i]));
 	for (int i = first; i < n; i++)
-		option_list_add(&src->cmds, args[i]);
+		option_list_add(&o->cur.cmds, args[i]);
+	*src = o->cur;
 	if (src->each && !src->tasks_file)
 		usage_error("--each needs --tasks=FILE (the names to put in place of {})");
 }

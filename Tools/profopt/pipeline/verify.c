@@ -140,8 +140,8 @@ static void on_symbol(void *ctx, int object, const char *sym, char type)
 {
 	struct verify *v = ctx;
 	struct unit *u = &v->u[object];
-	u->instrumented |= starts_with(sym, "__gcov_") || starts_with(sym, "__gcov0.") || starts_with(sym, "__llvm_profile_") ||
-			   starts_with(sym, "__profc_") || starts_with(sym, "__profd_");
+	u->instrumented |= starts_with(sym, "__gcov_") || starts_with(sym, "__gcov0.") ||
+			   starts_with(sym, "__llvm_profile_") || starts_with(sym, "__profc_") || starts_with(sym, "__profd_");
 	if (!v->fam->merged || (type != 'T' && type != 't' && type != 'W'))
 		return;
 	const struct fn_info *f = strmap_get(&v->fns, sym);
@@ -332,10 +332,14 @@ static char *describe(const struct verify *v, const struct unit *u, const char *
 	}
 }
 
-static void gather(struct verify *v, const struct build_log *log)
+/* The evidence on each object of objs. */
+static void gather(struct verify *v, const struct file_list *objs, const struct build_log *log)
 {
+	v->n = objs->n;
+	v->u = xcalloc((size_t)v->n, sizeof *v->u);
 	for (int i = 0; i < v->n; i++) {
 		struct unit *u = &v->u[i];
+		u->path = objs->paths[i];
 		const struct log_compile *c = log ? build_log_compile(log, u->path) : NULL;
 		u->flags = c ? c->flags : -1;
 		u->how = c ? xasprintf("%s line %d", log->path, c->line) : NULL;
@@ -368,11 +372,9 @@ static void report(const struct verify *v, const int *count, const char *log)
 	printf("\n");
 	if (used < v->n) {
 		printf("verify: %d without it:", v->n - used);
-		for (int r = 1, first = 1; r < NREASONS; r++)
-			if (count[r]) {
-				printf("%s %d %s", first ? "" : ",", count[r], reasons[r][1]);
-				first = 0;
-			}
+		for (int r = 1, shown = 0; r < NREASONS; r++)
+			if (count[r])
+				printf("%s %d %s", shown++ ? "," : "", count[r], reasons[r][1]);
 		printf("%s\n", v->o.list ? "" : " (--list names them)");
 	}
 	if (count[NO_COMMAND])
@@ -462,11 +464,7 @@ static int verify_run(struct verify *v)
 			fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "
 			      "profile-opt)",
 			      logpath, log.m[i].line, log.m[i].text);
-	v->n = objs.n;
-	v->u = xcalloc((size_t)v->n, sizeof *v->u);
-	for (int i = 0; i < v->n; i++)
-		v->u[i].path = objs.paths[i];
-	gather(v, logpath ? &log : NULL);
+	gather(v, &objs, logpath ? &log : NULL);
 	int count[NREASONS] = {0};
 	for (int i = 0; i < v->n; i++)
 		count[v->u[i].reason = judge(v, &v->u[i])]++;
