@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 struct run_progress {
@@ -113,8 +112,7 @@ static int object_exists(const char *cmd, const char *dir)
 		return 1;
 	o += 4;
 	char *path = xasprintf("%s%s%.*s", dir && *o != '/' ? dir : "", dir && *o != '/' ? "/" : "", (int)strcspn(o, " \t"), o);
-	struct stat st;
-	int found = stat(path, &st) == 0;
+	int found = access(path, F_OK) == 0;
 	free(path);
 	return found;
 }

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 struct stash_options {
@@ -43,8 +42,7 @@ const struct command_options options_stash = {
 
 static int restore(const char *dir, const char *archive, const char *suffix, const char *const *skip)
 {
-	struct stat st;
-	if (stat(archive, &st) < 0)
+	if (access(archive, F_OK) < 0)
 		fatal("no stash %s to restore: %s", archive, strerror(errno));
 	struct file_list links = {0};
 	find_links_all(&links, dir, suffix, skip);
