@@ -1,7 +1,5 @@
-/* clear.c - `profopt clear`: removes the profile data a compiler family's runtime wrote into
- * the build tree, so that no makefile deletes profiles itself.  GCC writes .gcda files beside
- * the objects (and its compiles .gcno notes); clang writes raw profiles where the pipeline
- * says, never into the build tree, so there is nothing of it to remove there. */
+/* clear.c - `profopt clear`: removes the profile data a compiler family's runtime wrote into the
+ * build tree (gcc's .gcda beside the objects), so that no makefile deletes profiles itself. */
 #include "commands.h"
 #include "format/family.h"
 #include "lib/util.h"
@@ -10,7 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 struct clear_options {
 	const char *family, *dir;
@@ -44,8 +42,7 @@ int cmd_clear(int argc, char **argv)
 		usage_error("give --family=gcc|clang|apple-clang and --build-dir=DIR, nothing else");
 	if (family_parse(o.family)->merged)
 		return 0; /* clang's raw profiles are never written into the build tree */
-	struct stat st;
-	if (stat(o.dir, &st) < 0 && errno == ENOENT)
+	if (access(o.dir, F_OK) < 0 && errno == ENOENT)
 		return 0; /* no build tree, no profile data in it */
 	int n = remove_files(o.dir, ".gcda", o.skip.v);
 	int m = o.notes ? remove_files(o.dir, ".gcno", o.skip.v) : 0;

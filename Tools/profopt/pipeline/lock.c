@@ -102,13 +102,11 @@ static int lock_free(const char *file)
 	int fd = open_lock_file(file, O_RDONLY);
 	if (fd < 0)
 		return 0; /* no lock file: nobody holds it */
-	if (ours || flock(fd, LOCK_SH | LOCK_NB) == 0) {
-		close(fd);
-		return 0;
-	}
-	refuse(fd, file, "a run", "this would change the build directory under it");
+	int rc = ours || flock(fd, LOCK_SH | LOCK_NB) == 0
+			 ? 0
+			 : refuse(fd, file, "a run", "this would change the build directory under it");
 	close(fd);
-	return 1;
+	return rc;
 }
 
 static int run_locked(char **argv)

@@ -14,14 +14,11 @@
 #include "lib/walk.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define TRAIN_AGAIN "train again (make profile-removal profile-opt)"
@@ -212,13 +209,6 @@ static void put_word(unsigned char *p, uint32_t w, int swap)
 		p[i] = (unsigned char)(w >> (8 * i));
 }
 
-/* The function's name in notes, for messages. */
-static const char *name_in(const struct gcov_file *notes, uint32_t ident)
-{
-	const struct gcov_function *f = notes ? gcov_find_function(notes, ident) : NULL;
-	return f && f->name ? f->name : "?";
-}
-
 /* The records of d (a well-formed .gcda) whose function the notes `to` have with the same
  * checksums; the others' names (from the trained copy's notes `from`) are added to dropped.
  * NULL if d is not a .gcda this reader knows. */
@@ -247,8 +237,9 @@ static unsigned char *matching_records(const unsigned char *d, size_t len, const
 			const struct gcov_function *f = gcov_find_function(to, ident);
 			keep = f && f->lineno_checksum == word_at(d + pos + 12, swap) &&
 			       f->cfg_checksum == word_at(d + pos + 16, swap);
+			const struct gcov_function *named = keep ? NULL : gcov_find_function(from, ident);
 			if (!keep)
-				buf_printf(dropped, "%s%s", (*ndropped)++ ? ", " : "", name_in(from, ident));
+				buf_printf(dropped, "%s%s", (*ndropped)++ ? ", " : "", named && named->name ? named->name : "?");
 		} else if (!gcov_counter_tag(tag)) {
 			keep = 1;
 		}
@@ -273,12 +264,6 @@ static char *twin_of(const char *path)
 	return dl == 5 ? xstrdup(base) : xasprintf("%.*s/%s", dl - 6, path, base);
 }
 
-static int exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 /* Writes twin.gcda from gcda: the functions the twin's notes have alike, or all without notes. */
 static void copy_counts(const char *gcda, const char *twin, struct buf *dropped)
 {
@@ -288,17 +273,17 @@ static void copy_counts(const char *gcda, const char *twin, struct buf *dropped)
 	unsigned char *data = read_profile(gcda, &len, err, sizeof err), *out = NULL;
 	if (!data)
 		fatal("%s", err);
-	struct gcov_file to = {0}, from = {0};
+	struct gcov_file to, from;
 	if (gcov_read(notes_path, &to, err, sizeof err) == 0) {
-		int have_from = gcov_read(from_path, &from, err, sizeof err) == 0, n = 0;
+		gcov_read(from_path, &from, err, sizeof err); /* only the names: none (zeroed) when unreadable */
 		struct buf names = {0};
-		out = matching_records(data, len, &to, have_from ? &from : NULL, &outlen, &names, &n);
+		int n = 0;
+		out = matching_records(data, len, &to, &from, &outlen, &names, &n);
 		if (n)
 			buf_printf(dropped, "\n  %s.o: %s", printable(twin), names.data);
 		buf_free(&names);
 		gcov_file_free(&to);
-		if (have_from)
-			gcov_file_free(&from);
+		gcov_file_free(&from);
 	}
 	output_write(path, out ? out : data, out ? outlen : len);
 	free(out);
@@ -320,7 +305,7 @@ static void libtool_twins(const char *dir, const char *const *skip)
 	for (int i = 0; i < l.n; i++) {
 		char *stem = xasprintf("%.*s", (int)strlen(l.paths[i]) - 5, l.paths[i]), *twin = twin_of(stem);
 		char *obj = xasprintf("%s.o", twin), *gcda = xasprintf("%s.gcda", twin);
-		if (exists(obj) && !exists(gcda)) {
+		if (access(obj, F_OK) == 0 && access(gcda, F_OK) != 0) {
 			copy_counts(l.paths[i], twin, &dropped);
 			copies++;
 		}
@@ -406,8 +391,6 @@ static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 	}
 	if (!(o->fam = family_parse(o->family)))
 		usage_error("--family=gcc|clang|apple-clang is required");
-	if (!o->tool)
-		o->tool = "llvm-profdata";
 	if ((o->check_only || o->seal) && o->fam->merged && !o->profdata)
 		usage_error("--check-only and --seal with clang check --profdata=FILE");
 	if (o->seal && !o->fam->merged)
@@ -486,7 +469,7 @@ static void report_merge(const struct merge_opts *o, const struct file_list *fil
 
 int cmd_merge(int argc, char **argv)
 {
-	struct merge_opts o = {0};
+	struct merge_opts o = {.tool = "llvm-profdata"};
 	parse_merge_opts(&o, argc, argv);
 	if (o.check_only)
 		return check_only(&o);

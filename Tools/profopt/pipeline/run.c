@@ -15,8 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 struct run_progress {
@@ -68,16 +66,12 @@ static void tick(struct pool *pool, void *arg)
 /* The last `lines` lines of the log (of its last TAIL_MAX_BYTES), each cut at LOG_LINE_MAX. */
 static void print_tail(const char *path, int lines)
 {
-	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0)
 		return;
-	}
-	off_t from = st.st_size > TAIL_MAX_BYTES ? st.st_size - TAIL_MAX_BYTES : 0;
+	off_t size = lseek(fd, 0, SEEK_END);
 	char *text = xmalloc(TAIL_MAX_BYTES + 1);
-	ssize_t got = pread(fd, text, TAIL_MAX_BYTES, from);
+	ssize_t got = pread(fd, text, TAIL_MAX_BYTES, size > TAIL_MAX_BYTES ? size - TAIL_MAX_BYTES : 0);
 	close(fd);
 	size_t len = got > 0 ? (size_t)got : 0;
 	const char *p = text + len;
@@ -118,8 +112,7 @@ static int object_exists(const char *cmd, const char *dir)
 		return 1;
 	o += 4;
 	char *path = xasprintf("%s%s%.*s", dir && *o != '/' ? dir : "", dir && *o != '/' ? "/" : "", (int)strcspn(o, " \t"), o);
-	struct stat st;
-	int found = stat(path, &st) == 0;
+	int found = access(path, F_OK) == 0;
 	free(path);
 	return found;
 }
@@ -205,11 +198,16 @@ const struct command_options options_run = {
 	1,
 };
 
-/* The stage's end: the log on failure, the exit status a shell would give. */
-static int report_run(const struct run_options *o, const struct job *job, double seconds)
+/* The stage's end: the log on failure, the exit status a shell would give (128 + sig when interrupted). */
+static int report_run(const struct run_options *o, const struct job *job, double seconds, int sig)
 {
 	char elapsed[32], what[96];
 	format_duration(elapsed, sizeof elapsed, seconds);
+	if (sig) {
+		fprintf(stderr, "==> %s: interrupted after %s; no stamp written, it starts again next time\n",
+			printable(o->label), elapsed);
+		return 128 + sig;
+	}
 	if (o->verbose) {
 		char *text = read_file(o->log, NULL);
 		fputs(text ? text : "", stderr);
@@ -255,13 +253,7 @@ int cmd_run(int argc, char **argv)
 		unit_count_poll(&rp.units, o.log);
 		unit_count_close(&rp.units);
 	}
-	if (sig) {
-		char elapsed[32];
-		format_duration(elapsed, sizeof elapsed, seconds);
-		fprintf(stderr, "==> %s: interrupted after %s; no stamp written, it starts again next time\n", printable(o.label), elapsed);
-		return 128 + sig;
-	}
-	int rc = report_run(&o, &job, seconds);
+	int rc = report_run(&o, &job, seconds, sig);
 	if (rc == 0 && o.units)
 		unit_count_save(o.units, rp.units.compiled);
 	if (rc == 0 && o.stamp)

@@ -1,11 +1,7 @@
-/* stash.c - `profopt stash save|restore`: keeps profile files safe across a `make clean`
- * that would delete them (GCC keeps .gcda next to the objects, also under CPython's build/
- * for extension modules: bpo-26307).  The stash is a tar archive (libarchive: the names are
- * stored literally, never read as options) written as every output is (output.h), so it is
- * either complete or absent.  Restoring accepts only regular profile files and removes
- * links in their way, so it never writes through a link planted in the build tree. */
+/* stash.c - `profopt stash save|restore`: keeps profile files across a `make clean` that deletes
+ * them (GCC keeps .gcda beside the objects, and under CPython's build/: bpo-26307) in a tar archive
+ * (tarfile.h), whole or absent; a restore never writes through a link planted in the build tree. */
 #include "commands.h"
-#include "format/facts.h"
 #include "lib/tarfile.h"
 #include "lib/util.h"
 #include "lib/walk.h"
@@ -13,7 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 struct stash_options {
@@ -47,8 +42,7 @@ const struct command_options options_stash = {
 
 static int restore(const char *dir, const char *archive, const char *suffix, const char *const *skip)
 {
-	struct stat st;
-	if (stat(archive, &st) < 0)
+	if (access(archive, F_OK) < 0)
 		fatal("no stash %s to restore: %s", archive, strerror(errno));
 	struct file_list links = {0};
 	find_links_all(&links, dir, suffix, skip);

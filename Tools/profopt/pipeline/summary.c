@@ -41,7 +41,6 @@ static const char *const state_words[] = {"done", "MISSING", "FAILED", "DAMAGED"
 struct tasks {
 	long long tasks, ran, failed, lost;
 	int known;
-	double seconds; /* the runs' durations added up (a stage of several workloads has none of its own) */
 };
 
 static json_t *load_stamp(const char *path, enum state *state, char *why, size_t n)
@@ -69,7 +68,6 @@ static void add_tasks(struct tasks *t, json_t *rec)
 	t->ran += json_integer_value(json_object_get(rec, "ran"));
 	t->failed += json_integer_value(json_object_get(rec, "failed"));
 	t->lost += json_integer_value(json_object_get(rec, "lost"));
-	t->seconds += json_number_value(json_object_get(rec, "seconds"));
 }
 
 /* The JSON report (stages consumed): valid JSON whatever the stamps held. */
@@ -139,13 +137,9 @@ int cmd_summary(int argc, char **argv)
 		char why[600], *name = stage_name(argv[i]);
 		json_t *rec = load_stamp(argv[i], &state, why, sizeof why);
 		struct tasks t = {0};
-		if (rec) {
-			add_tasks(&t, rec);
-			add_tasks(&all, rec);
-		}
-		double s = rec ? json_number_value(json_object_get(rec, "seconds")) : 0;
-		if (rec && !json_object_get(rec, "seconds") && t.known)
-			s = t.seconds;
+		add_tasks(&t, rec); /* nothing when rec is NULL */
+		add_tasks(&all, rec);
+		double s = json_number_value(json_object_get(rec, "seconds"));
 		total += s;
 		worst = (int)state > worst ? (int)state : worst;
 		if (state == DAMAGED)

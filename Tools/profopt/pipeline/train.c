@@ -8,7 +8,6 @@
 #include "lib/progress.h"
 #include "format/family.h"
 #include "format/stamp.h"
-#include "lib/options.h"
 #include "lib/output.h"
 #include "lib/util.h"
 
@@ -17,7 +16,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -37,6 +35,7 @@ struct train_opts {
 	double timeout;
 	const char *cwd, *log_dir, *results, *stamp, *stage;
 	const char *family, *raw_dir, *pattern, *launcher;
+	const struct family *fam; /* of --family, or NULL */
 	double min_ran;
 	int all_pass, no_crash;
 	struct option_list crashed_before_files, failed_before_files; /* as given */
@@ -44,9 +43,8 @@ struct train_opts {
 	struct option_list failed_before;  /* tasks an earlier run's results record as not passed */
 	double heartbeat;
 	int stop_with_parent;
-	/* One source's options, parsed anew for each --workload (then copied to its source). */
-	const char *tasks_file, *each, *workload;
-	struct option_list setenv;
+	const char *workload;
+	struct source cur; /* one source's options, parsed anew for each --workload (then copied to it) */
 	struct source *src; /* src[0]: the options before any --workload; then one per workload */
 	int nsrc;
 };
@@ -55,18 +53,15 @@ struct train_opts {
  * a task named `;touch x` or `$(...)` is an argument, never code. */
 static char *substitute(const char *template, const char *name, int command)
 {
+	char *q = command ? shell_quote(name) : xstrdup(name);
 	struct buf b = {0};
 	buf_add(&b, "", 0);
 	for (const char *p = template; *p; p++) {
-		if (p[0] == '{' && p[1] == '}') {
-			char *q = command ? shell_quote(name) : xstrdup(name);
-			buf_puts(&b, q);
-			free(q);
-			p++;
-		} else {
-			buf_add(&b, p, 1);
-		}
+		int brace = p[0] == '{' && p[1] == '}';
+		buf_add(&b, brace ? q : p, brace ? strlen(q) : 1);
+		p += brace;
 	}
+	free(q);
 	return b.data;
 }
 
@@ -95,11 +90,6 @@ static char *safe_name(const char *s)
 	return n;
 }
 
-static int is_gcc(const struct train_opts *o)
-{
-	return o->family && strcmp(o->family, "gcc") == 0;
-}
-
 /* A task's environment, {} made its file name: the training's --setenv, its workload's, and
  * where the family's runtime writes the profile; NULL when empty. */
 static char **task_env(const struct train_opts *o, const struct source *src, const char *file)
@@ -110,19 +100,17 @@ static char **task_env(const struct train_opts *o, const struct source *src, con
 	for (int i = 0; src != &o->src[0] && i < src->env.n; i++)
 		option_list_add(&t, src->env.v[i]);
 	char *e = !o->raw_dir ? NULL
-		  : is_gcc(o) ? xasprintf("GCOV_PREFIX=%s", o->raw_dir)
-			      : xasprintf("LLVM_PROFILE_FILE=%s%s%s/%s", o->raw_dir, src->name ? "/" : "",
-					  src->name ? src->name : "", o->pattern);
+		  : o->fam == &family_gcc ? xasprintf("GCOV_PREFIX=%s", o->raw_dir)
+					  : xasprintf("LLVM_PROFILE_FILE=%s%s%s/%s", o->raw_dir, src->name ? "/" : "",
+						      src->name ? src->name : "", o->pattern);
 	if (e)
 		option_list_add(&t, e);
-	if (e && is_gcc(o))
+	if (e && o->fam == &family_gcc)
 		option_list_add(&t, "GCOV_PREFIX_STRIP=0");
-	char **env = t.n ? xcalloc((size_t)t.n + 1, sizeof *env) : NULL;
-	for (int i = 0; i < t.n; i++)
-		env[i] = substitute(t.v[i], file, 0);
-	free(t.v);
+	for (int i = 0; i < t.n; i++) /* the list, NULL-terminated, becomes the environment */
+		t.v[i] = substitute(t.v[i], file, 0);
 	free(e);
-	return env;
+	return (char **)t.v;
 }
 
 /* A task of src; a workload of weight W runs W times for gcc (its counts add up in the .gcda). */
@@ -130,7 +118,7 @@ static void add_job(struct pool *pool, int *cap, const struct source *src, const
 		    const struct train_opts *o)
 {
 	char *file = safe_name(name);
-	for (int run = 0; run < (is_gcc(o) ? src->weight : 1); run++) {
+	for (int run = 0; run < (o->fam == &family_gcc ? src->weight : 1); run++) {
 		pool->jobs = grow_array(pool->jobs, pool->njobs, cap, sizeof *pool->jobs, 64);
 		struct job *j = &pool->jobs[pool->njobs];
 		memset(j, 0, sizeof *j);
@@ -305,32 +293,29 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 	format_duration(elapsed, sizeof elapsed, seconds);
 	fprintf(stderr, "training: %d of %d tasks ran in %s%s\n", pool->njobs - lost, pool->njobs, elapsed,
 		failed == 0 && lost == 0 ? ", all passed" : "");
-	int n;
-	char *names = names_of(pool, RESULT_FAILED, 0, NULL, 0, &n);
-	if (n)
-		fprintf(stderr, "%d of %d training tasks failed: %s; they ran to the end, so their counts are in the "
-				"profile and do not spoil it; logs: %s/\n",
-			failed, pool->njobs, names, printable(log_dir));
-	free(names);
 	/* what became of their counts, as far as profopt can tell: a process killed by a signal
 	 * writes none, one that exits (on SIGTERM too) writes what it counted */
 	static const struct {
 		enum job_result result;
 		const char *words, *counts;
-	} lost_kinds[] = {
+	} kinds[] = {
+		{RESULT_FAILED, "failed", "they ran to the end, so their counts are in the profile and do not spoil it"},
 		{RESULT_CRASHED, "crashed",
-		 "the processes that crashed wrote no counts (others of the task that ended normally did)"},
+		 "the processes that crashed wrote no counts (others of the task that ended normally did), the rest of the "
+		 "profile is intact"},
 		{RESULT_TIMEOUT, "timed out",
-		 "they were stopped with SIGTERM: their processes that exited on it wrote the counts they had, "
-		 "those killed by it wrote none"},
-		{RESULT_NOT_STARTED, "could not start", "they wrote no counts"},
-		{RESULT_PROFILE_LOST, "could not write their profile", "their counts are lost"},
+		 "they were stopped with SIGTERM: their processes that exited on it wrote the counts they had, those killed "
+		 "by it wrote none, the rest of the profile is intact"},
+		{RESULT_NOT_STARTED, "could not start", "they wrote no counts, the rest of the profile is intact"},
+		{RESULT_PROFILE_LOST, "could not write their profile",
+		 "their counts are lost, the rest of the profile is intact"},
 	};
-	for (size_t k = 0; k < 4; k++) {
-		names = names_of(pool, lost_kinds[k].result, 0, NULL, 0, &n);
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		int n;
+		char *names = names_of(pool, kinds[k].result, 0, NULL, 0, &n);
 		if (n)
-			fprintf(stderr, "%d of %d training tasks %s: %s; %s, the rest of the profile is intact; logs: %s/\n",
-				n, pool->njobs, lost_kinds[k].words, names, lost_kinds[k].counts, printable(log_dir));
+			fprintf(stderr, "%d of %d training tasks %s: %s; %s; logs: %s/\n", n, pool->njobs, kinds[k].words, names,
+				kinds[k].counts, printable(log_dir));
 		free(names);
 	}
 	print_killed(pool);
@@ -341,10 +326,8 @@ static void write_results(const struct pool *pool, const char *path, double seco
 	struct buf b = {0};
 	buf_printf(&b, "{\"stage\": \"train\", \"status\": \"%s\", \"seconds\": %.1f, \"jobs\": %d, \"tasks\": %d", status,
 		   seconds, pool->parallel, pool->njobs);
-	static const enum job_result kinds[] = {RESULT_PASSED, RESULT_FAILED, RESULT_CRASHED, RESULT_TIMEOUT,
-						RESULT_NOT_STARTED, RESULT_PROFILE_LOST};
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-		buf_printf(&b, ", \"%s\": %d", job_result_name(kinds[k]), count_results(pool, kinds[k]));
+	for (enum job_result r = RESULT_PASSED; r <= RESULT_PROFILE_LOST; r++) /* in pool.h's order */
+		buf_printf(&b, ", \"%s\": %d", job_result_name(r), count_results(pool, r));
 	buf_puts(&b, ", \"results\": [");
 	for (int i = 0; i < pool->njobs; i++) {
 		const struct job *j = &pool->jobs[i];
@@ -467,8 +450,8 @@ static const struct option_spec train_options[] = {
 	OPT_STRING("log-dir", 0, O, log_dir, "DIR", "one log per task, DIR/NAME.log (default: train-logs)"),
 	OPT_STRING("workload", 0, O, workload, "NAME[:WEIGHT]",
 		   "start a workload: the --tasks, --each, --setenv and COMMANDs after it are its tasks"),
-	OPT_STRING("tasks", 0, O, tasks_file, "FILE", "the task list (per workload after --workload)"),
-	OPT_STRING("each", 0, O, each, "TEMPLATE", "each line of --tasks is a name; the command is TEMPLATE with {} the name"),
+	OPT_STRING("tasks", 0, O, cur.tasks_file, "FILE", "the task list (per workload after --workload)"),
+	OPT_STRING("each", 0, O, cur.each, "TEMPLATE", "each line of --tasks is a name; the command is TEMPLATE with {} the name"),
 	OPT_SHARE("min-ran", 0, O, min_ran, "SHARE",
 		  "fail unless this share of tasks ran to the end, passing or failing (default 90%; '100%' or '1' = all)"),
 	OPT_FLAG("all-pass", 0, O, all_pass,
@@ -483,7 +466,7 @@ static const struct option_spec train_options[] = {
 	OPT_LIST("failed-before", 0, O, failed_before_files, "FILE",
 		 "with --all-pass: a task that did not pass in the run whose --results FILE is (the training, on the "
 		 "instrumented build) is named but excused; every other task must pass (repeatable)"),
-	OPT_LIST("setenv", 0, O, setenv, "NAME=VALUE",
+	OPT_LIST("setenv", 0, O, cur.env, "NAME=VALUE",
 		 "set for every task (repeatable; after --workload, for that workload's tasks); {} in VALUE becomes "
 		 "the task's name (as in its log's name)"),
 	OPT_STRING("family", 0, O, family, "gcc|clang|apple-clang",
@@ -560,19 +543,17 @@ static void parse_source(struct train_opts *o, struct source *src, char **args, 
 {
 	if (src->name)
 		refuse_training_options(args + 1, n - 1);
-	o->tasks_file = o->each = o->workload = NULL;
-	o->setenv = (struct option_list){0};
+	o->cur = *src; /* its name and weight */
+	o->workload = NULL;
 	int first = options_parse(&options_train, n, args, o);
 	if (o->workload)
 		usage_error("--workload wants its NAME[:WEIGHT] after '=' (--workload=NAME)");
-	src->tasks_file = o->tasks_file;
-	src->each = o->each;
-	for (int i = 0; i < o->setenv.n; i++)
-		if (!strchr(o->setenv.v[i], '=') || o->setenv.v[i][0] == '=')
-			usage_error("--setenv wants NAME=VALUE, not '%s'", printable(o->setenv.v[i]));
-	src->env = o->setenv;
+	for (int i = 0; i < o->cur.env.n; i++)
+		if (!strchr(o->cur.env.v[i], '=') || o->cur.env.v[i][0] == '=')
+			usage_error("--setenv wants NAME=VALUE, not '%s'", printable(o->cur.env.v[i]));
 	for (int i = first; i < n; i++)
-		option_list_add(&src->cmds, args[i]);
+		option_list_add(&o->cur.cmds, args[i]);
+	*src = o->cur;
 	if (src->each && !src->tasks_file)
 		usage_error("--each needs --tasks=FILE (the names to put in place of {})");
 }
@@ -593,8 +574,7 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		usage_error("tasks before the first --workload belong to no workload: give them after one");
 	if (!o->family != !o->raw_dir)
 		usage_error("--family and --raw-dir go together (where the instrumented program writes its profile)");
-	if (o->family)
-		family_parse(o->family);
+	o->fam = family_parse(o->family);
 	for (int i = 0; i < o->crashed_before_files.n; i++)
 		load_earlier_results(&o->crashed_before, "crashed-before", o->crashed_before_files.v[i], "crashed");
 	for (int i = 0; i < o->failed_before_files.n; i++)

@@ -23,7 +23,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,17 +84,6 @@ static const char *bare_name(const char *s)
 	return p ? p + 1 : s;
 }
 
-static void add_function(struct verify *v, const char *name, uint64_t max)
-{
-	void **slot = strmap_slot(&v->fns, bare_name(name), 1);
-	if (!*slot)
-		*slot = xcalloc(1, sizeof(struct fn_info));
-	struct fn_info *f = *slot;
-	f->records++;
-	f->max = max > f->max ? max : f->max;
-	v->nfuncs += max > 0;
-}
-
 /* Fails naming the tool and its words (or that it did not run). */
 static _Noreturn void tool_failed(const char *tool, const char *what, char *why)
 {
@@ -129,7 +117,11 @@ static void load_profile(struct verify *v, const char *path)
 		tool_failed(v->o.tool, v->o.profdata, why);
 	int temp = 0, example = -1;
 	for (int i = 0; i < p.n; i++) {
-		add_function(v, p.fn[i].name, p.fn[i].max);
+		void **slot = strmap_slot(&v->fns, bare_name(p.fn[i].name), 1);
+		struct fn_info *f = *slot ? *slot : (*slot = xcalloc(1, sizeof *f));
+		f->records++;
+		f->max = p.fn[i].max > f->max ? p.fn[i].max : f->max;
+		v->nfuncs += p.fn[i].max > 0;
 		if (named_by_worker_temp(p.fn[i].name) && temp++ == 0)
 			example = i;
 	}
@@ -143,18 +135,13 @@ static void load_profile(struct verify *v, const char *path)
 		tool_failed(v->o.tool, v->o.profdata, why);
 }
 
-static int instrumentation_symbol(const char *s)
-{
-	return starts_with(s, "__gcov_") || starts_with(s, "__gcov0.") || starts_with(s, "__llvm_profile_") ||
-	       starts_with(s, "__profc_") || starts_with(s, "__profd_");
-}
-
 /* One symbol of unit `object` (nm: every symbol, defined or not). */
 static void on_symbol(void *ctx, int object, const char *sym, char type)
 {
 	struct verify *v = ctx;
 	struct unit *u = &v->u[object];
-	u->instrumented |= instrumentation_symbol(sym);
+	u->instrumented |= starts_with(sym, "__gcov_") || starts_with(sym, "__gcov0.") ||
+			   starts_with(sym, "__llvm_profile_") || starts_with(sym, "__profc_") || starts_with(sym, "__profd_");
 	if (!v->fam->merged || (type != 'T' && type != 't' && type != 'W'))
 		return;
 	const struct fn_info *f = strmap_get(&v->fns, sym);
@@ -204,16 +191,14 @@ static void on_section(const char *name, void *arg)
  * (LTO objects; binutils nm's plugin lists only global ones); else nm. */
 static char *default_nm(const struct verify *v)
 {
-	char *tool = v->fam->merged ? find_program(v->o.tool) : NULL, *slash = tool ? strrchr(tool, '/') : NULL, *nm = NULL;
-	if (slash) {
-		nm = xasprintf("%.*s/llvm-nm", (int)(slash - tool), tool);
-		if (access(nm, X_OK) != 0) {
-			free(nm);
-			nm = NULL;
-		}
+	char *tool = v->fam->merged ? find_program(v->o.tool) : NULL, *slash = tool ? strrchr(tool, '/') : NULL;
+	char *nm = slash ? xasprintf("%.*s/llvm-nm", (int)(slash - tool), tool) : NULL;
+	if (!nm || access(nm, X_OK) != 0) {
+		free(nm);
+		nm = xstrdup("nm");
 	}
 	free(tool);
-	return nm ? nm : xstrdup("nm");
+	return nm;
 }
 
 /* A tool's runs over the objects (st: the first failed run's status, why its output, freed):
@@ -340,19 +325,21 @@ static char *describe(const struct verify *v, const struct unit *u, const char *
 	case COMPLAINT:
 		return xasprintf("the compiler said (%s:%d): %.300s%s", log, u->complaint->line, u->complaint->text,
 				 mismatch_cause(v, u->complaint, u->dir));
-	case NO_LAYOUT:
+	default: /* NO_LAYOUT */
 		return xstrdup("compiled as without profile: none of its functions is laid out hot or cold, though the "
 			       "profile calls some of them hot or never run (a hash mismatch: source changed since "
 			       "training?)");
-	default:
-		return xstrdup("?");
 	}
 }
 
-static void gather(struct verify *v, const struct build_log *log)
+/* The evidence on each object of objs. */
+static void gather(struct verify *v, const struct file_list *objs, const struct build_log *log)
 {
+	v->n = objs->n;
+	v->u = xcalloc((size_t)v->n, sizeof *v->u);
 	for (int i = 0; i < v->n; i++) {
 		struct unit *u = &v->u[i];
+		u->path = objs->paths[i];
 		const struct log_compile *c = log ? build_log_compile(log, u->path) : NULL;
 		u->flags = c ? c->flags : -1;
 		u->how = c ? xasprintf("%s line %d", log->path, c->line) : NULL;
@@ -363,8 +350,7 @@ static void gather(struct verify *v, const struct build_log *log)
 		free(arg);
 		if (!v->fam->merged) {
 			char *gcda = xasprintf("%.*s.gcda", (int)strlen(u->path) - 2, u->path);
-			struct stat st;
-			u->profile = stat(gcda, &st) == 0;
+			u->profile = access(gcda, F_OK) == 0;
 			free(gcda);
 		}
 		char err[512];
@@ -386,11 +372,9 @@ static void report(const struct verify *v, const int *count, const char *log)
 	printf("\n");
 	if (used < v->n) {
 		printf("verify: %d without it:", v->n - used);
-		for (int r = 1, first = 1; r < NREASONS; r++)
-			if (count[r]) {
-				printf("%s %d %s", first ? "" : ",", count[r], reasons[r][1]);
-				first = 0;
-			}
+		for (int r = 1, shown = 0; r < NREASONS; r++)
+			if (count[r])
+				printf("%s %d %s", shown++ ? "," : "", count[r], reasons[r][1]);
 		printf("%s\n", v->o.list ? "" : " (--list names them)");
 	}
 	if (count[NO_COMMAND])
@@ -480,11 +464,7 @@ static int verify_run(struct verify *v)
 			fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "
 			      "profile-opt)",
 			      logpath, log.m[i].line, log.m[i].text);
-	v->n = objs.n;
-	v->u = xcalloc((size_t)v->n, sizeof *v->u);
-	for (int i = 0; i < v->n; i++)
-		v->u[i].path = objs.paths[i];
-	gather(v, logpath ? &log : NULL);
+	gather(v, &objs, logpath ? &log : NULL);
 	int count[NREASONS] = {0};
 	for (int i = 0; i < v->n; i++)
 		count[v->u[i].reason = judge(v, &v->u[i])]++;
@@ -581,11 +561,9 @@ int cmd_verify(int argc, char **argv)
 	char err[512];
 	if (v.o.fingerprint && fingerprint_read(&fp, v.o.fingerprint, err, sizeof err) < 0)
 		fatal("--fingerprint: %s", err);
-	char *fproot = v.o.fingerprint ? realpath(fp.root, NULL) : NULL; /* verify works from the object directory */
-	if (fproot) {
-		free(fp.root);
-		fp.root = fproot;
-	}
+	char *root = v.o.fingerprint ? resolve_path(fp.root) : NULL; /* verify works from the object directory */
+	free(fp.root);
+	fp.root = root;
 	v.fp = v.o.fingerprint ? &fp : NULL;
 	int rc = verify_run(&v);
 	fingerprint_free(&fp);
