@@ -23,7 +23,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 struct fn_stat {
 	char *name, *file;
 	uint32_t line;      /* first line, 0 if unknown */
@@ -47,9 +46,8 @@ struct report {
 static struct fn_stat *add_fn(struct report *r)
 {
 	r->fn = grow_array(r->fn, r->nfn, &r->capfn, sizeof *r->fn, 256);
-	struct fn_stat *f = &r->fn[r->nfn++];
-	memset(f, 0, sizeof *f);
-	return f;
+	r->fn[r->nfn] = (struct fn_stat){0};
+	return &r->fn[r->nfn++];
 }
 
 /* Adds n counter values (v NULL: n zeros). */
@@ -206,14 +204,10 @@ static void collect_gcc(struct report *r, const char *dir, const char *archive, 
 	for (int i = 0; i < (archive ? stash.n : gcda.n); i++) {
 		const struct member *m = archive ? &stash.m[i] : NULL;
 		const char *rel = m ? m->name : relative_to(gcda.paths[i], dir);
-		char *name = m ? xasprintf("%s:%s", archive, rel) : xstrdup(gcda.paths[i]), *notes = NULL;
+		char *name = m ? xasprintf("%s:%s", archive, rel) : xstrdup(gcda.paths[i]);
+		char *notes = notes_dir ? xasprintf("%s/%.*s.gcno", notes_dir, (int)strlen(rel) - 5, rel) : NULL;
 		size_t len = m ? m->len : 0;
 		unsigned char *bytes = m ? NULL : read_profile(name, &len, err, sizeof err);
-		if (notes_dir) {
-			char *base = replace_suffix(rel, ".gcda", ".gcno");
-			notes = xasprintf("%s/%s", notes_dir, base);
-			free(base);
-		}
 		read_gcc_pair(r, name, m ? m->data : bytes, len, rel, notes, m || bytes ? NULL : err);
 		free(bytes);
 		free(notes);
@@ -584,8 +578,7 @@ static void print_text(const struct report *r, const struct totals *all, struct 
 	if (r->version[0])
 		printf(", %s %s", r->family->id == FAMILY_GCC ? "GCC" : "instrumentation", r->version);
 	if (r->family->id == FAMILY_GCC) {
-		printf(", %u run%s", r->runs, r->runs == 1 ? "" : "s");
-		printf(", notes (.gcno) for %d", r->notes_files - r->unloaded);
+		printf(", %u run%s, notes (.gcno) for %d", r->runs, r->runs == 1 ? "" : "s", r->notes_files - r->unloaded);
 		if (r->unloaded)
 			printf(" (+%d objects never loaded)", r->unloaded);
 		if (r->objects_without_data)
@@ -735,8 +728,7 @@ static void collect(struct report *r, const struct report_opts *o)
 			name_globals(r, o->dir, o->nm);
 		if (o->dir && r->notes_files == 0)
 			r->objects_without_data = count_objects_without_data(o->dir, o->skip.v);
-		r->have_names = r->notes_files > 0;
-		r->have_lines = r->notes_files > 0;
+		r->have_names = r->have_lines = r->notes_files > 0;
 	} else {
 		collect_clang(r, o->tool, o->profdata, o->dir, o->skip.v);
 		r->have_names = 1;
@@ -766,12 +758,5 @@ int cmd_report(int argc, char **argv)
 		print_headline(&r, &all);
 	else
 		print_text(&r, &all, hot, (int)o.top, o.list_cold);
-	for (int i = 0; i < r.nfn; i++) {
-		free(r.fn[i].name);
-		free(r.fn[i].file);
-	}
-	free(r.fn);
-	free(hot);
-	strmap_free(&r.seen, NULL);
 	return r.damaged ? 1 : 0;
 }
