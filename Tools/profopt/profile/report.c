@@ -223,8 +223,8 @@ static void collect_gcc(struct report *r, const char *dir, const char *archive, 
  * for the object beside the .gcda name them; static functions stay numbered. */
 struct naming {
 	struct report *r;
-	struct strmap unnamed; /* "OBJECT #IDENT" -> its fn_stat */
-	const char **objects;  /* relative to objdir, per object given to nm */
+	struct strmap unnamed; /* "OBJDIR/OBJECT #IDENT" -> its fn_stat */
+	char **paths;          /* the objects given to nm */
 };
 
 static void name_symbol(void *ctx, int object, const char *name, char type)
@@ -232,7 +232,7 @@ static void name_symbol(void *ctx, int object, const char *name, char type)
 	struct naming *n = ctx;
 	if (type != 'T' && type != 'W')
 		return;
-	char *key = xasprintf("%s #%u", n->objects[object], gcov_global_ident(name));
+	char *key = xasprintf("%s #%u", n->paths[object], gcov_global_ident(name));
 	struct fn_stat *f = strmap_get(&n->unnamed, key);
 	free(key);
 	if (f && f->name[0] == '#') {
@@ -244,33 +244,27 @@ static void name_symbol(void *ctx, int object, const char *name, char type)
 
 static void name_globals(struct report *r, const char *objdir, const char *nm)
 {
-	struct naming n = {r, {0}, xcalloc((size_t)r->nfn + 1, sizeof *n.objects)};
-	char **paths = xcalloc((size_t)r->nfn + 1, sizeof *paths), *why = NULL;
+	struct naming n = {r, {0}, xcalloc((size_t)r->nfn + 1, sizeof *n.paths)};
+	char *why = NULL;
 	int nobj = 0;
 	for (int i = 0; i < r->nfn; i++) {
 		if (r->fn[i].name[0] != '#')
 			continue;
-		char *key = xasprintf("%s %s", r->fn[i].file, r->fn[i].name);
+		char *o = xasprintf("%s/%s", objdir, r->fn[i].file), *key = xasprintf("%s %s", o, r->fn[i].name);
 		*strmap_slot(&n.unnamed, key, 1) = &r->fn[i];
 		free(key);
-		if (nobj == 0 || strcmp(n.objects[nobj - 1], r->fn[i].file) != 0) {
-			char *o = xasprintf("%s/%s", objdir, r->fn[i].file);
-			if (access(o, R_OK) == 0) {
-				n.objects[nobj] = r->fn[i].file;
-				paths[nobj++] = o;
-			} else {
-				free(o);
-			}
-		}
+		if ((nobj == 0 || strcmp(n.paths[nobj - 1], o) != 0) && access(o, R_OK) == 0)
+			n.paths[nobj++] = o;
+		else
+			free(o);
 	}
-	if (nm_symbols(nm, paths, nobj, NM_DEFINED, name_symbol, &n, &why) != 0)
+	if (nm_symbols(nm, n.paths, nobj, NM_DEFINED, name_symbol, &n, &why) != 0)
 		warn("%s could not list the symbols of the objects (functions stay numbered): %.200s", printable(nm),
 		     why && *why ? printable(why) : "cannot run it");
 	free(why);
 	for (int i = 0; i < nobj; i++)
-		free(paths[i]);
-	free(paths);
-	free(n.objects);
+		free(n.paths[i]);
+	free(n.paths);
 	strmap_free(&n.unnamed, NULL);
 }
 
@@ -320,30 +314,20 @@ static char *merge_raw(struct report *r, const char *tool, const char *dir, cons
 	/* damaged ones (an empty file, which llvm-profdata would skip in silence) named as merge does */
 	int *bad = xcalloc((size_t)raw.n + 1, sizeof *bad), good = 0;
 	r->damaged += profraw_count_damaged(raw.paths, raw.n, bad);
-	char **argv = xcalloc((size_t)raw.n + 5, sizeof *argv), *out = NULL, *merged = NULL;
+	char *tmpdir = make_temp_dir("report"), *merged = xasprintf("%s/merged.profdata", tmpdir), *out = NULL;
+	char **argv = xcalloc((size_t)raw.n + 5, sizeof *argv);
+	argv[0] = (char *)tool;
+	argv[1] = "merge";
+	argv[2] = xasprintf("-output=%s", merged);
+	argv[3] = "--";
 	for (int i = 0; i < raw.n; i++)
 		if (!bad[i])
 			argv[4 + good++] = safe_path_arg(raw.paths[i]);
-	if (good > 0) {
-		char *tmpdir = make_temp_dir("report");
-		merged = xasprintf("%s/merged.profdata", tmpdir);
-		free(tmpdir);
-		argv[0] = (char *)tool;
-		argv[1] = "merge";
-		argv[2] = xasprintf("-output=%s", merged);
-		argv[3] = "--";
-		int st = capture(argv, &out);
-		if (!proc_exit_ok(st))
-			fatal("%s merge failed: %s", printable(tool), out && *out ? printable(out) : "cannot run it");
-		free(out);
-		free(argv[2]);
-	}
-	for (int i = 0; i < good; i++)
-		free(argv[4 + i]);
-	free(argv);
-	free(bad);
-	file_list_free(&raw);
-	return merged;
+	if (good == 0)
+		return NULL;
+	if (!proc_exit_ok(capture(argv, &out)))
+		fatal("%s merge failed: %s", printable(tool), out && *out ? printable(out) : "cannot run it");
+	return merged; /* the lists live until report ends, as r's functions do */
 }
 
 static void collect_clang(struct report *r, const char *tool, const char *profdata, const char *dir,
