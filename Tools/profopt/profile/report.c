@@ -102,17 +102,16 @@ static void add_gcda(struct report *r, const char *rel, const struct gcov_file *
 	free(object);
 }
 
-/* Reads one .gcda (name: for messages; its bytes, or why they could not be read) and its .gcno
- * (notes_path, may not exist). */
-static void read_gcc_pair(struct report *r, const char *name, const unsigned char *bytes, size_t len, const char *rel,
-			  const char *notes_path, const char *unread)
+/* Reads one .gcda (the stash member m, else the file `name`) and its .gcno (notes_path, may not exist). */
+static void read_gcc_pair(struct report *r, const char *name, const struct member *m, const char *rel,
+			  const char *notes_path)
 {
 	struct gcov_file data, notes;
 	char err[600];
 	r->profile_files++;
 	*strmap_slot(&r->seen, rel, 1) = (void *)1;
-	if (unread || gcov_parse(bytes, len, name, &data, err, sizeof err) < 0) {
-		fprintf(stderr, "%s: damaged profile: %s\n", progname, unread ? unread : err); /* as merge says it */
+	if ((m ? gcov_parse(m->data, m->len, name, &data, err, sizeof err) : gcov_read(name, &data, err, sizeof err)) < 0) {
+		fprintf(stderr, "%s: damaged profile: %s\n", progname, err); /* as merge says it */
 		r->damaged++;
 		return;
 	}
@@ -206,10 +205,7 @@ static void collect_gcc(struct report *r, const char *dir, const char *archive, 
 		const char *rel = m ? m->name : relative_to(gcda.paths[i], dir);
 		char *name = m ? xasprintf("%s:%s", archive, rel) : xstrdup(gcda.paths[i]);
 		char *notes = notes_dir ? xasprintf("%s/%.*s.gcno", notes_dir, (int)strlen(rel) - 5, rel) : NULL;
-		size_t len = m ? m->len : 0;
-		unsigned char *bytes = m ? NULL : read_profile(name, &len, err, sizeof err);
-		read_gcc_pair(r, name, m ? m->data : bytes, len, rel, notes, m || bytes ? NULL : err);
-		free(bytes);
+		read_gcc_pair(r, name, m, rel, notes);
 		free(notes);
 		free(name);
 	}
