@@ -146,10 +146,7 @@ int cmd_export(int argc, char **argv)
 		tar_add_file(tar, member, profile);
 		tar_close(tar);
 		fprintf(stderr, "export: %s (%lld bytes of profile, sha256 %.12s...)\n", printable(output), (long long)st.st_size, sum);
-		free(json), free(member);
 	}
-	free(sum), free(copy);
-	facts_free(&f);
 	return 0;
 }
 
@@ -208,50 +205,22 @@ static char *absolute_dir(const char *dir)
 	return n > 1 ? xasprintf("%.*s", (int)n, dir) : NULL;
 }
 
-/* The unpacked profile installed as `to`, an output (output.h). */
-static void copy_file(const char *from, const char *to)
-{
-	struct output out;
-	char err[600];
-	int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (in < 0)
-		fatal("cannot read %s: %s", printable(from), strerror(errno));
-	if (output_open(&out, to, err, sizeof err) < 0)
-		fatal("%s", err);
-	static char block[1 << 16];
-	ssize_t n;
-	while ((n = read(in, block, sizeof block)) > 0)
-		if (write(out.fd, block, (size_t)n) != n)
-			fatal("cannot write %s: %s", printable(to), strerror(errno));
-	if (n < 0)
-		fatal("cannot read %s: %s", printable(from), strerror(errno));
-	if (output_commit(&out, err, sizeof err) < 0)
-		fatal("%s", err);
-	close(in);
-}
-
 /* Checks the .gcda archive (relocating its members) and writes it again as dest from the
- * files that passed, unpacked in the private directory tmp. */
-static void import_gcda_archive(const char *bundle, const char *archive, const char *tmp, const char *dest,
-				const char *old_root, const char *root, unsigned long long limit)
+ * files that passed, unpacked in a private directory. */
+static void import_gcda_archive(const char *bundle, const char *archive, const char *dest, const char *old_root,
+				const char *root, unsigned long long limit)
 {
 	struct gcda_members g = {0};
-	char *from = NULL, *to = NULL;
-	if (root && old_root) {
-		from = absolute_dir(old_root), to = absolute_dir(root);
-		if (!from)
-			fatal("%s: the manifest's relocate_root '%s' is not an absolute directory", bundle, printable(old_root));
-		if (strcmp(from, to) != 0)
-			g.from = from, g.to = to;
-	}
-	char *dir = xasprintf("%s/gcda", tmp);
-	if (mkdir(dir, 0700) < 0)
-		fatal("cannot create %s: %s", dir, strerror(errno));
-	struct file_list files = {0};
-	char *label = xasprintf("%s (its profile archive)", bundle);
+	char *from = root && old_root ? absolute_dir(old_root) : NULL;
+	if (root && old_root && !from)
+		fatal("%s: the manifest's relocate_root '%s' is not an absolute directory", bundle, printable(old_root));
+	if (from && strcmp(from, root) != 0)
+		g.from = from, g.to = root; /* root: --relocate-root, already an absolute_dir() */
+	char *dir = make_temp_dir("bundle"), *label = xasprintf("%s (its profile archive)", bundle);
 	int fd = open(archive, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		fatal("cannot read %s: %s", label, strerror(errno));
+	struct file_list files = {0};
 	tar_extract_fd(fd, label, dir, TAR_PRIVATE, accept_gcda, &g, limit, &files);
 	close(fd);
 	if (g.holding > 0 && g.moved == 0)
@@ -268,7 +237,7 @@ static void import_gcda_archive(const char *bundle, const char *archive, const c
 	}
 	tar_close(out);
 	file_list_free(&files);
-	free(dir), free(label), free(from), free(to);
+	free(dir), free(label), free(from);
 }
 
 /* Lists the facts that differ from what this build expects; returns how many. */
@@ -306,13 +275,10 @@ static int open_bundle(const char *bundle, const char *pin, unsigned long long *
 	return fd;
 }
 
-/* Unpacks the bundle into tmp/bundle, its manifest into have; returns the profile's path. */
-static char *unpack_bundle(const char *bundle, int fd, const char *tmp, struct facts *have, unsigned long long limit)
+/* Unpacks the bundle into a private directory, its manifest into have; returns the profile's path. */
+static char *unpack_bundle(const char *bundle, int fd, struct facts *have, unsigned long long limit)
 {
-	char *dir = xasprintf("%s/bundle", tmp);
-	if (mkdir(dir, 0700) < 0)
-		fatal("cannot create %s: %s", dir, strerror(errno));
-	char *profile = NULL;
+	char *dir = make_temp_dir("bundle"), *profile = NULL;
 	tar_extract_fd(fd, bundle, dir, TAR_PRIVATE, accept_bundle_member, &profile, limit, NULL);
 	char *manifest = xasprintf("%s/manifest.json", dir), err[300];
 	if (access(manifest, F_OK) < 0)
@@ -353,12 +319,14 @@ int cmd_import(int argc, char **argv)
 	struct import_opts o = {0};
 	struct facts have = {0};
 	unsigned long long size;
+	size_t len;
+	char *data;
 	parse_import_opts(&o, argc, argv);
 	double start = now();
 	int fd = open_bundle(o.bundle, o.pin, &size);
 	/* the bundle and the archive in it, together, unpack to at most this */
 	unsigned long long limit = tar_unpack_limit(size, o.max_inflate, o.max_unpacked);
-	char *tmp = make_temp_dir("bundle"), *profile = unpack_bundle(o.bundle, fd, tmp, &have, limit);
+	char *profile = unpack_bundle(o.bundle, fd, &have, limit);
 	close(fd);
 
 	int differ = compare_facts(&o.want, &have, o.bundle);
@@ -370,9 +338,11 @@ int cmd_import(int argc, char **argv)
 		warn("using the mismatched profile anyway (--force)");
 
 	if (ends_with(profile, ".tar"))
-		import_gcda_archive(o.bundle, profile, tmp, o.dest, facts_get(&have, "relocate_root"), o.root, limit);
+		import_gcda_archive(o.bundle, profile, o.dest, facts_get(&have, "relocate_root"), o.root, limit);
+	else if ((data = read_file(profile, &len)))
+		output_write(o.dest, data, len);
 	else
-		copy_file(profile, o.dest);
+		fatal("cannot read %s: %s", printable(profile), strerror(errno));
 	if (o.manifest_out)
 		facts_write_json(&have, o.manifest_out);
 	const char *created = facts_get(&have, "created");
@@ -385,7 +355,5 @@ int cmd_import(int argc, char **argv)
 		jw_kv_bool(j, "forced", differ);
 		stamp_end(&s, o.stamp);
 	}
-	free(profile), free(o.root);
-	facts_free(&o.want), facts_free(&have);
 	return 0;
 }

@@ -26,19 +26,14 @@ static void compare(const struct fingerprint *old, const struct fingerprint *cur
 {
 	for (int c = 0; c < CHANGES; c++)
 		d->v[c] = xcalloc((size_t)old->n + (size_t)cur->n + 1, sizeof *d->v[c]);
-	int i = 0, k = 0;
-	while (i < old->n || k < cur->n) {
+	for (int i = 0, k = 0; i < old->n || k < cur->n;) {
 		int c = i == old->n ? 1 : k == cur->n ? -1 : strcmp(old->e[i].path, cur->e[k].path);
-		if (c < 0) {
-			d->v[REMOVED][d->n[REMOVED]++] = old->e[i++].path;
-		} else if (c > 0) {
-			d->v[ADDED][d->n[ADDED]++] = cur->e[k++].path;
-		} else {
-			if (strcmp(old->e[i].hash, cur->e[k].hash) != 0 || !cur->e[k].hash[0] || old->e[i].size != cur->e[k].size)
-				d->v[CHANGED][d->n[CHANGED]++] = cur->e[k].path;
-			i++;
-			k++;
-		}
+		const struct fingerprint_entry *o = c <= 0 ? &old->e[i] : NULL, *n = c >= 0 ? &cur->e[k] : NULL;
+		int kind = !n ? REMOVED : !o ? ADDED : strcmp(o->hash, n->hash) || !n->hash[0] || o->size != n->size ? CHANGED : -1;
+		if (kind >= 0)
+			d->v[kind][d->n[kind]++] = n ? n->path : o->path;
+		i += c <= 0;
+		k += c >= 0;
 	}
 }
 
@@ -94,7 +89,6 @@ static void write_tree_fingerprint(const char *file, const char *root, const cha
 	if (!from_log)
 		fprintf(stderr, "check: fingerprint of %d source files under %s written to %s\n", m.n, printable(m.root),
 			printable(file));
-	fingerprint_free(&m);
 }
 
 /* The files a build log's compiles read, fingerprinted one by one. */
@@ -108,8 +102,6 @@ static void write_compiled_fingerprint(const char *file, const char *log_path, c
 	if (build_log_read(&log, log_path, NULL) < 0)
 		fatal("cannot read build log %s: %s", printable(log_path), strerror(errno));
 	if (compiled_files(&log, objdir, skip, &files) == 0) {
-		build_log_free(&log);
-		compiled_free(&files);
 		warn("%s shows no compile command whose source exists (silent rules? make V=1 shows them): "
 		     "fingerprinting the tree under %s", printable(log_path), printable(objdir));
 		write_tree_fingerprint(file, objdir, fingerprint_default_suffixes, skip, 1);
@@ -134,9 +126,6 @@ static void write_compiled_fingerprint(const char *file, const char *log_path, c
 	fprintf(stderr, "check: fingerprint of %d files (the sources of %d compile%s in %s and the headers beside them%s) "
 			"written to %s\n", m.n, files.sources, files.sources == 1 ? "" : "s", printable(log_path),
 		listed < files.n ? ", and those of the earlier record" : "", printable(file));
-	fingerprint_free(&m);
-	compiled_free(&files);
-	build_log_free(&log);
 }
 
 struct check_opts {
@@ -356,10 +345,5 @@ int cmd_check(int argc, char **argv)
 	else
 		print_check_text(&o, &r);
 	print_verdict(&o, &r);
-	build_log_free(&r.log);
-	for (int c = 0; c < CHANGES; c++)
-		free(r.d.v[c]);
-	fingerprint_free(&r.old);
-	fingerprint_free(&r.cur);
 	return r.ok ? 0 : 1;
 }

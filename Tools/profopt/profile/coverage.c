@@ -559,8 +559,7 @@ int cmd_coverage(int argc, char **argv)
 		for (int k = 0; k < i; k++)
 			if (!strcmp(in[k].name, in[i].name))
 				usage_error("input name '%s' given twice (name them: NAME=REPORT.json)", in[i].name);
-		if (cov_read_report(in[i].path, &in[i], err, sizeof err) < 0)
-			fatal("%s", err);
+		cov_read_report(in[i].path, &in[i]);
 		if (objects)
 			check_listing(&in[i]);
 	}

@@ -2,7 +2,6 @@
 #ifndef PROFOPT_COVERAGE_H
 #define PROFOPT_COVERAGE_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 /* A source file (or object) of the report's files[]. */
@@ -31,8 +30,8 @@ struct cov_input {
 	int have_sums;       /* every files[] entry has count_sum */
 };
 
-/* Reads a report into *in (name and path set by the caller); 0, or -1 with the reason in err. */
-int cov_read_report(const char *path, struct cov_input *in, char *err, size_t errlen);
+/* Reads a report into *in (name and path set by the caller); exits naming what is wrong. */
+void cov_read_report(const char *path, struct cov_input *in);
 
 /* report's file for functions clang's profile names no file for */
 #define COV_NO_FILE "(external)"

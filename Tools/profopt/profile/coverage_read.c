@@ -4,20 +4,9 @@
 #include "lib/util.h"
 
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail_with(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail_with(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* A non-negative integer member, or -1 when it is missing or not one. */
 static long long member_count(const json_t *obj, const char *key)
@@ -31,7 +20,7 @@ static const char *member_string(const json_t *obj, const char *key)
 	return json_string_value(json_object_get(obj, key));
 }
 
-static int read_files(const json_t *files, struct cov_input *in, const char *path, char *err, size_t errlen)
+static void read_files(const json_t *files, struct cov_input *in, const char *path)
 {
 	size_t n = json_array_size(files);
 	in->files = xcalloc(n + 1, sizeof *in->files);
@@ -41,8 +30,7 @@ static int read_files(const json_t *files, struct cov_input *in, const char *pat
 		const char *name = member_string(f, "file");
 		long long fns = member_count(f, "functions"), ex = member_count(f, "executed"), sum = member_count(f, "count_sum");
 		if (!name || fns < 0 || ex < 0 || ex > fns)
-			return fail_with(err, errlen, "%s: files[%zu] is not a file entry of profopt report (file, functions, executed)",
-					 path, i);
+			fatal("%s: files[%zu] is not a file entry of profopt report (file, functions, executed)", path, i);
 		struct cov_file *cf = &in->files[in->nfiles++];
 		cf->file = xstrdup(name);
 		cf->functions = (long)fns;
@@ -51,7 +39,6 @@ static int read_files(const json_t *files, struct cov_input *in, const char *pat
 		if (sum < 0)
 			in->have_sums = 0;
 	}
-	return 0;
 }
 
 /* hottest[] (executed, with sum_count) and never_executed[] entries. */
@@ -70,25 +57,20 @@ static void read_functions(const json_t *list, int executed, struct cov_input *i
 	}
 }
 
-int cov_read_report(const char *path, struct cov_input *in, char *err, size_t errlen)
+void cov_read_report(const char *path, struct cov_input *in)
 {
 	json_error_t jerr;
 	json_t *doc = json_load_file(path, 0, &jerr);
 	if (!doc)
-		return fail_with(err, errlen, "%s: line %d: %s", path, jerr.line, jerr.text);
+		fatal("%s: line %d: %s", path, jerr.line, jerr.text);
 	const json_t *files = json_object_get(doc, "files"), *fns = json_object_get(doc, "functions");
 	const char *family = member_string(doc, "family");
-	int rc = 0;
 	if (!json_is_array(files) || !json_is_object(fns) || !family)
-		rc = fail_with(err, errlen, "%s: not the output of 'profopt report --json' (no family, functions or files[])", path);
-	if (rc == 0)
-		rc = read_files(files, in, path, err, errlen);
-	if (rc == 0) {
-		in->family = xstrdup(family);
-		in->executed = (long)member_count(fns, "executed");
-		read_functions(json_object_get(doc, "hottest"), 1, in);
-		read_functions(json_object_get(doc, "never_executed"), 0, in);
-	}
+		fatal("%s: not the output of 'profopt report --json' (no family, functions or files[])", path);
+	read_files(files, in, path);
+	in->family = xstrdup(family);
+	in->executed = (long)member_count(fns, "executed");
+	read_functions(json_object_get(doc, "hottest"), 1, in);
+	read_functions(json_object_get(doc, "never_executed"), 0, in);
 	json_decref(doc);
-	return rc;
 }

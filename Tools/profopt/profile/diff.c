@@ -58,25 +58,24 @@ struct diff_result {
 
 /* The .gcda files of one side, read into memory and parsed once. */
 struct profile_tree {
-	const char *path;         /* as the user named it */
 	struct member_list files; /* sorted by name relative to the directory or archive */
 	struct gcov_file *parsed;
 	double total;             /* sum of all arc counters */
 };
 
 /* Every .gcda under a directory, named relative to it. */
-static void read_directory(struct profile_tree *t)
+static void read_directory(struct profile_tree *t, const char *path)
 {
 	struct file_list l = {0};
-	if (find_files(&l, t->path, ".gcda", NULL) < 0)
-		fatal("%s: %s", printable(t->path), strerror(errno));
+	if (find_files(&l, path, ".gcda", NULL) < 0)
+		fatal("%s: %s", printable(path), strerror(errno));
 	file_list_sort(&l);
-	size_t prefix = strlen(t->path);
+	size_t prefix = strlen(path);
 	t->files.m = xcalloc((size_t)l.n + 1, sizeof *t->files.m);
 	for (int i = 0; i < l.n; i++) {
 		struct member *m = &t->files.m[t->files.n++];
 		const char *rel = l.paths[i];
-		if (strncmp(rel, t->path, prefix) == 0 && rel[prefix] == '/') /* find_files gives "." no prefix */
+		if (strncmp(rel, path, prefix) == 0 && rel[prefix] == '/') /* find_files gives "." no prefix */
 			rel += prefix + 1;
 		m->name = xstrdup(rel + strspn(rel, "/"));
 		char err[600];
@@ -91,11 +90,10 @@ static void open_tree(struct profile_tree *t, const char *path)
 	struct stat st;
 	char err[600];
 	memset(t, 0, sizeof *t);
-	t->path = path;
 	if (stat(path, &st) < 0)
 		fatal("%s: %s", printable(path), strerror(errno));
 	if (S_ISDIR(st.st_mode))
-		read_directory(t);
+		read_directory(t, path);
 	else if (tarmem_read(path, ".gcda", &t->files, err, sizeof err) < 0)
 		fatal("%s is neither a directory nor a stash of .gcda files: %s", printable(path), err);
 	if (t->files.n == 0)
@@ -112,14 +110,6 @@ static void open_tree(struct profile_tree *t, const char *path)
 			for (uint32_t c = 0; f->fn[k].arcs && c < f->fn[k].narc_counters; c++)
 				t->total += (double)f->fn[k].arcs[c];
 	}
-}
-
-static void close_tree(struct profile_tree *t)
-{
-	for (int i = 0; i < t->files.n; i++)
-		gcov_file_free(&t->parsed[i]);
-	free(t->parsed);
-	tarmem_free(&t->files);
 }
 
 /* Overlap of one file's functions: each counter as a share of its side's total.  Functions
@@ -139,33 +129,30 @@ static double file_overlap(const struct gcov_file *fa, const struct gcov_file *f
 	return overlap;
 }
 
-/* Edge-count overlap of two gcc profile trees; also counts files that differ. */
-static double gcc_overlap(const struct profile_tree *a, const struct profile_tree *b, int *files, int *differing)
+/* Edge-count overlap of two gcc profiles (directories or stashes); also counts files that differ. */
+static double gcc_overlap(const char *pa, const char *pb, struct diff_result *r)
 {
+	struct profile_tree a, b;
 	double overlap = 0;
-	*files = 0;
-	*differing = 0;
-	for (int i = 0, j = 0; i < a->files.n || j < b->files.n;) {
-		int cmp = i == a->files.n ? 1 : j == b->files.n ? -1 : strcmp(a->files.m[i].name, b->files.m[j].name);
-		(*files)++;
+	open_tree(&a, pa);
+	open_tree(&b, pb);
+	r->files = 0;
+	for (int i = 0, j = 0; i < a.files.n || j < b.files.n;) {
+		int cmp = i == a.files.n ? 1 : j == b.files.n ? -1 : strcmp(a.files.m[i].name, b.files.m[j].name);
+		r->files++;
 		if (cmp != 0) { /* only on one side */
-			(*differing)++;
+			r->differing++;
 			cmp < 0 ? i++ : j++;
 			continue;
 		}
-		const struct member *ma = &a->files.m[i], *mb = &b->files.m[j];
-		*differing += ma->len != mb->len || memcmp(ma->data, mb->data, ma->len) != 0;
-		overlap += file_overlap(&a->parsed[i], &b->parsed[j], a->total, b->total);
+		const struct member *ma = &a.files.m[i], *mb = &b.files.m[j];
+		r->differing += ma->len != mb->len || memcmp(ma->data, mb->data, ma->len) != 0;
+		overlap += file_overlap(&a.parsed[i], &b.parsed[j], a.total, b.total);
 		i++, j++;
 	}
+	r->identical = r->differing == 0;
+	r->total_a = a.total, r->total_b = b.total;
 	return overlap;
-}
-
-/* Compared by their SHA-256: memory does not grow with the profiles. */
-static int same_bytes(const char *a, const char *b)
-{
-	char sa[SHA256_HEX_LEN + 1], sb[SHA256_HEX_LEN + 1];
-	return sha256_file(a, sa) == 0 && sha256_file(b, sb) == 0 && strcmp(sa, sb) == 0;
 }
 
 /* The sum of a clang profile's counters: overlap prints no figure for a profile without counts. */
@@ -216,7 +203,9 @@ static double clang_overlap(const char *tool, const char *a, const char *b, stru
 	free(out);
 	free(sa);
 	free(sb);
-	r->identical = same_bytes(a, b);
+	/* compared by their SHA-256: memory does not grow with the profiles */
+	char ha[SHA256_HEX_LEN + 1], hb[SHA256_HEX_LEN + 1];
+	r->identical = sha256_file(a, ha) == 0 && sha256_file(b, hb) == 0 && strcmp(ha, hb) == 0;
 	r->differing = !r->identical;
 	return v;
 }
@@ -267,21 +256,9 @@ int cmd_diff(int argc, char **argv)
 	int clang = ends_with(a, ".profdata") || ends_with(a, ".profraw");
 	if (clang != (ends_with(b, ".profdata") || ends_with(b, ".profraw")))
 		usage_error("cannot compare a clang profile with a gcc one");
-	double overlap;
 	/* totals: 1 unless counted (gcc; clang when overlap has no figure) */
 	struct diff_result r = {.files = 1, .total_a = 1, .total_b = 1};
-	if (clang) {
-		overlap = clang_overlap(o.tool && *o.tool ? o.tool : "llvm-profdata", a, b, &r);
-	} else {
-		struct profile_tree ta, tb;
-		open_tree(&ta, a);
-		open_tree(&tb, b);
-		overlap = gcc_overlap(&ta, &tb, &r.files, &r.differing);
-		r.identical = r.differing == 0;
-		r.total_a = ta.total, r.total_b = tb.total;
-		close_tree(&ta);
-		close_tree(&tb);
-	}
+	double overlap = clang ? clang_overlap(o.tool && *o.tool ? o.tool : "llvm-profdata", a, b, &r) : gcc_overlap(a, b, &r);
 	print_result(o.json, settle(overlap, &r), &r);
 	return r.identical ? 0 : 1;
 }

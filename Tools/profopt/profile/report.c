@@ -23,7 +23,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 struct fn_stat {
 	char *name, *file;
 	uint32_t line;      /* first line, 0 if unknown */
@@ -47,9 +46,8 @@ struct report {
 static struct fn_stat *add_fn(struct report *r)
 {
 	r->fn = grow_array(r->fn, r->nfn, &r->capfn, sizeof *r->fn, 256);
-	struct fn_stat *f = &r->fn[r->nfn++];
-	memset(f, 0, sizeof *f);
-	return f;
+	r->fn[r->nfn] = (struct fn_stat){0};
+	return &r->fn[r->nfn++];
 }
 
 /* Adds n counter values (v NULL: n zeros). */
@@ -104,17 +102,16 @@ static void add_gcda(struct report *r, const char *rel, const struct gcov_file *
 	free(object);
 }
 
-/* Reads one .gcda (name: for messages; its bytes, or why they could not be read) and its .gcno
- * (notes_path, may not exist). */
-static void read_gcc_pair(struct report *r, const char *name, const unsigned char *bytes, size_t len, const char *rel,
-			  const char *notes_path, const char *unread)
+/* Reads one .gcda (the stash member m, else the file `name`) and its .gcno (notes_path, may not exist). */
+static void read_gcc_pair(struct report *r, const char *name, const struct member *m, const char *rel,
+			  const char *notes_path)
 {
 	struct gcov_file data, notes;
 	char err[600];
 	r->profile_files++;
 	*strmap_slot(&r->seen, rel, 1) = (void *)1;
-	if (unread || gcov_parse(bytes, len, name, &data, err, sizeof err) < 0) {
-		fprintf(stderr, "%s: damaged profile: %s\n", progname, unread ? unread : err); /* as merge says it */
+	if ((m ? gcov_parse(m->data, m->len, name, &data, err, sizeof err) : gcov_read(name, &data, err, sizeof err)) < 0) {
+		fprintf(stderr, "%s: damaged profile: %s\n", progname, err); /* as merge says it */
 		r->damaged++;
 		return;
 	}
@@ -206,16 +203,9 @@ static void collect_gcc(struct report *r, const char *dir, const char *archive, 
 	for (int i = 0; i < (archive ? stash.n : gcda.n); i++) {
 		const struct member *m = archive ? &stash.m[i] : NULL;
 		const char *rel = m ? m->name : relative_to(gcda.paths[i], dir);
-		char *name = m ? xasprintf("%s:%s", archive, rel) : xstrdup(gcda.paths[i]), *notes = NULL;
-		size_t len = m ? m->len : 0;
-		unsigned char *bytes = m ? NULL : read_profile(name, &len, err, sizeof err);
-		if (notes_dir) {
-			char *base = replace_suffix(rel, ".gcda", ".gcno");
-			notes = xasprintf("%s/%s", notes_dir, base);
-			free(base);
-		}
-		read_gcc_pair(r, name, m ? m->data : bytes, len, rel, notes, m || bytes ? NULL : err);
-		free(bytes);
+		char *name = m ? xasprintf("%s:%s", archive, rel) : xstrdup(gcda.paths[i]);
+		char *notes = notes_dir ? xasprintf("%s/%.*s.gcno", notes_dir, (int)strlen(rel) - 5, rel) : NULL;
+		read_gcc_pair(r, name, m, rel, notes);
 		free(notes);
 		free(name);
 	}
@@ -229,8 +219,8 @@ static void collect_gcc(struct report *r, const char *dir, const char *archive, 
  * for the object beside the .gcda name them; static functions stay numbered. */
 struct naming {
 	struct report *r;
-	struct strmap unnamed; /* "OBJECT #IDENT" -> its fn_stat */
-	const char **objects;  /* relative to objdir, per object given to nm */
+	struct strmap unnamed; /* "OBJDIR/OBJECT #IDENT" -> its fn_stat */
+	char **paths;          /* the objects given to nm */
 };
 
 static void name_symbol(void *ctx, int object, const char *name, char type)
@@ -238,7 +228,7 @@ static void name_symbol(void *ctx, int object, const char *name, char type)
 	struct naming *n = ctx;
 	if (type != 'T' && type != 'W')
 		return;
-	char *key = xasprintf("%s #%u", n->objects[object], gcov_global_ident(name));
+	char *key = xasprintf("%s #%u", n->paths[object], gcov_global_ident(name));
 	struct fn_stat *f = strmap_get(&n->unnamed, key);
 	free(key);
 	if (f && f->name[0] == '#') {
@@ -250,33 +240,27 @@ static void name_symbol(void *ctx, int object, const char *name, char type)
 
 static void name_globals(struct report *r, const char *objdir, const char *nm)
 {
-	struct naming n = {r, {0}, xcalloc((size_t)r->nfn + 1, sizeof *n.objects)};
-	char **paths = xcalloc((size_t)r->nfn + 1, sizeof *paths), *why = NULL;
+	struct naming n = {r, {0}, xcalloc((size_t)r->nfn + 1, sizeof *n.paths)};
+	char *why = NULL;
 	int nobj = 0;
 	for (int i = 0; i < r->nfn; i++) {
 		if (r->fn[i].name[0] != '#')
 			continue;
-		char *key = xasprintf("%s %s", r->fn[i].file, r->fn[i].name);
+		char *o = xasprintf("%s/%s", objdir, r->fn[i].file), *key = xasprintf("%s %s", o, r->fn[i].name);
 		*strmap_slot(&n.unnamed, key, 1) = &r->fn[i];
 		free(key);
-		if (nobj == 0 || strcmp(n.objects[nobj - 1], r->fn[i].file) != 0) {
-			char *o = xasprintf("%s/%s", objdir, r->fn[i].file);
-			if (access(o, R_OK) == 0) {
-				n.objects[nobj] = r->fn[i].file;
-				paths[nobj++] = o;
-			} else {
-				free(o);
-			}
-		}
+		if ((nobj == 0 || strcmp(n.paths[nobj - 1], o) != 0) && access(o, R_OK) == 0)
+			n.paths[nobj++] = o;
+		else
+			free(o);
 	}
-	if (nm_symbols(nm, paths, nobj, NM_DEFINED, name_symbol, &n, &why) != 0)
+	if (nm_symbols(nm, n.paths, nobj, NM_DEFINED, name_symbol, &n, &why) != 0)
 		warn("%s could not list the symbols of the objects (functions stay numbered): %.200s", printable(nm),
 		     why && *why ? printable(why) : "cannot run it");
 	free(why);
 	for (int i = 0; i < nobj; i++)
-		free(paths[i]);
-	free(paths);
-	free(n.objects);
+		free(n.paths[i]);
+	free(n.paths);
 	strmap_free(&n.unnamed, NULL);
 }
 
@@ -326,30 +310,20 @@ static char *merge_raw(struct report *r, const char *tool, const char *dir, cons
 	/* damaged ones (an empty file, which llvm-profdata would skip in silence) named as merge does */
 	int *bad = xcalloc((size_t)raw.n + 1, sizeof *bad), good = 0;
 	r->damaged += profraw_count_damaged(raw.paths, raw.n, bad);
-	char **argv = xcalloc((size_t)raw.n + 5, sizeof *argv), *out = NULL, *merged = NULL;
+	char *tmpdir = make_temp_dir("report"), *merged = xasprintf("%s/merged.profdata", tmpdir), *out = NULL;
+	char **argv = xcalloc((size_t)raw.n + 5, sizeof *argv);
+	argv[0] = (char *)tool;
+	argv[1] = "merge";
+	argv[2] = xasprintf("-output=%s", merged);
+	argv[3] = "--";
 	for (int i = 0; i < raw.n; i++)
 		if (!bad[i])
 			argv[4 + good++] = safe_path_arg(raw.paths[i]);
-	if (good > 0) {
-		char *tmpdir = make_temp_dir("report");
-		merged = xasprintf("%s/merged.profdata", tmpdir);
-		free(tmpdir);
-		argv[0] = (char *)tool;
-		argv[1] = "merge";
-		argv[2] = xasprintf("-output=%s", merged);
-		argv[3] = "--";
-		int st = capture(argv, &out);
-		if (!proc_exit_ok(st))
-			fatal("%s merge failed: %s", printable(tool), out && *out ? printable(out) : "cannot run it");
-		free(out);
-		free(argv[2]);
-	}
-	for (int i = 0; i < good; i++)
-		free(argv[4 + i]);
-	free(argv);
-	free(bad);
-	file_list_free(&raw);
-	return merged;
+	if (good == 0)
+		return NULL;
+	if (!proc_exit_ok(capture(argv, &out)))
+		fatal("%s merge failed: %s", printable(tool), out && *out ? printable(out) : "cannot run it");
+	return merged; /* the lists live until report ends, as r's functions do */
 }
 
 static void collect_clang(struct report *r, const char *tool, const char *profdata, const char *dir,
@@ -584,8 +558,7 @@ static void print_text(const struct report *r, const struct totals *all, struct 
 	if (r->version[0])
 		printf(", %s %s", r->family->id == FAMILY_GCC ? "GCC" : "instrumentation", r->version);
 	if (r->family->id == FAMILY_GCC) {
-		printf(", %u run%s", r->runs, r->runs == 1 ? "" : "s");
-		printf(", notes (.gcno) for %d", r->notes_files - r->unloaded);
+		printf(", %u run%s, notes (.gcno) for %d", r->runs, r->runs == 1 ? "" : "s", r->notes_files - r->unloaded);
 		if (r->unloaded)
 			printf(" (+%d objects never loaded)", r->unloaded);
 		if (r->objects_without_data)
@@ -735,8 +708,7 @@ static void collect(struct report *r, const struct report_opts *o)
 			name_globals(r, o->dir, o->nm);
 		if (o->dir && r->notes_files == 0)
 			r->objects_without_data = count_objects_without_data(o->dir, o->skip.v);
-		r->have_names = r->notes_files > 0;
-		r->have_lines = r->notes_files > 0;
+		r->have_names = r->have_lines = r->notes_files > 0;
 	} else {
 		collect_clang(r, o->tool, o->profdata, o->dir, o->skip.v);
 		r->have_names = 1;
@@ -766,12 +738,5 @@ int cmd_report(int argc, char **argv)
 		print_headline(&r, &all);
 	else
 		print_text(&r, &all, hot, (int)o.top, o.list_cold);
-	for (int i = 0; i < r.nfn; i++) {
-		free(r.fn[i].name);
-		free(r.fn[i].file);
-	}
-	free(r.fn);
-	free(hot);
-	strmap_free(&r.seen, NULL);
 	return r.damaged ? 1 : 0;
 }
