@@ -167,14 +167,11 @@ static int read_counters(struct cursor *c, struct gcov_function *fn, uint32_t ta
 
 static int read_header(struct cursor *c, struct gcov_file *f)
 {
-	uint32_t magic;
 	if (c->len < 16)
 		return failf(c, 0, "truncated header: file has %zu bytes, expected at least 16", c->len);
+	uint32_t magic = word_at(c, 0);
+	c->swap = magic != GCOV_DATA_MAGIC && magic != GCOV_NOTE_MAGIC;
 	magic = word_at(c, 0);
-	if (magic != GCOV_DATA_MAGIC && magic != GCOV_NOTE_MAGIC) {
-		c->swap = 1;
-		magic = word_at(c, 0);
-	}
 	if (magic != GCOV_DATA_MAGIC && magic != GCOV_NOTE_MAGIC)
 		return failf(c, 0, "bad magic %02x %02x %02x %02x: not a .gcda or .gcno file (expected \"gcda\" or \"gcno\")",
 			     c->p[0], c->p[1], c->p[2], c->p[3]);
@@ -368,16 +365,14 @@ const struct gcov_function *gcov_find_function(const struct gcov_file *notes, ui
 int gcov_check_pair(const struct gcov_file *notes, const struct gcov_file *data, char *err, size_t errlen)
 {
 	char a[5], b[5];
-	if (notes->version != data->version) {
+	if (notes->version != data->version)
 		snprintf(err, errlen, "version \"%s\" in the data, \"%s\" in the notes", gcov_version_string(data->version, a),
 			 gcov_version_string(notes->version, b));
-		return data->nfn ? data->nfn : 1;
-	}
-	if (notes->stamp != data->stamp) {
+	else if (notes->stamp != data->stamp)
 		snprintf(err, errlen, "stamp %u in the data, %u in the notes: they come from different compilations",
 			 data->stamp, notes->stamp);
+	if (notes->version != data->version || notes->stamp != data->stamp)
 		return data->nfn ? data->nfn : 1;
-	}
 	int bad = 0;
 	for (int i = 0; i < data->nfn; i++) {
 		const struct gcov_function *d = &data->fn[i], *n = gcov_find_function(notes, d->ident);
