@@ -2,7 +2,6 @@
 #include "format/buildlog.h"
 #include "lib/util.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,19 +109,14 @@ static int in_list(const char *w, const char *const *list, int suffix)
 /* "a/./b/../c" -> "a/c" in place (a leading ".." stays). */
 static void normalize(char *path)
 {
-	char *parts[512], *copy = xstrdup(path), *save;
-	int n = 0, abs = path[0] == '/';
+	char *parts[512], *copy = xstrdup(path), *save, *out = path + (path[0] == '/'); /* an absolute path keeps its '/' */
+	int n = 0;
 	for (char *p = strtok_r(copy, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(p, "."))
-			continue;
 		if (!strcmp(p, "..") && n > 0 && strcmp(parts[n - 1], ".."))
 			n--;
-		else if (n < 512)
+		else if (strcmp(p, ".") && n < 512)
 			parts[n++] = p;
 	}
-	char *out = path;
-	if (abs)
-		*out++ = '/';
 	for (int i = 0; i < n; i++)
 		out += sprintf(out, "%s%s", i ? "/" : "", parts[i]);
 	*out = '\0';

@@ -59,7 +59,7 @@ static int get_word(struct cursor *c, size_t end, const char *what, uint32_t *v)
 /* A GCC 12 string: byte length (with the NUL), bytes; *s is malloc'd ("" for length 0). */
 static int get_string(struct cursor *c, size_t end, const char *what, char **s)
 {
-	uint32_t n;
+	uint32_t n = 0;
 	size_t at = c->pos;
 	if (get_word(c, end, what, &n) < 0)
 		return -1;
@@ -107,7 +107,7 @@ static int read_function(struct cursor *c, struct gcov_file *f, size_t end, stru
 
 static int read_arcs(struct cursor *c, struct gcov_function *fn, size_t start, size_t end)
 {
-	uint32_t src;
+	uint32_t src = 0;
 	if (!fn)
 		return failf(c, start, "ARCS record before any FUNCTION record");
 	if (get_word(c, end, "arc source block", &src) < 0)
@@ -116,18 +116,14 @@ static int read_arcs(struct cursor *c, struct gcov_function *fn, size_t start, s
 		return failf(c, start, "ARCS record of %zu bytes: expected 4 + 8 per arc", end - start);
 	if (fn->nblocks && src >= fn->nblocks)
 		return failf(c, start, "arc source block %u, but the function has %u blocks", src, fn->nblocks);
-	while (c->pos < end) {
-		uint32_t dest = 0, flags = 0;
-		if (get_word(c, end, "arc destination", &dest) < 0 || get_word(c, end, "arc flags", &flags) < 0)
-			return -1;
+	for (; c->pos < end; c->pos += 8) { /* whole arcs: checked above */
+		uint32_t dest = word_at(c, c->pos), flags = word_at(c, c->pos + 4);
 		if (fn->nblocks && dest >= fn->nblocks)
-			return failf(c, c->pos - 8, "arc destination block %u, but the function has %u blocks", dest,
-				     fn->nblocks);
+			return failf(c, c->pos, "arc destination block %u, but the function has %u blocks", dest, fn->nblocks);
 		if (fn->narcs >= MAX_ARCS)
-			return failf(c, c->pos - 8, "more than %u arcs in one function", MAX_ARCS);
+			return failf(c, c->pos, "more than %u arcs in one function", MAX_ARCS);
 		fn->narcs++;
-		if (!(flags & ARC_ON_TREE))
-			fn->ncounted++;
+		fn->ncounted += !(flags & ARC_ON_TREE);
 	}
 	return 0;
 }
@@ -157,11 +153,8 @@ static int read_counters(struct cursor *c, struct gcov_function *fn, uint32_t ta
 	if (zero)
 		return 0; /* arcs stays NULL: all zero, and nothing allocated for a claimed count */
 	fn->arcs = xcalloc(fn->narc_counters ? fn->narc_counters : 1, sizeof *fn->arcs);
-	for (uint32_t i = 0, lo, hi; i < fn->narc_counters; i++) {
-		if (get_word(c, *end, "counter", &lo) < 0 || get_word(c, *end, "counter", &hi) < 0)
-			return -1;
-		fn->arcs[i] = (uint64_t)hi << 32 | lo;
-	}
+	for (uint32_t i = 0; i < fn->narc_counters; i++, c->pos += 8) /* within the file: checked above */
+		fn->arcs[i] = (uint64_t)word_at(c, c->pos + 4) << 32 | word_at(c, c->pos);
 	return 0;
 }
 
@@ -391,14 +384,12 @@ int gcov_check_pair(const struct gcov_file *notes, const struct gcov_file *data,
 
 int gcov_check_data(const char *path, const char *name, char *why, size_t n)
 {
-	struct gcov_file f;
+	struct gcov_file f = {0};
 	size_t len;
 	unsigned char *data = read_profile(path, &len, why, n);
 	int rc = data ? gcov_parse(data, len, name, &f, why, n) : -1;
 	free(data);
-	if (rc < 0)
-		return -1;
-	if (f.kind != GCOV_DATA) {
+	if (rc == 0 && f.kind != GCOV_DATA) {
 		snprintf(why, n, "%s: a .gcno (compiler notes), not a .gcda", printable(name));
 		rc = -1;
 	}
