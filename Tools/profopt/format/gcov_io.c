@@ -187,68 +187,50 @@ static int read_header(struct cursor *c, struct gcov_file *f)
 	return 0;
 }
 
-static int parse(struct cursor *cp, struct gcov_file *f)
+static int parse(struct cursor *c, struct gcov_file *f)
 {
-	struct cursor c = *cp;
 	struct gcov_function *cur = NULL;
-	if (read_header(&c, f) < 0)
+	if (read_header(c, f) < 0)
 		return -1;
-	int ended = 0;
-	while (c.pos < c.len) {
-		size_t start = c.pos, end = 0;
+	while (c->pos < c->len) {
+		size_t start = c->pos, end = 0;
 		uint32_t tag = 0, ulen = 0;
-		if (get_word(&c, c.len, "record tag", &tag) < 0)
+		if (get_word(c, c->len, "record tag", &tag) < 0)
 			return -1;
-		if (tag == 0) {
-			ended = 1; /* explicit end of file */
-			break;
-		}
-		if (get_word(&c, c.len, "record length", &ulen) < 0)
+		if (tag == 0)
+			return 0; /* explicit end of file */
+		if (get_word(c, c->len, "record length", &ulen) < 0)
 			return -1;
-		int32_t length = (int32_t)ulen;
-		if (f->kind == GCOV_DATA && gcov_counter_tag(tag)) {
-			if (read_counters(&c, cur, tag, length, start, &end) < 0)
-				return -1;
-			c.pos = end;
-			continue;
-		}
-		if (ulen > c.len - c.pos)
-			return failf(&c, start, "record 0x%08x of %u bytes, only %zu left: truncated file (actual/expected)", tag,
-				     ulen, c.len - c.pos);
-		end = c.pos + ulen;
-		switch (tag) {
-		case GCOV_TAG_FUNCTION:
-			if (read_function(&c, f, end, &cur) < 0)
-				return -1;
-			break;
-		case TAG_OBJECT_SUMMARY:
-			if (f->kind != GCOV_DATA || ulen != 8)
-				return failf(&c, start, "object summary of %u bytes, expected 8 (actual/expected)", ulen);
-			f->runs = word_at(&c, c.pos);
-			break;
-		case TAG_BLOCKS:
-			if (!cur || f->kind != GCOV_NOTES)
-				return failf(&c, start, "BLOCKS record outside a function of a .gcno");
-			if (get_word(&c, end, "block count", &cur->nblocks) < 0)
-				return -1;
-			break;
-		case TAG_ARCS:
-			if (f->kind != GCOV_NOTES)
-				return failf(&c, start, "ARCS record in a .gcda");
-			if (read_arcs(&c, cur, start, end) < 0)
-				return -1;
-			break;
-		default: /* LINES and anything newer: skipped */
-			break;
-		}
-		if (c.pos > end)
-			return failf(&c, start, "record 0x%08x overruns its length %u", tag, ulen);
-		c.pos = end;
+		int counters = f->kind == GCOV_DATA && gcov_counter_tag(tag), rc = 0;
+		if (!counters && ulen > c->len - c->pos)
+			return failf(c, start, "record 0x%08x of %u bytes, only %zu left: truncated file (actual/expected)", tag,
+				     ulen, c->len - c->pos);
+		end = c->pos + ulen; /* counters: a negative length is a count, read_counters sets end */
+		if (counters)
+			rc = read_counters(c, cur, tag, (int32_t)ulen, start, &end);
+		else if (tag == GCOV_TAG_FUNCTION)
+			rc = read_function(c, f, end, &cur);
+		else if (tag == TAG_OBJECT_SUMMARY && (f->kind != GCOV_DATA || ulen != 8))
+			rc = failf(c, start, "object summary of %u bytes, expected 8 (actual/expected)", ulen);
+		else if (tag == TAG_OBJECT_SUMMARY)
+			f->runs = word_at(c, c->pos);
+		else if (tag == TAG_BLOCKS && (!cur || f->kind != GCOV_NOTES))
+			rc = failf(c, start, "BLOCKS record outside a function of a .gcno");
+		else if (tag == TAG_BLOCKS)
+			rc = get_word(c, end, "block count", &cur->nblocks);
+		else if (tag == TAG_ARCS)
+			rc = f->kind != GCOV_NOTES ? failf(c, start, "ARCS record in a .gcda") : read_arcs(c, cur, start, end);
+		/* LINES and anything newer: skipped */
+		if (rc < 0)
+			return -1;
+		if (c->pos > end)
+			return failf(c, start, "record 0x%08x overruns its length %u", tag, ulen);
+		c->pos = end;
 	}
 	/* libgcov and gcov-tool end every .gcda with a zero word: without it the file was cut,
 	 * possibly between two records, which no length would show. */
-	if (f->kind == GCOV_DATA && !ended)
-		return failf(&c, c.len, "no end-of-file word after %zu bytes: truncated file", c.len);
+	if (f->kind == GCOV_DATA)
+		return failf(c, c->len, "no end-of-file word after %zu bytes: truncated file", c->len);
 	return 0;
 }
 
