@@ -134,14 +134,12 @@ static char *object_name(const char *obj, const char *cwd, const char *objdir)
 	return path;
 }
 
-/* The directory an -I or -iquote at word i names ("-Idir" or "-I dir"), or NULL. */
-static const char *include_dir(char **w, int n, int i)
+/* The value of option opt at word i ("-Idir" or "-I dir"), or NULL. */
+static char *option_value(char **w, int n, int i, const char *opt)
 {
-	if (!strcmp(w[i], "-I") || !strcmp(w[i], "-iquote"))
+	if (!strcmp(w[i], opt))
 		return i + 1 < n ? w[i + 1] : NULL;
-	if (starts_with(w[i], "-iquote") || starts_with(w[i], "-I"))
-		return w[i] + (w[i][1] == 'I' ? 2 : 7);
-	return NULL;
+	return starts_with(w[i], opt) && w[i][strlen(opt)] ? w[i] + strlen(opt) : NULL;
 }
 
 /* Records the compile command on this line, if it is one. */
@@ -154,13 +152,11 @@ static void add_compile(struct build_log *l, const char *line, int lineno, const
 	for (int i = 0; i < n; i++) {
 		compile |= !strcmp(w[i], "-c");
 		flags = flags_of_word(w[i], flags);
-		const char *dir = include_dir(w, n, i);
-		if (dir && ninc < 256)
-			inc[ninc++] = (char *)dir;
-		if (!strcmp(w[i], "-o") && i + 1 < n)
-			obj = w[i + 1];
-		else if (starts_with(w[i], "-o") && w[i][2])
-			obj = w[i] + 2;
+		char *dir = option_value(w, n, i, "-I"), *o = option_value(w, n, i, "-o");
+		if ((dir || (dir = option_value(w, n, i, "-iquote"))) && ninc < 256)
+			inc[ninc++] = dir;
+		if (o)
+			obj = o;
 		else if (w[i][0] != '-' && in_list(w[i], source_suffixes, 1) &&
 			 !(i > 0 && in_list(w[i - 1], takes_value, 0)))
 			src = w[i];

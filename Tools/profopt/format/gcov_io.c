@@ -234,12 +234,10 @@ static int parse(struct cursor *c, struct gcov_file *f)
 	return 0;
 }
 
-static int cmp_ident(const void *a, const void *b, void *file)
+static int cmp_key(const void *a, const void *b)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-	const struct gcov_function *fn = ((const struct gcov_file *)file)->fn;
-	uint32_t ix = fn[x].ident, iy = fn[y].ident;
-	return ix != iy ? (ix < iy ? -1 : 1) : (x > y) - (x < y);
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
 }
 
 int gcov_parse(const unsigned char *data, size_t len, const char *name, struct gcov_file *f, char *err,
@@ -250,8 +248,8 @@ int gcov_parse(const unsigned char *data, size_t len, const char *name, struct g
 	if (parse(&c, f) == 0) {
 		f->by_ident = xcalloc((size_t)f->nfn + 1, sizeof *f->by_ident);
 		for (int i = 0; i < f->nfn; i++)
-			f->by_ident[i] = i;
-		qsort_r(f->by_ident, (size_t)f->nfn, sizeof *f->by_ident, cmp_ident, f);
+			f->by_ident[i] = (uint64_t)f->fn[i].ident << 32 | (uint32_t)i;
+		qsort(f->by_ident, (size_t)f->nfn, sizeof *f->by_ident, cmp_key);
 		return 0;
 	}
 	gcov_file_free(f);
@@ -329,12 +327,12 @@ const struct gcov_function *gcov_find_function(const struct gcov_file *notes, ui
 	int n = notes->by_ident ? notes->nfn : 0, lo = 0, hi = n;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		if (notes->fn[notes->by_ident[mid]].ident < ident)
+		if (notes->by_ident[mid] >> 32 < ident)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && notes->fn[notes->by_ident[lo]].ident == ident ? &notes->fn[notes->by_ident[lo]] : NULL;
+	return lo < n && notes->by_ident[lo] >> 32 == ident ? &notes->fn[(uint32_t)notes->by_ident[lo]] : NULL;
 }
 
 int gcov_check_pair(const struct gcov_file *notes, const struct gcov_file *data, char *err, size_t errlen)
