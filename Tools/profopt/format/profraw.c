@@ -229,8 +229,7 @@ int profraw_tool_reads(const char *tool, const char *path, char *err, size_t err
 {
 	char *arg = safe_path_arg(path);
 	char *argv[] = {(char *)tool, "show", "--", arg, NULL}, *out = NULL;
-	int st = capture(argv, &out);
-	int ok = proc_exit_ok(st);
+	int st = capture(argv, &out), ok = proc_exit_ok(st);
 	free(arg);
 	if (st < 0)
 		snprintf(err, errlen, "cannot run %s", printable(tool));
