@@ -117,10 +117,8 @@ void fingerprint_rehash(struct fingerprint *cur, const struct fingerprint *old, 
 void fingerprint_write(const struct fingerprint *m, const char *path)
 {
 	struct buf b = {0};
-	buf_printf(&b, "# profopt source fingerprints %s (sha256, size, path)\nroot %s\n", m->listed ? "3" : "2",
-		   m->root ? m->root : ".");
-	if (m->listed)
-		buf_puts(&b, "files listed\n");
+	buf_printf(&b, "# profopt source fingerprints %s (sha256, size, path)\nroot %s\n%s", m->listed ? "3" : "2",
+		   m->root ? m->root : ".", m->listed ? "files listed\n" : "");
 	for (int i = 0; i < m->n; i++)
 		buf_printf(&b, "%s %lld %s\n", m->e[i].hash[0] ? m->e[i].hash : "-", m->e[i].size, m->e[i].path);
 	output_write(path, b.data, b.len);
