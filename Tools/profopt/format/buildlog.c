@@ -109,7 +109,8 @@ static int in_list(const char *w, const char *const *list, int suffix)
 /* "a/./b/../c" -> "a/c" in place (a leading ".." stays). */
 static void normalize(char *path)
 {
-	char *parts[512], *copy = xstrdup(path), *save, *out = path + (path[0] == '/'); /* an absolute path keeps its '/' */
+	/* an absolute path keeps its '/' */
+	char *parts[512], *copy = xstrdup(path), *save, *out = path + (path[0] == '/');
 	int n = 0;
 	for (char *p = strtok_r(copy, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
 		if (!strcmp(p, "..") && n > 0 && strcmp(parts[n - 1], ".."))

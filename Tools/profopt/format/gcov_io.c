@@ -119,7 +119,8 @@ static int read_arcs(struct cursor *c, struct gcov_function *fn, size_t start, s
 	for (; c->pos < end; c->pos += 8) { /* whole arcs: checked above */
 		uint32_t dest = word_at(c, c->pos), flags = word_at(c, c->pos + 4);
 		if (fn->nblocks && dest >= fn->nblocks)
-			return failf(c, c->pos, "arc destination block %u, but the function has %u blocks", dest, fn->nblocks);
+			return failf(c, c->pos, "arc destination block %u, but the function has %u blocks", dest,
+				     fn->nblocks);
 		if (fn->narcs >= MAX_ARCS)
 			return failf(c, c->pos, "more than %u arcs in one function", MAX_ARCS);
 		fn->narcs++;
@@ -218,8 +219,10 @@ static int parse(struct cursor *c, struct gcov_file *f)
 			rc = failf(c, start, "BLOCKS record outside a function of a .gcno");
 		else if (tag == TAG_BLOCKS)
 			rc = get_word(c, end, "block count", &cur->nblocks);
+		else if (tag == TAG_ARCS && f->kind != GCOV_NOTES)
+			rc = failf(c, start, "ARCS record in a .gcda");
 		else if (tag == TAG_ARCS)
-			rc = f->kind != GCOV_NOTES ? failf(c, start, "ARCS record in a .gcda") : read_arcs(c, cur, start, end);
+			rc = read_arcs(c, cur, start, end);
 		/* LINES and anything newer: skipped */
 		if (rc < 0)
 			return -1;

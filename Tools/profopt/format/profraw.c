@@ -242,7 +242,8 @@ int profraw_tool_reads(const char *tool, const char *path, char *err, size_t err
 /* Builds the program with CC (split without a shell) and runs it: the failed step's output, or NULL. */
 static char *build_and_run(const char *cc, const char *src, const char *exe, const char *raw)
 {
-	char **words = split_command(cc), *out = NULL, *more[] = {"-fprofile-generate", "-o", (char *)exe, (char *)src};
+	char **words = split_command(cc), *out = NULL;
+	char *more[] = {"-fprofile-generate", "-o", (char *)exe, (char *)src};
 	size_t n = 0;
 	while (words[n])
 		n++;
