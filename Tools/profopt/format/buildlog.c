@@ -2,7 +2,6 @@
 #include "format/buildlog.h"
 #include "lib/util.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,19 +109,15 @@ static int in_list(const char *w, const char *const *list, int suffix)
 /* "a/./b/../c" -> "a/c" in place (a leading ".." stays). */
 static void normalize(char *path)
 {
-	char *parts[512], *copy = xstrdup(path), *save;
-	int n = 0, abs = path[0] == '/';
+	/* an absolute path keeps its '/' */
+	char *parts[512], *copy = xstrdup(path), *save, *out = path + (path[0] == '/');
+	int n = 0;
 	for (char *p = strtok_r(copy, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(p, "."))
-			continue;
 		if (!strcmp(p, "..") && n > 0 && strcmp(parts[n - 1], ".."))
 			n--;
-		else if (n < 512)
+		else if (strcmp(p, ".") && n < 512)
 			parts[n++] = p;
 	}
-	char *out = path;
-	if (abs)
-		*out++ = '/';
 	for (int i = 0; i < n; i++)
 		out += sprintf(out, "%s%s", i ? "/" : "", parts[i]);
 	*out = '\0';
@@ -140,14 +135,12 @@ static char *object_name(const char *obj, const char *cwd, const char *objdir)
 	return path;
 }
 
-/* The directory an -I or -iquote at word i names ("-Idir" or "-I dir"), or NULL. */
-static const char *include_dir(char **w, int n, int i)
+/* The value of option opt at word i ("-Idir" or "-I dir"), or NULL. */
+static char *option_value(char **w, int n, int i, const char *opt)
 {
-	if (!strcmp(w[i], "-I") || !strcmp(w[i], "-iquote"))
+	if (!strcmp(w[i], opt))
 		return i + 1 < n ? w[i + 1] : NULL;
-	if (starts_with(w[i], "-iquote") || starts_with(w[i], "-I"))
-		return w[i] + (w[i][1] == 'I' ? 2 : 7);
-	return NULL;
+	return starts_with(w[i], opt) && w[i][strlen(opt)] ? w[i] + strlen(opt) : NULL;
 }
 
 /* Records the compile command on this line, if it is one. */
@@ -160,13 +153,11 @@ static void add_compile(struct build_log *l, const char *line, int lineno, const
 	for (int i = 0; i < n; i++) {
 		compile |= !strcmp(w[i], "-c");
 		flags = flags_of_word(w[i], flags);
-		const char *dir = include_dir(w, n, i);
-		if (dir && ninc < 256)
-			inc[ninc++] = (char *)dir;
-		if (!strcmp(w[i], "-o") && i + 1 < n)
-			obj = w[i + 1];
-		else if (starts_with(w[i], "-o") && w[i][2])
-			obj = w[i] + 2;
+		char *dir = option_value(w, n, i, "-I"), *o = option_value(w, n, i, "-o");
+		if ((dir || (dir = option_value(w, n, i, "-iquote"))) && ninc < 256)
+			inc[ninc++] = dir;
+		if (o)
+			obj = o;
 		else if (w[i][0] != '-' && in_list(w[i], source_suffixes, 1) &&
 			 !(i > 0 && in_list(w[i - 1], takes_value, 0)))
 			src = w[i];

@@ -88,47 +88,41 @@ void facts_load_kv_file(struct facts *f, const char *path)
 /* One member of a manifest object: a string of bounded length. */
 static int load_member(struct facts *f, const char *key, json_t *value, char *err, size_t errlen)
 {
-	if (!json_is_string(value)) {
+	const char *why = json_is_string(value) ? refusal(strlen(key), json_string_length(value)) : NULL;
+	if (json_is_string(value) && !why && f->n < FACTS_MAX) {
+		facts_set(f, key, json_string_value(value));
+		return 0;
+	}
+	if (!json_is_string(value))
 		snprintf(err, errlen, "the value of \"%.64s\" is not a string", printable(key));
-		return -1;
-	}
-	const char *why = refusal(strlen(key), json_string_length(value));
-	if (why) {
+	else if (why)
 		snprintf(err, errlen, "the entry \"%.64s\": %s", printable(key), why);
-		return -1;
-	}
-	if (f->n == FACTS_MAX) {
+	else
 		snprintf(err, errlen, "more than %d entries", FACTS_MAX);
-		return -1;
-	}
-	facts_set(f, key, json_string_value(value));
-	return 0;
+	return -1;
 }
 
 int facts_load_json(struct facts *f, const char *path, char *err, size_t errlen)
 {
 	size_t len;
 	char *text = read_file_max(path, FACTS_FILE_MAX, &len);
-	if (!text) {
-		if (errno == EFBIG)
-			snprintf(err, errlen, "more than %d bytes, the limit of a manifest", FACTS_FILE_MAX);
-		else
-			snprintf(err, errlen, "%s", strerror(errno));
+	if (!text && errno == EFBIG)
+		snprintf(err, errlen, "more than %d bytes, the limit of a manifest", FACTS_FILE_MAX);
+	else if (!text)
+		snprintf(err, errlen, "%s", strerror(errno));
+	if (!text)
 		return -1;
-	}
 	json_error_t e;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
 	free(text);
-	if (!root) {
-		snprintf(err, errlen, "line %d: %s", e.line, e.text);
-		return -1;
-	}
 	int rc = json_is_object(root) ? 0 : -1;
-	if (rc < 0)
+	if (!root)
+		snprintf(err, errlen, "line %d: %s", e.line, e.text);
+	else if (rc < 0)
 		snprintf(err, errlen, "not a JSON object");
 	const char *key;
 	json_t *value;
-	json_object_foreach(root, key, value) /* none in a non-object */
+	json_object_foreach(root, key, value) /* none in a non-object, or none read */
 		if ((rc = load_member(f, key, value, err, errlen)) < 0)
 			break;
 	json_decref(root);

@@ -91,16 +91,11 @@ int fingerprint_files(struct fingerprint *m, char *const *paths, int n, char *er
 		snprintf(err, errlen, "no files to fingerprint");
 		return -1;
 	}
-	/* the deepest directory above every path: the longest common prefix cut at a '/' */
-	size_t common = strlen(paths[0]);
-	for (int i = 1; i < n; i++) {
-		size_t k = 0;
-		while (k < common && paths[i][k] == paths[0][k])
-			k++;
-		common = k;
-	}
-	while (common > 0 && paths[0][common] != '/')
-		common--;
+	/* the deepest directory above every path: the first one's, or a shorter one they all share */
+	size_t common = strrchr(paths[0], '/') ? (size_t)(strrchr(paths[0], '/') - paths[0]) : 0;
+	for (int i = 1; i < n; i++)
+		if (common_dir_length(paths[0], paths[i]) < common)
+			common = common_dir_length(paths[0], paths[i]);
 	m->root = common ? xasprintf("%.*s", (int)common, paths[0]) : xstrdup("/");
 	for (int i = 0; i < n; i++)
 		if (paths[i][0] == '/' && !strchr(paths[i], '\n'))
@@ -122,10 +117,8 @@ void fingerprint_rehash(struct fingerprint *cur, const struct fingerprint *old, 
 void fingerprint_write(const struct fingerprint *m, const char *path)
 {
 	struct buf b = {0};
-	buf_printf(&b, "# profopt source fingerprints %s (sha256, size, path)\nroot %s\n", m->listed ? "3" : "2",
-		   m->root ? m->root : ".");
-	if (m->listed)
-		buf_puts(&b, "files listed\n");
+	buf_printf(&b, "# profopt source fingerprints %s (sha256, size, path)\nroot %s\n%s", m->listed ? "3" : "2",
+		   m->root ? m->root : ".", m->listed ? "files listed\n" : "");
 	for (int i = 0; i < m->n; i++)
 		buf_printf(&b, "%s %lld %s\n", m->e[i].hash[0] ? m->e[i].hash : "-", m->e[i].size, m->e[i].path);
 	output_write(path, b.data, b.len);

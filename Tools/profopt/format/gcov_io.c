@@ -59,7 +59,7 @@ static int get_word(struct cursor *c, size_t end, const char *what, uint32_t *v)
 /* A GCC 12 string: byte length (with the NUL), bytes; *s is malloc'd ("" for length 0). */
 static int get_string(struct cursor *c, size_t end, const char *what, char **s)
 {
-	uint32_t n;
+	uint32_t n = 0;
 	size_t at = c->pos;
 	if (get_word(c, end, what, &n) < 0)
 		return -1;
@@ -107,7 +107,7 @@ static int read_function(struct cursor *c, struct gcov_file *f, size_t end, stru
 
 static int read_arcs(struct cursor *c, struct gcov_function *fn, size_t start, size_t end)
 {
-	uint32_t src;
+	uint32_t src = 0;
 	if (!fn)
 		return failf(c, start, "ARCS record before any FUNCTION record");
 	if (get_word(c, end, "arc source block", &src) < 0)
@@ -116,18 +116,15 @@ static int read_arcs(struct cursor *c, struct gcov_function *fn, size_t start, s
 		return failf(c, start, "ARCS record of %zu bytes: expected 4 + 8 per arc", end - start);
 	if (fn->nblocks && src >= fn->nblocks)
 		return failf(c, start, "arc source block %u, but the function has %u blocks", src, fn->nblocks);
-	while (c->pos < end) {
-		uint32_t dest = 0, flags = 0;
-		if (get_word(c, end, "arc destination", &dest) < 0 || get_word(c, end, "arc flags", &flags) < 0)
-			return -1;
+	for (; c->pos < end; c->pos += 8) { /* whole arcs: checked above */
+		uint32_t dest = word_at(c, c->pos), flags = word_at(c, c->pos + 4);
 		if (fn->nblocks && dest >= fn->nblocks)
-			return failf(c, c->pos - 8, "arc destination block %u, but the function has %u blocks", dest,
+			return failf(c, c->pos, "arc destination block %u, but the function has %u blocks", dest,
 				     fn->nblocks);
 		if (fn->narcs >= MAX_ARCS)
-			return failf(c, c->pos - 8, "more than %u arcs in one function", MAX_ARCS);
+			return failf(c, c->pos, "more than %u arcs in one function", MAX_ARCS);
 		fn->narcs++;
-		if (!(flags & ARC_ON_TREE))
-			fn->ncounted++;
+		fn->ncounted += !(flags & ARC_ON_TREE);
 	}
 	return 0;
 }
@@ -157,24 +154,18 @@ static int read_counters(struct cursor *c, struct gcov_function *fn, uint32_t ta
 	if (zero)
 		return 0; /* arcs stays NULL: all zero, and nothing allocated for a claimed count */
 	fn->arcs = xcalloc(fn->narc_counters ? fn->narc_counters : 1, sizeof *fn->arcs);
-	for (uint32_t i = 0, lo, hi; i < fn->narc_counters; i++) {
-		if (get_word(c, *end, "counter", &lo) < 0 || get_word(c, *end, "counter", &hi) < 0)
-			return -1;
-		fn->arcs[i] = (uint64_t)hi << 32 | lo;
-	}
+	for (uint32_t i = 0; i < fn->narc_counters; i++, c->pos += 8) /* within the file: checked above */
+		fn->arcs[i] = (uint64_t)word_at(c, c->pos + 4) << 32 | word_at(c, c->pos);
 	return 0;
 }
 
 static int read_header(struct cursor *c, struct gcov_file *f)
 {
-	uint32_t magic;
 	if (c->len < 16)
 		return failf(c, 0, "truncated header: file has %zu bytes, expected at least 16", c->len);
+	uint32_t magic = word_at(c, 0);
+	c->swap = magic != GCOV_DATA_MAGIC && magic != GCOV_NOTE_MAGIC;
 	magic = word_at(c, 0);
-	if (magic != GCOV_DATA_MAGIC && magic != GCOV_NOTE_MAGIC) {
-		c->swap = 1;
-		magic = word_at(c, 0);
-	}
 	if (magic != GCOV_DATA_MAGIC && magic != GCOV_NOTE_MAGIC)
 		return failf(c, 0, "bad magic %02x %02x %02x %02x: not a .gcda or .gcno file (expected \"gcda\" or \"gcno\")",
 			     c->p[0], c->p[1], c->p[2], c->p[3]);
@@ -197,77 +188,59 @@ static int read_header(struct cursor *c, struct gcov_file *f)
 	return 0;
 }
 
-static int parse(struct cursor *cp, struct gcov_file *f)
+static int parse(struct cursor *c, struct gcov_file *f)
 {
-	struct cursor c = *cp;
 	struct gcov_function *cur = NULL;
-	if (read_header(&c, f) < 0)
+	if (read_header(c, f) < 0)
 		return -1;
-	int ended = 0;
-	while (c.pos < c.len) {
-		size_t start = c.pos, end = 0;
+	while (c->pos < c->len) {
+		size_t start = c->pos, end = 0;
 		uint32_t tag = 0, ulen = 0;
-		if (get_word(&c, c.len, "record tag", &tag) < 0)
+		if (get_word(c, c->len, "record tag", &tag) < 0)
 			return -1;
-		if (tag == 0) {
-			ended = 1; /* explicit end of file */
-			break;
-		}
-		if (get_word(&c, c.len, "record length", &ulen) < 0)
+		if (tag == 0)
+			return 0; /* explicit end of file */
+		if (get_word(c, c->len, "record length", &ulen) < 0)
 			return -1;
-		int32_t length = (int32_t)ulen;
-		if (f->kind == GCOV_DATA && gcov_counter_tag(tag)) {
-			if (read_counters(&c, cur, tag, length, start, &end) < 0)
-				return -1;
-			c.pos = end;
-			continue;
-		}
-		if (ulen > c.len - c.pos)
-			return failf(&c, start, "record 0x%08x of %u bytes, only %zu left: truncated file (actual/expected)", tag,
-				     ulen, c.len - c.pos);
-		end = c.pos + ulen;
-		switch (tag) {
-		case GCOV_TAG_FUNCTION:
-			if (read_function(&c, f, end, &cur) < 0)
-				return -1;
-			break;
-		case TAG_OBJECT_SUMMARY:
-			if (f->kind != GCOV_DATA || ulen != 8)
-				return failf(&c, start, "object summary of %u bytes, expected 8 (actual/expected)", ulen);
-			f->runs = word_at(&c, c.pos);
-			break;
-		case TAG_BLOCKS:
-			if (!cur || f->kind != GCOV_NOTES)
-				return failf(&c, start, "BLOCKS record outside a function of a .gcno");
-			if (get_word(&c, end, "block count", &cur->nblocks) < 0)
-				return -1;
-			break;
-		case TAG_ARCS:
-			if (f->kind != GCOV_NOTES)
-				return failf(&c, start, "ARCS record in a .gcda");
-			if (read_arcs(&c, cur, start, end) < 0)
-				return -1;
-			break;
-		default: /* LINES and anything newer: skipped */
-			break;
-		}
-		if (c.pos > end)
-			return failf(&c, start, "record 0x%08x overruns its length %u", tag, ulen);
-		c.pos = end;
+		int counters = f->kind == GCOV_DATA && gcov_counter_tag(tag), rc = 0;
+		if (!counters && ulen > c->len - c->pos)
+			return failf(c, start, "record 0x%08x of %u bytes, only %zu left: truncated file (actual/expected)", tag,
+				     ulen, c->len - c->pos);
+		end = c->pos + ulen; /* counters: a negative length is a count, read_counters sets end */
+		if (counters)
+			rc = read_counters(c, cur, tag, (int32_t)ulen, start, &end);
+		else if (tag == GCOV_TAG_FUNCTION)
+			rc = read_function(c, f, end, &cur);
+		else if (tag == TAG_OBJECT_SUMMARY && (f->kind != GCOV_DATA || ulen != 8))
+			rc = failf(c, start, "object summary of %u bytes, expected 8 (actual/expected)", ulen);
+		else if (tag == TAG_OBJECT_SUMMARY)
+			f->runs = word_at(c, c->pos);
+		else if (tag == TAG_BLOCKS && (!cur || f->kind != GCOV_NOTES))
+			rc = failf(c, start, "BLOCKS record outside a function of a .gcno");
+		else if (tag == TAG_BLOCKS)
+			rc = get_word(c, end, "block count", &cur->nblocks);
+		else if (tag == TAG_ARCS && f->kind != GCOV_NOTES)
+			rc = failf(c, start, "ARCS record in a .gcda");
+		else if (tag == TAG_ARCS)
+			rc = read_arcs(c, cur, start, end);
+		/* LINES and anything newer: skipped */
+		if (rc < 0)
+			return -1;
+		if (c->pos > end)
+			return failf(c, start, "record 0x%08x overruns its length %u", tag, ulen);
+		c->pos = end;
 	}
 	/* libgcov and gcov-tool end every .gcda with a zero word: without it the file was cut,
 	 * possibly between two records, which no length would show. */
-	if (f->kind == GCOV_DATA && !ended)
-		return failf(&c, c.len, "no end-of-file word after %zu bytes: truncated file", c.len);
+	if (f->kind == GCOV_DATA)
+		return failf(c, c->len, "no end-of-file word after %zu bytes: truncated file", c->len);
 	return 0;
 }
 
-static int cmp_ident(const void *a, const void *b, void *file)
+static int cmp_key(const void *a, const void *b)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-	const struct gcov_function *fn = ((const struct gcov_file *)file)->fn;
-	uint32_t ix = fn[x].ident, iy = fn[y].ident;
-	return ix != iy ? (ix < iy ? -1 : 1) : (x > y) - (x < y);
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
 }
 
 int gcov_parse(const unsigned char *data, size_t len, const char *name, struct gcov_file *f, char *err,
@@ -278,8 +251,8 @@ int gcov_parse(const unsigned char *data, size_t len, const char *name, struct g
 	if (parse(&c, f) == 0) {
 		f->by_ident = xcalloc((size_t)f->nfn + 1, sizeof *f->by_ident);
 		for (int i = 0; i < f->nfn; i++)
-			f->by_ident[i] = i;
-		qsort_r(f->by_ident, (size_t)f->nfn, sizeof *f->by_ident, cmp_ident, f);
+			f->by_ident[i] = (uint64_t)f->fn[i].ident << 32 | (uint32_t)i;
+		qsort(f->by_ident, (size_t)f->nfn, sizeof *f->by_ident, cmp_key);
 		return 0;
 	}
 	gcov_file_free(f);
@@ -357,27 +330,25 @@ const struct gcov_function *gcov_find_function(const struct gcov_file *notes, ui
 	int n = notes->by_ident ? notes->nfn : 0, lo = 0, hi = n;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		if (notes->fn[notes->by_ident[mid]].ident < ident)
+		if (notes->by_ident[mid] >> 32 < ident)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && notes->fn[notes->by_ident[lo]].ident == ident ? &notes->fn[notes->by_ident[lo]] : NULL;
+	return lo < n && notes->by_ident[lo] >> 32 == ident ? &notes->fn[(uint32_t)notes->by_ident[lo]] : NULL;
 }
 
 int gcov_check_pair(const struct gcov_file *notes, const struct gcov_file *data, char *err, size_t errlen)
 {
 	char a[5], b[5];
-	if (notes->version != data->version) {
+	if (notes->version != data->version)
 		snprintf(err, errlen, "version \"%s\" in the data, \"%s\" in the notes", gcov_version_string(data->version, a),
 			 gcov_version_string(notes->version, b));
-		return data->nfn ? data->nfn : 1;
-	}
-	if (notes->stamp != data->stamp) {
+	else if (notes->stamp != data->stamp)
 		snprintf(err, errlen, "stamp %u in the data, %u in the notes: they come from different compilations",
 			 data->stamp, notes->stamp);
+	if (notes->version != data->version || notes->stamp != data->stamp)
 		return data->nfn ? data->nfn : 1;
-	}
 	int bad = 0;
 	for (int i = 0; i < data->nfn; i++) {
 		const struct gcov_function *d = &data->fn[i], *n = gcov_find_function(notes, d->ident);
@@ -396,14 +367,12 @@ int gcov_check_pair(const struct gcov_file *notes, const struct gcov_file *data,
 
 int gcov_check_data(const char *path, const char *name, char *why, size_t n)
 {
-	struct gcov_file f;
+	struct gcov_file f = {0};
 	size_t len;
 	unsigned char *data = read_profile(path, &len, why, n);
 	int rc = data ? gcov_parse(data, len, name, &f, why, n) : -1;
 	free(data);
-	if (rc < 0)
-		return -1;
-	if (f.kind != GCOV_DATA) {
+	if (rc == 0 && f.kind != GCOV_DATA) {
 		snprintf(why, n, "%s: a .gcno (compiler notes), not a .gcda", printable(name));
 		rc = -1;
 	}

@@ -37,7 +37,7 @@ struct gcov_file {
 	uint32_t runs;    /* data: program runs merged into the file */
 	struct gcov_function *fn;
 	int nfn, capfn;
-	int *by_ident;    /* indices of fn sorted by ident (then position): lookups in log time */
+	uint64_t *by_ident; /* ident << 32 | index of each fn, sorted: lookups in log time */
 };
 
 /* Returns 0, or -1 with "NAME: offset N (0xN): reason" in err.  Never reads outside data and

@@ -24,7 +24,6 @@
 #include "lib/util.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -168,16 +167,14 @@ int profraw_parse(const unsigned char *data, size_t len, const char *name, struc
 	if (len < 16)
 		return failf(&r, 0, "truncated header: file has %zu bytes, expected at least 16 (actual/expected)", len);
 	uint64_t magic = get(&r, 0, 8);
-	if (magic != PROFRAW_MAGIC64 && magic != PROFRAW_MAGIC32) {
-		r.swap = 1;
-		magic = get(&r, 0, 8);
-	}
+	r.swap = magic != PROFRAW_MAGIC64 && magic != PROFRAW_MAGIC32;
+	magic = get(&r, 0, 8);
 	if (magic != PROFRAW_MAGIC64 && magic != PROFRAW_MAGIC32)
 		return failf(&r, 0, "bad magic: not an LLVM raw profile (expected 0x%016llx)", PROFRAW_MAGIC64);
 	info->swapped = r.swap;
 	info->ptr64 = magic == PROFRAW_MAGIC64;
-	info->variant = get(&r, 8, 8) & VARIANT_MASK;
-	uint64_t v = get(&r, 8, 8) & ~VARIANT_MASK;
+	info->variant = word(&r, 1) & VARIANT_MASK;
+	uint64_t v = word(&r, 1) & ~VARIANT_MASK;
 	if (v == 0 || v > 1000)
 		return failf(&r, 8, "bad version %llu", (unsigned long long)v);
 	info->version = (unsigned)v;
@@ -232,8 +229,7 @@ int profraw_tool_reads(const char *tool, const char *path, char *err, size_t err
 {
 	char *arg = safe_path_arg(path);
 	char *argv[] = {(char *)tool, "show", "--", arg, NULL}, *out = NULL;
-	int st = capture(argv, &out);
-	int ok = proc_exit_ok(st);
+	int st = capture(argv, &out), ok = proc_exit_ok(st);
 	free(arg);
 	if (st < 0)
 		snprintf(err, errlen, "cannot run %s", printable(tool));
@@ -247,31 +243,28 @@ int profraw_tool_reads(const char *tool, const char *path, char *err, size_t err
 static char *build_and_run(const char *cc, const char *src, const char *exe, const char *raw)
 {
 	char **words = split_command(cc), *out = NULL;
+	char *more[] = {"-fprofile-generate", "-o", (char *)exe, (char *)src};
 	size_t n = 0;
 	while (words[n])
 		n++;
-	char **argv = xcalloc(n + 6, sizeof *argv);
+	char **argv = xcalloc(n + 5, sizeof *argv);
 	memcpy(argv, words, n * sizeof *argv);
-	argv[n] = "-fprofile-generate";
-	argv[n + 1] = "-o";
-	argv[n + 2] = (char *)exe;
-	argv[n + 3] = (char *)src;
+	memcpy(argv + n, more, sizeof more);
 	int st = n ? capture(argv, &out) : RUN_NOT_STARTED;
 	if (proc_exit_ok(st)) {
 		free(out);
-		out = NULL;
 		char *env_var = xasprintf("LLVM_PROFILE_FILE=%s", raw);
 		char *env[] = {env_var, NULL}, *run[] = {(char *)exe, NULL};
 		struct run_opts o = {.env = env};
 		st = run_child(run, &o, &out, NULL);
 		free(env_var);
-		if (proc_exit_ok(st)) {
-			free(out);
-			out = NULL;
-		}
 	} else if (!out || !*out) {
 		free(out);
 		out = xstrdup(n ? "cannot run the compiler" : "empty compiler command");
+	}
+	if (proc_exit_ok(st)) {
+		free(out);
+		out = NULL;
 	}
 	free(argv);
 	free_words(words);

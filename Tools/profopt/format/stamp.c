@@ -13,9 +13,7 @@ struct json *stamp_begin(struct stamp *s, const char *stage, double seconds)
 	char when[32];
 	time_t t = time(NULL);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	s->data = NULL;
-	s->len = 0;
-	s->stage = stage;
+	*s = (struct stamp){.stage = stage};
 	if (!(s->mem = open_memstream(&s->data, &s->len)))
 		fatal("open_memstream: %s", strerror(errno));
 	jw_init_line(&s->json, s->mem);

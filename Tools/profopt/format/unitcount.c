@@ -10,16 +10,8 @@
 static void output_of(const char *line, char *out, size_t n)
 {
 	const char *o = strstr(line, " -o ");
-	out[0] = '\0';
-	if (!o)
-		return;
-	o += 4;
-	o += strspn(o, " ");
-	size_t len = strcspn(o, " \t\r\n'\"");
-	if (len >= n)
-		len = n - 1;
-	memcpy(out, o, len);
-	out[len] = '\0';
+	o = o ? o + 4 + strspn(o + 4, " ") : "";
+	snprintf(out, n, "%.*s", (int)strcspn(o, " \t\r\n'\""), o); /* cut to fit */
 }
 
 static void count_line(struct unit_count *u)
