@@ -380,15 +380,3 @@ int gcov_check_data(const char *path, const char *name, char *why, size_t n)
 	return rc;
 }
 
-int gcov_count_damaged(char *const *paths, int n, int *bad)
-{
-	int damaged = 0;
-	char why[512];
-	for (int i = 0; i < n; i++) {
-		bad[i] = gcov_check_data(paths[i], paths[i], why, sizeof why) < 0;
-		if (bad[i])
-			fprintf(stderr, "%s: damaged profile: %s\n", progname, why);
-		damaged += bad[i];
-	}
-	return damaged;
-}

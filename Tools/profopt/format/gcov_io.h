@@ -47,8 +47,6 @@ int gcov_parse(const unsigned char *data, size_t len, const char *name, struct g
 int gcov_read(const char *path, struct gcov_file *f, char *err, size_t errlen);
 /* 0 when the file at path (`name` in messages) is a .gcda the reader accepts whole. */
 int gcov_check_data(const char *path, const char *name, char *why, size_t n);
-/* Each damaged .gcda of paths is named on stderr and marked in bad[i]; returns how many. */
-int gcov_count_damaged(char *const *paths, int n, int *bad);
 void gcov_file_free(struct gcov_file *f);
 
 /* "B22*" from a version word; out must hold 5 bytes. */

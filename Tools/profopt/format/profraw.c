@@ -191,19 +191,6 @@ int profraw_read(const char *path, struct profraw_info *info, char *err, size_t 
 	return read_and_parse(path, parse_profraw, info, sizeof *info, err, errlen);
 }
 
-int profraw_count_damaged(char *const *paths, int n, int *bad)
-{
-	int damaged = 0;
-	char why[512];
-	for (int i = 0; i < n; i++) {
-		struct profraw_info info;
-		bad[i] = profraw_read(paths[i], &info, why, sizeof why) < 0;
-		if (bad[i])
-			fprintf(stderr, "%s: damaged profile: %s\n", progname, why);
-		damaged += bad[i];
-	}
-	return damaged;
-}
 
 const char *profraw_variant_string(const struct profraw_info *info, char *out, size_t n)
 {

@@ -25,8 +25,6 @@ struct profraw_info {
 int profraw_parse(const unsigned char *data, size_t len, const char *name, struct profraw_info *info, char *err,
 		  size_t errlen);
 int profraw_read(const char *path, struct profraw_info *info, char *err, size_t errlen);
-/* Each damaged raw profile of paths is named on stderr and marked in bad[i]; returns how many. */
-int profraw_count_damaged(char *const *paths, int n, int *bad);
 /* "IR", "IR+CS", "FE", plus ",entry-first" etc.; out holds at least 64 bytes. */
 const char *profraw_variant_string(const struct profraw_info *info, char *out, size_t n);
 

@@ -28,7 +28,7 @@
 static void check_raw(const struct family *fam, const struct file_list *files, const char *dir, const char *hint)
 {
 	int *damaged = xcalloc((size_t)files->n + 1, sizeof *damaged);
-	int bad = fam->count_damaged(files->paths, files->n, damaged);
+	int bad = family_count_damaged(fam, files->paths, files->n, damaged);
 	free(damaged);
 	if (bad)
 		fatal("%d of %d %s under %s are damaged (named above); %s: %s", bad, files->n, fam->raw_files, dir,

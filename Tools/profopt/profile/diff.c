@@ -3,6 +3,7 @@
  * clang: llvm-profdata overlap computes it.  gcc: computed here, as gcov-tool overlap of GCC 12
  * reports 0% (inf%) for every pair (.gcda files no longer carry the summary it divides by). */
 #include "commands.h"
+#include "format/family.h"
 #include "format/gcov_io.h"
 #include "format/profraw.h"
 #include "format/tooltext.h"
@@ -178,7 +179,7 @@ static void check_raw(const char *path)
 	struct stat st;
 	if (stat(path, &st) < 0)
 		fatal("%s: %s", printable(path), strerror(errno));
-	if (ends_with(path, ".profraw") && profraw_count_damaged(one, 1, &bad))
+	if (ends_with(path, ".profraw") && family_count_damaged(&family_clang, one, 1, &bad))
 		fatal("%s is damaged (named above): nothing to compare", printable(path));
 }
 

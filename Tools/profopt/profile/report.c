@@ -309,7 +309,7 @@ static char *merge_raw(struct report *r, const char *tool, const char *dir, cons
 	r->profile_files = raw.n;
 	/* damaged ones (an empty file, which llvm-profdata would skip in silence) named as merge does */
 	int *bad = xcalloc((size_t)raw.n + 1, sizeof *bad), good = 0;
-	r->damaged += profraw_count_damaged(raw.paths, raw.n, bad);
+	r->damaged += family_count_damaged(&family_clang, raw.paths, raw.n, bad);
 	char *tmpdir = make_temp_dir("report"), *merged = xasprintf("%s/merged.profdata", tmpdir), *out = NULL;
 	char **argv = xcalloc((size_t)raw.n + 5, sizeof *argv);
 	argv[0] = (char *)tool;
@@ -337,7 +337,7 @@ static void collect_clang(struct report *r, const char *tool, const char *profda
 		r->profile_files = 1;
 		char *one[] = {(char *)profdata};
 		int bad;
-		if (ends_with(profdata, ".profraw") && profraw_count_damaged(one, 1, &bad)) {
+		if (ends_with(profdata, ".profraw") && family_count_damaged(&family_clang, one, 1, &bad)) {
 			r->damaged++;
 			return;
 		}
