@@ -461,14 +461,17 @@ pgo_is_distcc = $(filter distcc %/distcc,$(firstword $(1)))
 pgo_distcc_on = $(or $(call pgo_is_distcc,$(PGO_LAUNCHER)),$(call pgo_is_distcc,$(CC)))
 pgo_profile_sha = $(firstword $(shell sha256sum $(call pgo_quote,$(PGO_PROFDATA)) 2>/dev/null))
 PGO_USE_PROFDATA ?= $(PGO_PROFILE_STORE)/merged-$(pgo_profile_sha).profdata
-# The merged profile under its content's name in the store (copied once, replaced if damaged;
-# in the pipeline's own directory, earlier profiles so named are removed), then PGO_DISTRIBUTE_CMD, which gets the file's path as $$PGO_PROFILE_FILE (the same path on
-# every worker) and copies it to each worker that does not share the store.
+# The merged profile under its content's name in the store and in the pipeline's own directory
+# (copied once, replaced if damaged; earlier profiles so named there are removed): a later make
+# without PGO_PROFILE_STORE (install-python, the test programs) names one that is there.  Then
+# PGO_DISTRIBUTE_CMD, which gets the file's path as $$PGO_PROFILE_FILE (the same path on every
+# worker) and copies it to each worker that does not share the store.
 pgo_sha_named = $(pgo_abs_dir)/merged-$(subst x,?,xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx).profdata
-pgo_distribute = f=$(call pgo_quote,$(PGO_USE_PROFDATA)) && \
+pgo_store_copy = { cmp -s $(PGO_PROFDATA) "$(1)" || { cp $(PGO_PROFDATA) "$(1).tmp" && mv -f "$(1).tmp" "$(1)"; }; }
+pgo_distribute = f=$(call pgo_quote,$(PGO_USE_PROFDATA)) && here=$(pgo_abs_dir)/merged-$(pgo_profile_sha).profdata && \
 	mkdir -p $(call pgo_quote,$(PGO_PROFILE_STORE)) && \
-	for o in $(pgo_sha_named); do test "$$o" = "$$f" || rm -f "$$o"; done && \
-	{ cmp -s $(PGO_PROFDATA) "$$f" || { cp $(PGO_PROFDATA) "$$f.tmp" && mv -f "$$f.tmp" "$$f"; }; } && \
+	for o in $(pgo_sha_named); do test "$$o" = "$$f" || test "$$o" = "$$here" || rm -f "$$o"; done && \
+	$(call pgo_store_copy,$$f) && $(call pgo_store_copy,$$here) && \
 	$(if $(strip $(PGO_DISTRIBUTE_CMD)),echo "==> the profile to the workers: $$f" >&2 && \
 	PGO_PROFILE_FILE="$$f" PGO_PROFILE_STORE=$(call pgo_quote,$(PGO_PROFILE_STORE)) sh -c $(call pgo_quote,$(PGO_DISTRIBUTE_CMD)),true)
 pgo_dist_file = $(pgo_abs_dir)/distcc-$(1)

@@ -72,6 +72,9 @@ test_distcc_clang_both_stages_on_hidden_workers() {
 	sha=$(sha256sum pgo/merged.profdata | cut -d' ' -f1)
 	expect_eq "$(grep -c -- "-fprofile-instr-use=$STORE/merged-$sha.profdata .*-c" pgo/logs/use.log)" 2 \
 		"use compiles naming the profile by its content"
+	# A later make without PGO_PROFILE_STORE (install-python, CPython's test programs) names
+	# the profile in the pipeline's directory: it is there, the same file.
+	cmp pgo/merged.profdata "pgo/merged-$sha.profdata" || fail "no pgo/merged-$sha.profdata beside the store's copy"
 	# A remote object is the object this machine compiles from the same command.
 	local_copy interp.o interp.c
 	cmp interp.o local-interp.o || fail "interp.o from the worker differs from a local compile"
