@@ -79,6 +79,32 @@ TEST(build_log_ties_diagnostics_to_objects)
 	free(path);
 }
 
+/* Every listed message names the log, however many there are (printable() reuses its slots). */
+TEST(build_log_print_names_the_log_on_every_line)
+{
+	struct buf b = {0};
+	for (int i = 0; i < 40; i++)
+		buf_printf(&b, "m%d.c:1:1: warning: profile count data file not found [-Wmissing-profile]\n", i);
+	char *path = write_temp(b.data, b.len);
+	struct build_log l;
+	CHECK_INT(build_log_read(&l, path, NULL), 0);
+	CHECK_INT(l.count[LOG_MISSING], 40);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	build_log_print(&l, out, -1);
+	fclose(out);
+	int named = 0;
+	for (char *p = strstr(text, "\n"); p && p[1]; p = strstr(p + 1, "\n"))
+		named += strncmp(p + 3, path, strlen(path)) == 0;
+	CHECK_INT(named, 40);
+	free(text);
+	build_log_free(&l);
+	unlink(path);
+	free(path);
+	free(b.data);
+}
+
 static void count_sections(const char *name, void *arg)
 {
 	(void)name;

@@ -314,7 +314,8 @@ const struct log_compile *build_log_compile(const struct build_log *l, const cha
 
 void build_log_print(const struct build_log *l, FILE *out, int max)
 {
-	const char *path = printable(l->path);
+	/* a copy: the loop's printable() calls reuse its slots */
+	char *path = xstrdup(printable(l->path));
 	fprintf(out, "build log %s: %d stale, %d corrupted, %d missing profile diagnostics\n", path,
 		l->count[LOG_STALE], l->count[LOG_CORRUPTED], l->count[LOG_MISSING]);
 	for (int i = 0; i < l->n && (max < 0 || i < max); i++)
@@ -322,6 +323,7 @@ void build_log_print(const struct build_log *l, FILE *out, int max)
 			printable(l->m[i].text));
 	if (max >= 0 && l->n > max)
 		fprintf(out, "  ... %d more in %s\n", l->n - max, path);
+	free(path);
 }
 
 void build_log_free(struct build_log *l)
