@@ -28,10 +28,17 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const struct fingerprint_entry *)a)->path, ((const struct fingerprint_entry *)b)->path);
 }
 
+/* By path; no entries is no array (qsort must not get NULL, even for none). */
+static void sort_entries(struct fingerprint *m)
+{
+	if (m->n > 1)
+		qsort(m->e, (size_t)m->n, sizeof *m->e, cmp_entry);
+}
+
 /* Sorted by path, each path once (overlapping suffixes, ".h" and ".c.h", or a file named twice). */
 static void sort_unique(struct fingerprint *m)
 {
-	qsort(m->e, (size_t)m->n, sizeof *m->e, cmp_entry);
+	sort_entries(m);
 	int out = 0;
 	for (int i = 0; i < m->n; i++) {
 		if (out > 0 && strcmp(m->e[out - 1].path, m->e[i].path) == 0) {
@@ -111,7 +118,7 @@ void fingerprint_rehash(struct fingerprint *cur, const struct fingerprint *old, 
 	cur->root = xstrdup(root ? root : old->root);
 	for (int i = 0; i < old->n; i++)
 		add_file(cur, strcmp(cur->root, "/") ? cur->root : "", old->e[i].path);
-	qsort(cur->e, (size_t)cur->n, sizeof *cur->e, cmp_entry);
+	sort_entries(cur);
 }
 
 void fingerprint_write(const struct fingerprint *m, const char *path)
@@ -181,7 +188,7 @@ int fingerprint_read(struct fingerprint *m, const char *path, char *err, size_t 
 	if (why)
 		fingerprint_free(m);
 	else
-		qsort(m->e, (size_t)m->n, sizeof *m->e, cmp_entry);
+		sort_entries(m);
 	return why ? -1 : 0;
 }
 
