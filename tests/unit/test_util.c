@@ -98,6 +98,36 @@ TEST(common_dir_length)
 	CHECK_INT(common_dir_length("/x", "/x"), 2);
 }
 
+static void check_normalized(const char *in, const char *want)
+{
+	char *p = xstrdup(in);
+	normalize_path(p);
+	CHECK_STR(p, want);
+	free(p);
+}
+
+TEST(normalize_path)
+{
+	check_normalized("a/./b/../c", "a/c");
+	check_normalized("../../x/./y", "../../x/y"); /* a relative path keeps its leading ".." */
+	check_normalized("a/../../b/..", "..");
+	check_normalized("a/..", "");
+	check_normalized("/x//y/../z/.", "/x/z");
+	check_normalized("/x/../..", "/"); /* "/.." is "/" */
+	check_normalized("/../a", "/a");
+	check_normalized("/", "/");
+	/* more parts than any fixed table held */
+	struct buf b = {0};
+	for (int i = 0; i < 600; i++)
+		buf_puts(&b, "d/");
+	buf_puts(&b, "../f");
+	char *p = xstrdup(b.data);
+	normalize_path(p);
+	CHECK_INT((int)strlen(p), 599 * 2 + 1);
+	free(p);
+	buf_free(&b);
+}
+
 TEST(file_starts_with)
 {
 	char path[] = "/tmp/profopt-unit-magic.XXXXXX";

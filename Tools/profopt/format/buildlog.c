@@ -106,29 +106,11 @@ static int in_list(const char *w, const char *const *list, int suffix)
 	return 0;
 }
 
-/* "a/./b/../c" -> "a/c" in place (a leading ".." stays). */
-static void normalize(char *path)
-{
-	/* an absolute path keeps its '/' */
-	char *parts[512], *copy = xstrdup(path), *save, *out = path + (path[0] == '/');
-	int n = 0;
-	for (char *p = strtok_r(copy, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(p, "..") && n > 0 && strcmp(parts[n - 1], ".."))
-			n--;
-		else if (strcmp(p, ".") && n < 512)
-			parts[n++] = p;
-	}
-	for (int i = 0; i < n; i++)
-		out += sprintf(out, "%s%s", i ? "/" : "", parts[i]);
-	*out = '\0';
-	free(copy);
-}
-
 /* The object as named from objdir: the log's path joined to make's current directory. */
 static char *object_name(const char *obj, const char *cwd, const char *objdir)
 {
 	char *path = obj[0] == '/' || !cwd ? xstrdup(obj) : xasprintf("%s/%s", cwd, obj);
-	normalize(path);
+	normalize_path(path);
 	size_t n = objdir ? strlen(objdir) : 0;
 	if (objdir && path[0] == '/' && strncmp(path, objdir, n) == 0 && path[n] == '/')
 		memmove(path, path + n + 1, strlen(path + n + 1) + 1);

@@ -287,6 +287,31 @@ char *find_program(const char *name)
 	return NULL;
 }
 
+void normalize_path(char *path)
+{
+	int absolute = path[0] == '/', depth = 0; /* depth: the parts written that a ".." may remove */
+	char *copy = xstrdup(path), *save;
+	size_t len = 0; /* never longer than path: parts are only dropped */
+	for (char *p = strtok_r(copy, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
+		int up = !strcmp(p, "..");
+		if (!strcmp(p, ".") || (up && !depth && absolute))
+			continue;
+		if (up && depth) {
+			while (len > 0 && path[len - 1] != '/')
+				len--;
+			len -= len > 0;
+			depth--;
+			continue;
+		}
+		len += (size_t)sprintf(path + len, "%s%s", len || absolute ? "/" : "", p);
+		depth += !up;
+	}
+	if (absolute && len == 0)
+		path[len++] = '/';
+	path[len] = '\0';
+	free(copy);
+}
+
 char *resolve_path(const char *path)
 {
 	char *r = realpath(path, NULL);

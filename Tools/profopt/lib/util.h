@@ -70,6 +70,9 @@ void close_stdout(void);
 
 /* An executable: a name with '/' as is, otherwise searched in PATH; malloc'd, or NULL. */
 char *find_program(const char *name);
+/* "a/./b/../c" -> "a/c" in place, as text: a relative path keeps its leading "..", and an
+ * absolute one stays under "/" ("/.." is "/"). */
+void normalize_path(char *path);
 /* realpath() that returns a malloc'd copy of path when resolution fails. */
 char *resolve_path(const char *path);
 /* The length of the longest directory prefix a and b share ("/x/y" of "/x/y/z" and "/x/y/w"). */

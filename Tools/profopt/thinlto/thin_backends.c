@@ -40,21 +40,9 @@ static char *lexical_path(const char *cwd, const char *name)
 {
 	if (name[0] == '/')
 		return NULL;
-	char *joined = xasprintf("%s/%s", cwd, name), *out = xmalloc(strlen(joined) + 2);
-	size_t len = 0;
-	for (char *save, *part = strtok_r(joined, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(part, "."))
-			continue;
-		if (!strcmp(part, "..")) {
-			while (len > 0 && out[--len] != '/')
-				;
-			continue;
-		}
-		len += sprintf(out + len, "/%s", part);
-	}
-	out[len] = 0;
-	free(joined);
-	return out;
+	char *joined = xasprintf("%s/%s", cwd, name);
+	normalize_path(joined);
+	return joined;
 }
 
 static char *quoted_words(char *const *words)
@@ -110,8 +98,7 @@ static const char *pack_job(const struct thin_plan *p, const struct thin_module 
 	for (int k = 0; k < n && !why; k++) {
 		if (!(abs[k] = lexical_path(cwd, names[k])))
 			why = "a module is named by an absolute path, which no worker has";
-		else
-			{
+		else {
 			size_t shared = common_dir_length(cwd, abs[k]);
 			root = shared < root ? shared : root;
 		}
