@@ -16,9 +16,9 @@
 # resolve at link.
 
 #
-# The same way, PGO_STACK_BOUNDED names objects compiled with PGO_STACK_BOUND_FLAGS added (clang:
-# -mllvm -inline-max-stacksize=N): a function on a deep recursion path whose profile inlines a
-# callee with a large buffer grows every level's C stack frame.  They are kept out of LTO too:
+# The same way, PGO_STACK_BOUNDED names objects compiled with PGO_STACK_BOUND_FLAGS added (what
+# bounds the compiler's inlining by stack, AX_PGO's choice): a function on a deep recursion path
+# whose profile inlines a callee with a large buffer grows every level's C stack frame.  They are kept out of LTO too:
 # a link-time optimizer would inline again, without the bound.
 
 PGO_LTO_EXCLUDE_VAR ?= CFLAGS_NODIST
