@@ -129,24 +129,35 @@ test_pipeline_passes_parallel_ltrans_to_gcc_only() {
 	expect_eq "$(make -s --eval="$show" show-lto PGO_JOBS=3)" "[]" "clang (ThinLTO runs its own jobs)"
 }
 
-# PGO_STACK_BOUNDED: the objects it lists get PGO_STACK_BOUND_FLAGS (clang's bound on the stack
-# of what it inlines), out of LTO, whose link would inline again without the bound: a
-# recursive function keeps a callee with a 2 KB buffer out of its frame.
-test_stack_bounded_objects_keep_big_callees_out() {
-	require clang-19 objdump
+# PGO_STACK_BOUNDED: the objects it lists get PGO_STACK_BOUND_FLAGS (the compiler's bound on the
+# stack of what it inlines, as AX_PGO chooses it), out of LTO, whose link would inline again
+# without the bound: a recursive function keeps a callee with a 2 KB buffer out of its frame.
+stack_bound_case() { # CC FLAGS BIG: a callee with a BIG-byte buffer, a caller with 300 of its own
+	local cc=$1 flags=$2 big=$3
 	# (rec() recurses through down(), elsewhere, as save() does through save_reduce())
 	cat > rec.c <<'CEOF'
 int down(int n, const char *s);
-static int big(const char *s) { volatile char buf[2048]; buf[s[0] & 2047] = s[1]; return buf[s[2] & 2047]; }
-int rec(int n, const char *s) { if (n <= 0) return 0; return big(s) ^ (down(n, s) * 3); }
+static int big(const char *s) { volatile char buf[BIG]; buf[s[0] & 255] = s[1]; return buf[s[2] & 255]; }
+int rec(int n, const char *s) { volatile char own[300]; if (n <= 0) return 0; own[n & 255] = s[3]; return big(s) ^ (down(n, s) * 3) ^ own[s[4] & 255]; }
 CEOF
-	printf 'rec.o: rec.c\n\t$(CC) -c -O2 $(CFLAGS_NODIST) -o $@ rec.c\n' > Makefile
-	frame() { objdump -d --no-show-raw-insn rec.o | sed -n '/<rec>:/,/^$/p' | grep -o 'sub *\$0x[0-9a-f]*,%rsp' | head -n 1; }
-	MAKEFILES="$SRCDIR/Tools/make/lto-exclude.mk" make CC=clang-19 > make.out 2>&1 || { cat make.out; fail "make"; }
-	[ -n "$(frame)" ] || fail "the control: clang-19 did not inline big() into rec(), this test cannot tell anything"
+	printf 'rec.o: rec.c\n\t$(CC) -c -O2 -DBIG=%s $(CFLAGS_NODIST) -o $@ rec.c\n' "$big" > Makefile
+	frame() { printf '%d' "$(objdump -d --no-show-raw-insn rec.o | sed -n '/<rec>:/,/^$/p' | sed -n 's/.*sub *\$\(0x[0-9a-f]*\),%rsp.*/\1/p' | head -n 1)"; }
 	rm -f rec.o
-	MAKEFILES="$SRCDIR/Tools/make/lto-exclude.mk" make CC=clang-19 PGO_STACK_BOUNDED=rec.o \
-		PGO_STACK_BOUND_FLAGS="-mllvm -inline-max-stacksize=512" > make.out 2>&1 || { cat make.out; fail "make, bounded"; }
-	expect_contains make.out '-fno-lto -mllvm -inline-max-stacksize=512 -o rec.o rec.c'
-	[ -z "$(frame)" ] || fail "rec() still holds big()'s buffer: $(frame)"
+	MAKEFILES="$SRCDIR/Tools/make/lto-exclude.mk" make CC="$cc" > make.out 2>&1 || { cat make.out; fail "make"; }
+	[ "$(frame)" -gt "$big" ] || fail "the control: $cc did not inline big() into rec() (frame $(frame)), this test cannot tell anything"
+	rm -f rec.o
+	MAKEFILES="$SRCDIR/Tools/make/lto-exclude.mk" make CC="$cc" PGO_STACK_BOUNDED=rec.o \
+		PGO_STACK_BOUND_FLAGS="$flags" > make.out 2>&1 || { cat make.out; fail "make, bounded"; }
+	expect_contains make.out "-fno-lto $flags -o rec.o rec.c"
+	[ "$(frame)" -lt "$big" ] || fail "rec() still holds big()'s buffer with $cc $flags: frame $(frame)"
+}
+
+test_gcc_bounds_the_frame_growth_of_what_it_inlines() {
+	require gcc objdump
+	stack_bound_case gcc "--param=large-stack-frame=256 --param=large-stack-frame-growth=10" 600
+}
+
+test_stack_bounded_objects_keep_big_callees_out() {
+	require clang-19 objdump
+	stack_bound_case clang-19 "-mllvm -inline-max-stacksize=512" 2048
 }
