@@ -548,8 +548,16 @@ pgo_recurse = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),,+)
 # lock's --no-print-directory is for the pipeline's own make, not theirs, and automake's silent
 # rules print commands with V=1 (PGO_BUILD_VERBOSE: make variables those builds get).
 PGO_BUILD_VERBOSE ?= V=1
+# Their make (the level below, PROFOPT_GOALS_IN_ORDER) makes its goals in order: below.
 pgo_logged_build = sh -c $(call pgo_quote,MAKEFLAGS="$$(printf %s "$$MAKEFLAGS" | sed -e 's/ --no-print-directory//' \
-	-e 's/^ *\([A-Za-z]*\)/\1w /') $(PGO_BUILD_VERBOSE)" && export MAKEFLAGS && $(1))
+	-e 's/^ *\([A-Za-z]*\)/\1w /') $(PGO_BUILD_VERBOSE)" && PROFOPT_GOALS_IN_ORDER=$$MAKELEVEL && \
+	export MAKEFLAGS PROFOPT_GOALS_IN_ORDER && $(1))
+# `make -j2 all check` starts both goals at once, and both recurse into the same subdirectories,
+# where two makes build one file together and collide.  A build the pipeline runs with two goals
+# or more makes them one after the other: its own make runs one job at a time (GNU make before
+# 4.4 orders goals no other way), while the makes it starts (subdirectories, automake's all-am)
+# keep their jobs in parallel.
+$(if $(and $(filter $(MAKELEVEL),$(PROFOPT_GOALS_IN_ORDER)),$(word 2,$(sort $(MAKECMDGOALS)))),$(eval .NOTPARALLEL:))
 # (clean-retain-profile and profile-removal take the same lock.)
 pgo_lock = $(pgo_abs_dir)/lock
 pgo_locked = $(pgo_recurse)@$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
