@@ -92,6 +92,7 @@ check_libtool_tree() {
 	expect_eq "$(sed -n -e "s|.*Entering directory '$PWD'\$|.|p" -e "s|.*Entering directory '$PWD/\(.*\)'\$|\1|p" \
 		pgo/logs/instrument.log | uniq | tr '\n' ' ')" ". lib mod src . lib mod src . " "directories the instrumented build entered"
 	expect_contains out "verify: 12 of 12 compiled units used profile data"
+	expect_eq "$(cat pgo/units.count)" 12 "units the progress line counted (libtool's compiles)"
 	# the logged builds printed their directories and commands, silent rules or not
 	expect_contains pgo/logs/use.log "Entering directory '$PWD/lib'"
 	expect_contains pgo/logs/use.log '^libtool: compile: .* -fPIC -DPIC -o \.libs/sum\.o'
