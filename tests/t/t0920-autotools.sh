@@ -180,3 +180,15 @@ test_clang_main_collision_is_not_a_stale_source() {
 	expect_contains out 'one\.o: the compiler said .*hash mismatch\) main .*\[its source changed since training\]'
 	expect_not_contains out 'name collision'
 }
+
+# The README and the man page put AX_PGO in the same place: after every macro that sets up the
+# compiler, libtool's included (a compiler check before AC_USE_SYSTEM_EXTENSIONS is warned about).
+test_readme_and_man_page_place_ax_pgo_alike() {
+	local where='after the macros that set up the compiler ([^)]*)'
+	tr -s '\n ' '  ' < "$SRCDIR/README" | grep -o "$where" > readme.txt || fail "README does not say where AX_PGO goes"
+	sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' "$SRCDIR/Misc/profopt.1" | tr -s '\n ' '  ' | grep -o "$where" > man.txt ||
+		fail "the man page does not say where AX_PGO goes"
+	expect_eq "$(cat man.txt)" "$(cat readme.txt)" "where AX_PGO goes, man page against README"
+	expect_contains readme.txt 'AC_USE_SYSTEM_EXTENSIONS, LT_INIT\)'
+	expect_not_contains "$SRCDIR/Misc/profopt.1" 'AX_PGO\\fR after AC_PROG_CC'
+}
