@@ -884,8 +884,10 @@ PGO_BENCH_CONFIGURE ?= eval "$(call pgo_quote,$(if $(pgo_bench_in_tree),.,$(absp
 # An in-tree build's copy leaves out the pipeline's directories (and git's).
 pgo_bench_excludes = $(foreach d,$(pgo_abs_dir) $(pgo_bench_dir) $(CURDIR)/.git,$(if $(filter $(CURDIR)/%,$(d)),--exclude=./$(patsubst $(CURDIR)/%,%,$(d))))
 pgo_bench_copy = $(if $(pgo_bench_in_tree),tar -C $(call pgo_quote,$(CURDIR)) $(pgo_bench_excludes) -cf - . | tar -C $(pgo_bench_tree) -xf - &&)
-# The plain build's own make sees every PGO flag empty (command-line variables reach its sub-makes too).
-pgo_bench_no_pgo = PGO_DIR=$(pgo_bench_dir)/pgo PGO_USE_CFLAGS= PGO_USE_LDFLAGS= PGO_BOLT_CFLAGS= PGO_BOLT_LDFLAGS= PGO_BOLT=no PGO_CS=no
+# The plain build's own make sees every PGO flag empty (command-line variables reach its sub-makes
+# too) but the debug information's version AX_PGO chose, which callgrind reads.
+pgo_bench_no_pgo = PGO_DIR=$(pgo_bench_dir)/pgo PGO_USE_CFLAGS="$(filter -fdebug-default-version=%,$(PGO_USE_CFLAGS))" \
+	PGO_USE_LDFLAGS= PGO_BOLT_CFLAGS= PGO_BOLT_LDFLAGS= PGO_BOLT=no PGO_CS=no
 pgo_bench_plain_cmds = $(pgo_bench_copy) cd $(pgo_bench_tree) && $(PGO_BENCH_CONFIGURE) && \
 	$(MAKE) --no-print-directory pgo-bench-plain $(pgo_bench_no_pgo)
 # The plain build's directory is removed before each build: never this directory or one above it.
