@@ -192,3 +192,28 @@ test_readme_and_man_page_place_ax_pgo_alike() {
 	expect_contains readme.txt 'AC_USE_SYSTEM_EXTENSIONS, LT_INIT\)'
 	expect_not_contains "$SRCDIR/Misc/profopt.1" 'AX_PGO\\fR after AC_PROG_CC'
 }
+
+# The README's Makefile.am lines and its example train.txt, put into tests/fixture-am as they
+# stand: the PGO program runs the README's pgo-bench command in fewer instructions than the
+# plain one (callgrind's counts do not move with the machine's load).
+check_readme_block_makes_the_fixture_faster() {
+	require "$1" valgrind
+	fixture_am_src
+	awk '/^Makefile\.am \(automake hands/ { on = 1; next } on && /^    / { sub(/^    /, ""); print; n++; next } on && n && !/^$/ { exit }' \
+		"$SRCDIR/README" > block.txt
+	grep -q '^PGO_TRAIN_ARGS = --tasks=\$(srcdir)/train\.txt$' block.txt || { cat block.txt; fail "no README block with a task file"; }
+	grep -P '^\t' block.txt > /dev/null && fail "the block holds a task line"
+	grep -P '\t' block.txt > src/train.txt || fail "no task line (NAME, a tab, a command) in the README's block"
+	{ sed '/^PGO_BUILD_DIR = /,$d' src/Makefile.am; grep -vP '\t' block.txt; } > Makefile.am.new && mv Makefile.am.new src/Makefile.am
+	(cd src && autoreconf -fi -Wall -Werror) > autoreconf.out 2>&1 || { cat autoreconf.out; fail "autoreconf with the README's block"; }
+	mkdir build && cd build
+	../src/configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail configure; }
+	local cmd; cmd=$(tr '\n' ' ' < "$SRCDIR/README" | grep -o "make pgo-bench *PGO_BENCH_COMMAND='[^']*'" | head -n 1 | sed "s/.*='\(.*\)'/\1/")
+	expect_eq "$cmd" "./toy ppas 1000000" "the README's pgo-bench command"
+	make pgo-bench PGO_BENCH_COMMAND="$cmd" PGO_BENCH_ROUNDS=3 > make.out 2>&1 || { cat make.out; fail "make pgo-bench"; }
+	cat pgo/bench.txt
+	expect_contains make.out '^instructions +[0-9.]+ M +[0-9.]+ M +[0-9.]+x faster'
+	expect_not_contains make.out '^advice:'
+}
+test_readme_block_makes_the_fixture_faster_gcc() { check_readme_block_makes_the_fixture_faster gcc; }
+test_readme_block_makes_the_fixture_faster_clang() { check_readme_block_makes_the_fixture_faster clang; }
