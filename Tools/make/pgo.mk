@@ -858,8 +858,8 @@ pgo-summary:
 # change; the plain build is reused until the PGO build is newer.  `profopt compare` then
 # runs the command in this directory and in the plain build's (so ./prog names each one's
 # program), interleaved, and reports the time ratio with its interval and, where valgrind is
-# installed, the instruction ratio and the functions that got more instructions
-# ($(PGO_DIR)/bench.txt, bench.json).
+# installed, the instruction ratio and the functions that got more instructions, with advice
+# on the training when the PGO program lost ($(PGO_DIR)/bench.txt, bench.json).
 #   PGO_BENCH_COMMAND    the shell command to measure, run in each build's directory (required)
 #   PGO_BENCH_ROUNDS     timed rounds of each build (default 10)
 #   PGO_BENCH_ARGS       more options of profopt compare (--callgrind=no, --threshold=PERCENT, ...)

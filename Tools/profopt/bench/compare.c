@@ -67,14 +67,17 @@ const struct command_options options_compare = {
 	"Time: one untimed run of each build (--warmup), then --rounds rounds with the builds\n"
 	"interleaved (A B, B A, ...), each run timed from its start to its exit.  The speedup is\n"
 	"median(first)/median(second), above 1 when the second is faster, with a bootstrap interval\n"
-	"of the rounds resampled in pairs, as in profopt bench; an interval holding 1 is 'noise'.\n"
+	"of the rounds resampled in pairs, as in profopt bench; an interval holding 1 is 'noise',\n"
+	"and the rounds that would decide at its spread are said.\n"
 	"\n"
 	"Instructions: where valgrind is installed, one run of each build under callgrind, with\n"
 	"every process the command starts (--trace-children=yes): the ratio of the instruction\n"
 	"counts, which the machine's load does not move, and the functions whose own count (not\n"
 	"their callees') grew by more than --threshold and by at least --min-share of the first\n"
 	"build's total.  A function one build inlines and the other does not moves its count into\n"
-	"its caller: read the list with the functions that vanished in mind (the JSON has them all).\n",
+	"its caller: read the list with the functions that vanished in mind (the JSON has them all).\n"
+	"When the second build is slower, or some of its functions are, it advises training on what\n"
+	"users run.\n",
 	compare_options,
 	"Exit status: 0 when it measured, 1 when the command failed on a build (named, with its\n"
 	"last line of output), 2 bad usage.\n",
