@@ -91,6 +91,9 @@ check_libtool_tree() {
 	expect_not_contains pgo/logs/instrument.log 'two makes write it at once'
 	expect_eq "$(sed -n -e "s|.*Entering directory '$PWD'\$|.|p" -e "s|.*Entering directory '$PWD/\(.*\)'\$|\1|p" \
 		pgo/logs/instrument.log | uniq | tr '\n' ' ')" ". lib mod src . lib mod src . " "directories the instrumented build entered"
+	# and within a goal, make -j2 still started two compiles at once
+	awk '/--mode=compile/ && prev { found = 1 } { prev = /--mode=compile/ } END { exit !found }' pgo/logs/instrument.log ||
+		fail "no two compiles started together in the instrumented build"
 	expect_contains out "verify: 12 of 12 compiled units used profile data"
 	expect_eq "$(cat pgo/units.count)" 12 "units the progress line counted (libtool's compiles)"
 	# the logged builds printed their directories and commands, silent rules or not
