@@ -799,6 +799,13 @@ AS_IF([test "x$ax_pgo_partial" != xno], [
     [AC_MSG_WARN([--enable-pgo-partial-training is a GCC option; ignored for $ax_cv_pgo_cc_family])])
 ])
 PGO_USE_LDFLAGS=$PGO_USE_CFLAGS
+dnl clang 14 and later write DWARF 5, which valgrind 3.19 cannot read, and make pgo-bench counts
+dnl the programs' instructions under it: DWARF 4 (the version -g writes; no -g, no debug
+dnl information), in compiles only (a link would call the switch unused).
+AS_IF([test -n "$PGO_USE_CFLAGS"], [AS_CASE([$ax_cv_pgo_cc_family], [clang|apple-clang], [
+  _AX_PGO_CHECK_FLAG([-fdebug-default-version=4], [
+    PGO_GEN_CFLAGS="$PGO_GEN_CFLAGS -fdebug-default-version=4"
+    PGO_USE_CFLAGS="$PGO_USE_CFLAGS -fdebug-default-version=4"])])])
 dnl Context-sensitive PGO: clang only; the second instrumented build uses the first profile.
 PGO_CS=no PGO_CSGEN_CFLAGS= PGO_CSGEN_LDFLAGS=
 AS_IF([test "x$ax_pgo_cs" != xno], [

@@ -548,8 +548,16 @@ pgo_recurse = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),,+)
 # lock's --no-print-directory is for the pipeline's own make, not theirs, and automake's silent
 # rules print commands with V=1 (PGO_BUILD_VERBOSE: make variables those builds get).
 PGO_BUILD_VERBOSE ?= V=1
+# Their make (the level below, PROFOPT_GOALS_IN_ORDER) makes its goals in order: below.
 pgo_logged_build = sh -c $(call pgo_quote,MAKEFLAGS="$$(printf %s "$$MAKEFLAGS" | sed -e 's/ --no-print-directory//' \
-	-e 's/^ *\([A-Za-z]*\)/\1w /') $(PGO_BUILD_VERBOSE)" && export MAKEFLAGS && $(1))
+	-e 's/^ *\([A-Za-z]*\)/\1w /') $(PGO_BUILD_VERBOSE)" && PROFOPT_GOALS_IN_ORDER=$$MAKELEVEL && \
+	export MAKEFLAGS PROFOPT_GOALS_IN_ORDER && $(1))
+# `make -j2 all check` starts both goals at once, and both recurse into the same subdirectories,
+# where two makes build one file together and collide.  A build the pipeline runs with two goals
+# or more makes them one after the other: its own make runs one job at a time (GNU make before
+# 4.4 orders goals no other way), while the makes it starts (subdirectories, automake's all-am)
+# keep their jobs in parallel.
+$(if $(and $(filter $(MAKELEVEL),$(PROFOPT_GOALS_IN_ORDER)),$(word 2,$(sort $(MAKECMDGOALS)))),$(eval .NOTPARALLEL:))
 # (clean-retain-profile and profile-removal take the same lock.)
 pgo_lock = $(pgo_abs_dir)/lock
 pgo_locked = $(pgo_recurse)@$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
@@ -850,8 +858,8 @@ pgo-summary:
 # change; the plain build is reused until the PGO build is newer.  `profopt compare` then
 # runs the command in this directory and in the plain build's (so ./prog names each one's
 # program), interleaved, and reports the time ratio with its interval and, where valgrind is
-# installed, the instruction ratio and the functions that got more instructions
-# ($(PGO_DIR)/bench.txt, bench.json).
+# installed, the instruction ratio and the functions that got more instructions, with advice
+# on the training when the PGO program lost ($(PGO_DIR)/bench.txt, bench.json).
 #   PGO_BENCH_COMMAND    the shell command to measure, run in each build's directory (required)
 #   PGO_BENCH_ROUNDS     timed rounds of each build (default 10)
 #   PGO_BENCH_ARGS       more options of profopt compare (--callgrind=no, --threshold=PERCENT, ...)
@@ -876,8 +884,10 @@ PGO_BENCH_CONFIGURE ?= eval "$(call pgo_quote,$(if $(pgo_bench_in_tree),.,$(absp
 # An in-tree build's copy leaves out the pipeline's directories (and git's).
 pgo_bench_excludes = $(foreach d,$(pgo_abs_dir) $(pgo_bench_dir) $(CURDIR)/.git,$(if $(filter $(CURDIR)/%,$(d)),--exclude=./$(patsubst $(CURDIR)/%,%,$(d))))
 pgo_bench_copy = $(if $(pgo_bench_in_tree),tar -C $(call pgo_quote,$(CURDIR)) $(pgo_bench_excludes) -cf - . | tar -C $(pgo_bench_tree) -xf - &&)
-# The plain build's own make sees every PGO flag empty (command-line variables reach its sub-makes too).
-pgo_bench_no_pgo = PGO_DIR=$(pgo_bench_dir)/pgo PGO_USE_CFLAGS= PGO_USE_LDFLAGS= PGO_BOLT_CFLAGS= PGO_BOLT_LDFLAGS= PGO_BOLT=no PGO_CS=no
+# The plain build's own make sees every PGO flag empty (command-line variables reach its sub-makes
+# too) but the debug information's version AX_PGO chose, which callgrind reads.
+pgo_bench_no_pgo = PGO_DIR=$(pgo_bench_dir)/pgo PGO_USE_CFLAGS="$(filter -fdebug-default-version=%,$(PGO_USE_CFLAGS))" \
+	PGO_USE_LDFLAGS= PGO_BOLT_CFLAGS= PGO_BOLT_LDFLAGS= PGO_BOLT=no PGO_CS=no
 pgo_bench_plain_cmds = $(pgo_bench_copy) cd $(pgo_bench_tree) && $(PGO_BENCH_CONFIGURE) && \
 	$(MAKE) --no-print-directory pgo-bench-plain $(pgo_bench_no_pgo)
 # The plain build's directory is removed before each build: never this directory or one above it.

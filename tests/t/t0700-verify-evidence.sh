@@ -192,3 +192,38 @@ check_optimized_crash_fails_verify() {
 
 test_gcc_optimized_crash_fails_verify() { check_optimized_crash_fails_verify gcc; }
 test_clang_optimized_crash_fails_verify() { check_optimized_crash_fails_verify clang; }
+
+# Clang lays out lukewarm functions neither hot nor cold, though it applied their counts (here
+# every function of w.o: its section prefixes turned off).  With the command in the log, no
+# complaint and the source as trained (the fingerprint: records with matching hashes), the unit
+# used the profile; changed since, or libtool's other copy laid out and this one not, it did not.
+test_clang_lukewarm_unit_as_trained_used_the_profile() {
+	require clang readelf
+	local tool; tool=$(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata
+	[ -x "$tool" ] || skip "no llvm-profdata beside clang"
+	printf 'int work(int n);\nint main(int c, char **v) { return work(200000 * c) == 7; }\n' > a.c
+	printf 'int never(int n) { return n * 3 + 1; }\nint work(int n) { int s = 0; for (int i = 0; i < n; i++) s += i %% 3 ? i : -i; return s; }\n' > w.c
+	clang -O2 -fprofile-generate -o a a.c w.c && LLVM_PROFILE_FILE=a.profraw ./a
+	"$tool" merge -o m.profdata a.profraw
+	"$PROFOPT" check --write-fingerprint=sources.fp --source-dir=. 2> /dev/null
+	local f use="clang -O2 -fprofile-use=m.profdata" lukewarm="-mllvm -profile-guided-section-prefix=false"
+	for f in a w; do echo "$use $lukewarm -c $f.c -o $f.o"; $use $lukewarm -c $f.c -o $f.o 2>&1; done > build.log
+	$use $lukewarm -S -emit-llvm -o - w.c | grep -q 'function_entry_count' || fail "clang applied no counts to w.c"
+	! readelf -SW w.o | grep -q '\.text\.\(hot\|unlikely\)' || fail "w.o has hot/cold sections"
+	local verify="$PROFOPT verify --family=clang --build-dir=. --profdata=m.profdata --tool=$tool --build-log=build.log --list"
+	expect_status 0 $verify --fingerprint=sources.fp --require=w.o
+	expect_contains out 'verify: 2 of 2 compiled units used profile data'
+	expect_contains out 'w\.o: used profile data \(command: build\.log line 2; .*source as trained: lukewarm'
+	# without the fingerprint it cannot tell a hash mismatch libtool hid, and says so
+	expect_status 1 $verify --require=w.o
+	expect_contains out 'w\.o: NO PROFILE DATA: compiled as without profile: .*--fingerprint would tell'
+	# libtool's other copy of w.c laid out hot/cold: this one's hashes differ
+	mkdir .libs && $use -c w.c -o .libs/w.o && echo "$use -c w.c -o .libs/w.o" >> build.log
+	expect_status 1 $verify --fingerprint=sources.fp --require=w.o
+	expect_contains out 'verify: 2 of 3 compiled units'
+	expect_contains out 'w\.o: NO PROFILE DATA: .*hash mismatch: another compile of its source has them'
+	rm -r .libs && sed -i '$d' build.log
+	echo '/* edited */' >> w.c
+	expect_status 1 $verify --fingerprint=sources.fp --require=w.o
+	expect_contains out 'w\.o: NO PROFILE DATA: .*hash mismatch: its source changed since training\)'
+}

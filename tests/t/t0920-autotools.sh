@@ -180,3 +180,41 @@ test_clang_main_collision_is_not_a_stale_source() {
 	expect_contains out 'one\.o: the compiler said .*hash mismatch\) main .*\[its source changed since training\]'
 	expect_not_contains out 'name collision'
 }
+
+# The README and the man page put AX_PGO in the same place: after every macro that sets up the
+# compiler, libtool's included (a compiler check before AC_USE_SYSTEM_EXTENSIONS is warned about).
+test_readme_and_man_page_place_ax_pgo_alike() {
+	local where='after the macros that set up the compiler ([^)]*)'
+	tr -s '\n ' '  ' < "$SRCDIR/README" | grep -o "$where" > readme.txt || fail "README does not say where AX_PGO goes"
+	sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' "$SRCDIR/Misc/profopt.1" | tr -s '\n ' '  ' | grep -o "$where" > man.txt ||
+		fail "the man page does not say where AX_PGO goes"
+	expect_eq "$(cat man.txt)" "$(cat readme.txt)" "where AX_PGO goes, man page against README"
+	expect_contains readme.txt 'AC_USE_SYSTEM_EXTENSIONS, LT_INIT\)'
+	expect_not_contains "$SRCDIR/Misc/profopt.1" 'AX_PGO\\fR after AC_PROG_CC'
+}
+
+# The README's Makefile.am lines and its example train.txt, put into tests/fixture-am as they
+# stand: the PGO program runs the README's pgo-bench command in fewer instructions than the
+# plain one with gcc, as many with clang (whose profile lays the dispatch loop out, and counts
+# no fewer instructions), never more (callgrind's counts do not move with the machine's load).
+check_readme_block_on_the_fixture() {
+	require "$1" valgrind
+	fixture_am_src
+	awk '/^Makefile\.am \(automake hands/ { on = 1; next } on && /^    / { sub(/^    /, ""); print; n++; next } on && n && !/^$/ { exit }' \
+		"$SRCDIR/README" > block.txt
+	grep -q '^PGO_TRAIN_ARGS = --tasks=\$(srcdir)/train\.txt$' block.txt || { cat block.txt; fail "no README block with a task file"; }
+	grep -P '^\t' block.txt > /dev/null && fail "the block holds a task line"
+	grep -P '\t' block.txt > src/train.txt || fail "no task line (NAME, a tab, a command) in the README's block"
+	{ sed '/^PGO_BUILD_DIR = /,$d' src/Makefile.am; grep -vP '\t' block.txt; } > Makefile.am.new && mv Makefile.am.new src/Makefile.am
+	(cd src && autoreconf -fi -Wall -Werror) > autoreconf.out 2>&1 || { cat autoreconf.out; fail "autoreconf with the README's block"; }
+	mkdir build && cd build
+	../src/configure --enable-optimizations CC="$1" PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail configure; }
+	local cmd; cmd=$(tr '\n' ' ' < "$SRCDIR/README" | grep -o "make pgo-bench *PGO_BENCH_COMMAND='[^']*'" | head -n 1 | sed "s/.*='\(.*\)'/\1/")
+	expect_eq "$cmd" "./toy pdpapmsq 1000000" "the README's pgo-bench command"
+	make pgo-bench PGO_BENCH_COMMAND="$cmd" PGO_BENCH_ROUNDS=3 > make.out 2>&1 || { cat make.out; fail "make pgo-bench"; }
+	cat pgo/bench.txt
+	expect_contains make.out "^instructions +[0-9.]+ M +[0-9.]+ M +[0-9.]+x ($2)"
+	expect_not_contains make.out '^advice:'
+}
+test_readme_block_makes_the_fixture_faster_gcc() { check_readme_block_on_the_fixture gcc faster; }
+test_readme_block_never_slower_clang() { check_readme_block_on_the_fixture clang 'faster|same'; }

@@ -87,7 +87,15 @@ check_libtool_tree() {
 	lt_tree "$1"
 	expect_status 0 make -j2
 	expect_not_contains out 'jobserver unavailable|coverage-mismatch|Error [0-9]'
+	# the instrumented build's two goals (all, check) ran one after the other
+	expect_not_contains pgo/logs/instrument.log 'two makes write it at once'
+	expect_eq "$(sed -n -e "s|.*Entering directory '$PWD'\$|.|p" -e "s|.*Entering directory '$PWD/\(.*\)'\$|\1|p" \
+		pgo/logs/instrument.log | uniq | tr '\n' ' ')" ". lib mod src . lib mod src . " "directories the instrumented build entered"
+	# and within a goal, make -j2 still started two compiles at once
+	awk '/--mode=compile/ && prev { found = 1 } { prev = /--mode=compile/ } END { exit !found }' pgo/logs/instrument.log ||
+		fail "no two compiles started together in the instrumented build"
 	expect_contains out "verify: 12 of 12 compiled units used profile data"
+	expect_eq "$(cat pgo/units.count)" 12 "units the progress line counted (libtool's compiles)"
 	# the logged builds printed their directories and commands, silent rules or not
 	expect_contains pgo/logs/use.log "Entering directory '$PWD/lib'"
 	expect_contains pgo/logs/use.log '^libtool: compile: .* -fPIC -DPIC -o \.libs/sum\.o'
@@ -98,6 +106,14 @@ check_libtool_tree() {
 }
 test_libtool_tree_gcc() { check_libtool_tree gcc; }
 test_libtool_tree_clang() { check_libtool_tree clang; }
+
+# The fixture's two goals race when make runs them at once (its lib/ rule says so and fails):
+# the pipeline's instrumented build above is the same command under -j2, run in order.
+test_two_goals_at_once_collide_outside_the_pipeline() {
+	lt_tree gcc
+	expect_status 2 make -j2 all check TESTS=
+	expect_contains out 'calc-gen\.h: two makes write it at once in .*/lib'
+}
 
 # gcc: the static copy of lib/sum.c differs under #ifdef PIC; the merge gives it the counts of
 # the functions alike in both copies only, names the other, and its compile reads them with

@@ -25,6 +25,24 @@ TEST(unitcount_counts_compiles_and_names_the_link)
 	CHECK(u.linking[0] == '\0'); /* a compile after the link: no link under way */
 }
 
+/* automake's V=1 log of libtool compiles: the .lo line, then libtool's one or two compiles */
+static const char libtool_log[] =
+	"/bin/bash ../libtool  --tag=CC   --mode=compile gcc -DPIC_TEST -g -O2 -MT sum.lo -MD -MP -MF .deps/sum.Tpo -c -o sum.lo ../../src/lib/sum.c\n"
+	"libtool: compile:  gcc -g -O2 -MT sum.lo -MD -MP -MF .deps/sum.Tpo -c ../../src/lib/sum.c  -fPIC -DPIC -o .libs/sum.o\n"
+	"libtool: compile:  gcc -g -O2 -MT sum.lo -MD -MP -MF .deps/sum.Tpo -c ../../src/lib/sum.c -o sum.o >/dev/null 2>&1\n"
+	"/bin/bash ../libtool  --tag=CC   --mode=compile gcc -g -O2 -c -o plug.lo ../../src/mod/plug.c\n"
+	"libtool: compile:  gcc -g -O2 -c ../../src/mod/plug.c  -fPIC -DPIC -o .libs/plug.o\n"
+	"/bin/bash ../libtool  --tag=CC   --mode=link gcc  -g -O2 -o libcalc.la -rpath /usr/local/lib sum.lo\n"
+	"libtool: link: gcc -shared  -fPIC -DPIC  .libs/sum.o -g -O2 -Wl,-soname -Wl,libcalc.so.0 -o .libs/libcalc.so.0.0.0\n";
+
+TEST(unitcount_counts_libtool_compiles)
+{
+	struct unit_count u = {0};
+	unit_count_text(&u, libtool_log, sizeof libtool_log - 1);
+	CHECK_INT(u.compiled, 3); /* sum's two copies and plug's one; no .lo line */
+	CHECK(!strcmp(u.linking, ".libs/libcalc.so.0.0.0"));
+}
+
 TEST(unitcount_reads_a_growing_log_once)
 {
 	char path[] = "/tmp/profopt-unit-units.XXXXXX";

@@ -147,8 +147,9 @@ char *bench_callgrind_unreadable(const char *out, const char *program)
 	if (!strstr(out, "debuginfo reader"))
 		return NULL;
 	return xasprintf("valgrind cannot read the debug information of %s: valgrind 3.19 does not read the DWARF 5 "
-			 "that clang 14 and later write; count a copy without it (objcopy --strip-debug leaves code "
-			 "and symbols as they are) or build with -gdwarf-4", printable(program));
+			 "that clang 14 and later write; build with DWARF 4 (AX_PGO's clang flags ask for it, unless "
+			 "CFLAGS name a version: -gdwarf-4) or count a copy without it (objcopy --strip-debug leaves code "
+			 "and symbols as they are)", printable(program));
 }
 
 int bench_count_once(const struct bench_runner *br, const struct bench_interp *in, const char *work, long loops,

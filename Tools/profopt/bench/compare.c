@@ -13,12 +13,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #define CMP_MAX_SHOWN 20
+#define CMP_MAX_ROUNDS 100000 /* --rounds' limit: beyond it, no number of rounds is said */
 
 struct cmp_build {
 	char *name, *dir;
@@ -65,14 +67,17 @@ const struct command_options options_compare = {
 	"Time: one untimed run of each build (--warmup), then --rounds rounds with the builds\n"
 	"interleaved (A B, B A, ...), each run timed from its start to its exit.  The speedup is\n"
 	"median(first)/median(second), above 1 when the second is faster, with a bootstrap interval\n"
-	"of the rounds resampled in pairs, as in profopt bench; an interval holding 1 is 'noise'.\n"
+	"of the rounds resampled in pairs, as in profopt bench; an interval holding 1 is 'noise',\n"
+	"and the rounds that would decide at its spread are said.\n"
 	"\n"
 	"Instructions: where valgrind is installed, one run of each build under callgrind, with\n"
 	"every process the command starts (--trace-children=yes): the ratio of the instruction\n"
 	"counts, which the machine's load does not move, and the functions whose own count (not\n"
 	"their callees') grew by more than --threshold and by at least --min-share of the first\n"
 	"build's total.  A function one build inlines and the other does not moves its count into\n"
-	"its caller: read the list with the functions that vanished in mind (the JSON has them all).\n",
+	"its caller: read the list with the functions that vanished in mind (the JSON has them all).\n"
+	"When the second build is slower, or some of its functions are, it advises training on what\n"
+	"users run.\n",
 	compare_options,
 	"Exit status: 0 when it measured, 1 when the command failed on a build (named, with its\n"
 	"last line of output), 2 bad usage.\n",
@@ -86,6 +91,7 @@ struct cmp_result {
 	char *no_count; /* why instructions were not counted, or NULL */
 	struct cg_growth *slower;
 	int nslower;
+	long rounds_to_decide; /* a noisy interval: the rounds that would exclude 1 at this spread, or 0 */
 	char *started;
 };
 
@@ -264,6 +270,17 @@ static void measure(struct cmp_result *r, const struct cmp_opts *o, const char *
 	progress_clear(&p.prog);
 }
 
+/* The interval narrows as one over the square root of the rounds: the rounds that would bring
+ * the bound on 1's side past 1 at the spread measured (0: none would, or beyond the limit). */
+static long rounds_to_decide(struct interval iv, long long rounds)
+{
+	double gap = iv.point - 1, reach = iv.point > 1 ? iv.point - iv.lo : iv.hi - iv.point;
+	if (rounds < 2 || gap == 0 || reach <= 0)
+		return 0;
+	double need = ceil((double)rounds * (reach / gap) * (reach / gap));
+	return need > CMP_MAX_ROUNDS ? 0 : need < rounds + 1 ? rounds + 1 : (long)need;
+}
+
 static void analyze(struct cmp_result *r, const struct cmp_opts *o)
 {
 	for (int i = 0; i < 2; i++) {
@@ -273,6 +290,8 @@ static void analyze(struct cmp_result *r, const struct cmp_opts *o)
 	r->speedup = stats_speedup(r->b[0].samples, r->b[1].samples, o->rounds, o->conf, o->nboot, o->seed);
 	/* One round has no spread: its ratio is no evidence either way. */
 	r->verdict = o->rounds < 2 ? VERDICT_NOISE : stats_verdict(r->speedup, 0);
+	if (r->verdict == VERDICT_NOISE)
+		r->rounds_to_decide = rounds_to_decide(r->speedup, o->rounds);
 	if (r->no_count)
 		return;
 	double ratio = r->b[1].prof.total > 0 ? r->b[0].prof.total / r->b[1].prof.total : 0;
@@ -304,6 +323,22 @@ static void print_slower(const struct cmp_result *r, const struct cmp_opts *o, F
 		fprintf(out, "  ... and %d more (in the JSON)\n", r->nslower - CMP_MAX_SHOWN);
 }
 
+/* What to do when the second build (PGO) lost: its training ran other code than the command. */
+static void print_advice(const struct cmp_result *r, const struct cmp_opts *o, FILE *out)
+{
+	enum verdict v = r->no_count ? r->verdict : r->count_verdict;
+	const char *fix = "train on what users run: make pgo-bench's PGO_TRAIN_ARGS = -- 'COMMAND ...' (or "
+			  "--tasks=FILE, a NAME<tab>COMMAND line each), this command among them, then measure again";
+	if (v == VERDICT_SLOWER)
+		fprintf(out, "\nadvice: %s is slower than %s on %s: its training ran other code than this command "
+			"does (a test suite runs error paths as often as the common path); %s\n",
+			r->b[1].name, r->b[0].name, printable(o->command), fix);
+	else if (r->nslower)
+		fprintf(out, "\nadvice: the %d function%s above got slower: the training ran %s less, against the rest, "
+			"than this command does; %s\n", r->nslower, r->nslower == 1 ? "" : "s",
+			r->nslower == 1 ? "it" : "them", fix);
+}
+
 static void print_table(const struct cmp_result *r, const struct cmp_opts *o, FILE *out)
 {
 	const struct cmp_build *a = &r->b[0], *b = &r->b[1];
@@ -317,8 +352,17 @@ static void print_table(const struct cmp_result *r, const struct cmp_opts *o, FI
 	bench_format_speedup(s, sizeof s, r->speedup, r->verdict);
 	fprintf(out, "%-14s %-21s %-21s %s  (median of %lld rounds, interleaved; %.0f%% interval)\n", "time", va, vb, s,
 		o->rounds, o->conf * 100);
+	if (r->verdict == VERDICT_NOISE && r->rounds_to_decide)
+		fprintf(out, "%-14s the interval holds 1: at this spread about %ld rounds would decide (--rounds; make "
+			"pgo-bench: PGO_BENCH_ROUNDS)%s\n", "", r->rounds_to_decide,
+			r->no_count ? "" : ", or read the instructions, which the load does not move");
+	else if (r->verdict == VERDICT_NOISE)
+		fprintf(out, "%-14s the interval holds 1: %s\n", "",
+			o->rounds < 2 ? "one round has no spread, give two or more"
+				      : "no number of rounds would decide at this spread: as fast as each other");
 	if (r->no_count) {
 		fprintf(out, "%-14s not counted: %s; time only\n", "instructions", r->no_count);
+		print_advice(r, o, out);
 		return;
 	}
 	bench_format_value(va, sizeof va, a->prof.total, BENCH_INSTRUCTIONS);
@@ -327,6 +371,7 @@ static void print_table(const struct cmp_result *r, const struct cmp_opts *o, FI
 	fprintf(out, "%-14s %-20s %-20s %s  (callgrind %s, %d and %d processes)\n", "instructions", va, vb, s,
 		a->prof.event, a->prof.files, b->prof.files);
 	print_slower(r, o, out);
+	print_advice(r, o, out);
 }
 
 static void json_build(struct json *j, const struct cmp_build *b, int counted)
@@ -395,6 +440,8 @@ static void write_json(const struct cmp_result *r, const struct cmp_opts *o, FIL
 		json_build(&j, &r->b[i], !r->no_count);
 	jw_end_array(&j);
 	json_ratio(&j, "time", r->speedup, r->verdict);
+	if (r->rounds_to_decide)
+		jw_kv_int(&j, "rounds_to_decide", r->rounds_to_decide);
 	if (r->no_count) {
 		jw_kv_string(&j, "instructions_not_counted", r->no_count);
 	} else {

@@ -14,17 +14,29 @@ static void output_of(const char *line, char *out, size_t n)
 	snprintf(out, n, "%.*s", (int)strcspn(o, " \t\r\n'\""), o); /* cut to fit */
 }
 
+/* libtool prints each command it runs after "libtool: MODE: ": a compile of a .lo runs one or two
+ * of them (PIC, static copy), each a unit, so its own line ("--mode=compile ... -o x.lo") is not. */
+static const char *libtool_command(const char *line)
+{
+	static const char *const modes[] = {"libtool: compile: ", "libtool: link: "};
+	for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
+		if (starts_with(line, modes[i]))
+			return line + strlen(modes[i]);
+	return line;
+}
+
 static void count_line(struct unit_count *u)
 {
 	u->line[u->len] = '\0';
-	size_t first = strcspn(u->line, " \t");
-	if (memchr(u->line, ':', first)) /* "file.c:12:3: warning: ...": a diagnostic, not a command */
+	const char *cmd = libtool_command(u->line);
+	size_t first = strcspn(cmd, " \t");
+	if (memchr(cmd, ':', first)) /* "file.c:12:3: warning: ...": a diagnostic, not a command */
 		return;
 	char out[sizeof u->linking];
-	output_of(u->line, out, sizeof out);
-	if (!out[0] || strchr(out, '$'))
+	output_of(cmd, out, sizeof out);
+	if (!out[0] || strchr(out, '$') || ends_with(out, ".lo"))
 		return;
-	if (strstr(u->line, " -c ") && ends_with(out, ".o")) {
+	if (strstr(cmd, " -c ") && ends_with(out, ".o")) {
 		u->compiled++;
 		u->linking[0] = '\0';
 	} else if (!ends_with(out, ".o") && !ends_with(out, ".d")) {

@@ -9,7 +9,7 @@ struct unit_count {
 	FILE *log;        /* opened at the first poll that finds the file */
 	char line[4096];  /* the line being read (longer lines are cut: only their start counts) */
 	size_t len;
-	long compiled;    /* compile commands seen (" -c " and an output ending in .o) */
+	long compiled;    /* compile commands seen (" -c " and an output ending in .o; libtool's own) */
 	char linking[128]; /* the output of the last link command, when it came after the last compile */
 };
 

@@ -45,9 +45,12 @@ struct unit {
 	int instrumented;       /* the object holds profile-generate symbols */
 	int profile;            /* the profile has data for it */
 	int expect_layout;      /* clang: the profile calls one of its functions hot or never run */
+	int as_trained;         /* its source as at training (fingerprint): 1, 0 changed, -1 unknown,
+				 * TWIN_LAID_OUT: another compile of it is laid out */
 	int layout;             /* .text.hot / .text.unlikely section: 1, 0, or -1 (not ELF) */
 	const struct log_message *complaint;
 	const char *dir;        /* make's directory at its compile (the log's), or NULL */
+	const char *source;     /* its compile's source, as the command named it, or NULL */
 	enum reason reason;
 };
 
@@ -270,7 +273,9 @@ static enum reason judge(const struct verify *v, const struct unit *u)
 		return COMPLAINT;
 	if (!u->profile)
 		return NO_PROFILE;
-	if (v->fam->merged && u->expect_layout && u->layout == 0)
+	/* no hot or cold function where the profile has some: a hash mismatch libtool hid, unless its
+	 * source is as trained (records of its functions, hashes alike): only lukewarm functions */
+	if (v->fam->merged && u->expect_layout && u->layout == 0 && !(u->flags > 0 && u->as_trained == 1))
 		return NO_LAYOUT;
 	/* without its command, only clang's profile layout in the object proves use */
 	if (u->flags < 0 && (!v->fam->merged || u->layout != 1))
@@ -278,30 +283,54 @@ static enum reason judge(const struct verify *v, const struct unit *u)
 	return USED;
 }
 
-/* Clang's "control flow change detected (hash mismatch) NAME" takes the profile's record of
- * another function NAME when the source is as it was at training: what the fingerprint says. */
-static const char *mismatch_cause(const struct verify *v, const struct log_message *m, const char *dir)
+/* Whether source (as a command named it, from make's directory dir) is as the fingerprint of
+ * training has it: 1, 0 (changed), -1 (no fingerprint, or not in it). */
+static int source_as_trained(const struct verify *v, const char *source, const char *dir)
 {
-	const char *at = m->source && v->fp ? strstr(m->text, "(hash mismatch) ") : NULL;
-	if (!at)
-		return "";
-	/* the compiler names the source as its command did, from make's directory at the compile */
-	char *src = dir && m->source[0] != '/' ? xasprintf("%s/%s", dir, m->source) : xstrdup(m->source);
+	if (!v->fp || !source)
+		return -1;
+	char *src = dir && source[0] != '/' ? xasprintf("%s/%s", dir, source) : xstrdup(source);
 	char *real = realpath(src, NULL), hash[SHA256_HEX_LEN + 1];
 	free(src);
-	const char *cause = "";
-	for (int i = 0; real && i < v->fp->n && !*cause; i++) {
+	int same = -1;
+	for (int i = 0; real && i < v->fp->n && same < 0; i++) {
 		char *p = xasprintf("%s/%s", v->fp->root, v->fp->e[i].path), *r = realpath(p, NULL);
 		if (r && strcmp(r, real) == 0)
-			cause = sha256_file(real, hash) == 0 && strcmp(hash, v->fp->e[i].hash) == 0
-					? " [its source is unchanged since training: a name collision, the profile's "
-					  "record is of another function of that name (e.g. another program's main)]"
-					: " [its source changed since training]";
+			same = sha256_file(real, hash) == 0 && strcmp(hash, v->fp->e[i].hash) == 0;
 		free(r);
 		free(p);
 	}
 	free(real);
-	return cause;
+	return same;
+}
+
+/* Whether another compile of u's source (libtool's other copy) has hot/cold sections: then u's
+ * lack of them is a hash mismatch its hidden output did not show (a #ifdef PIC). */
+enum { TWIN_LAID_OUT = 2 };
+static int twin_laid_out(const struct verify *v, const struct unit *u)
+{
+	for (int i = 0; u->source && i < v->n; i++)
+		if (v->u[i].layout == 1 && v->u[i].source && !strcmp(v->u[i].source, u->source) &&
+		    (v->u[i].dir == u->dir || (v->u[i].dir && u->dir && !strcmp(v->u[i].dir, u->dir))))
+			return 1;
+	return 0;
+}
+
+/* Clang's "control flow change detected (hash mismatch) NAME" takes the profile's record of
+ * another function NAME when the source is as it was at training: what the fingerprint says. */
+static const char *mismatch_cause(const struct verify *v, const struct log_message *m, const char *dir)
+{
+	if (!strstr(m->text, "(hash mismatch) "))
+		return "";
+	switch (source_as_trained(v, m->source, dir)) {
+	case 1:
+		return " [its source is unchanged since training: a name collision, the profile's record is of "
+		       "another function of that name (e.g. another program's main)]";
+	case 0:
+		return " [its source changed since training]";
+	default:
+		return "";
+	}
 }
 
 /* One line on why u did or did not use the profile. */
@@ -311,7 +340,9 @@ static char *describe(const struct verify *v, const struct unit *u, const char *
 	case USED:
 		return xasprintf("used profile data (command: %s; profile: %s%s)", u->how ? u->how : "unknown",
 				 v->fam->merged ? "its functions' records" : "its .gcda",
-				 u->layout == 1 ? "; object: hot/cold sections" : "");
+				 u->layout == 1				     ? "; object: hot/cold sections"
+				 : v->fam->merged && u->expect_layout ? "; source as trained: lukewarm, no hot/cold sections"
+								      : "");
 	case NO_FLAG:
 		return xasprintf("compiled without the profile-use flag (%s)", u->how);
 	case INSTRUMENTED:
@@ -326,9 +357,11 @@ static char *describe(const struct verify *v, const struct unit *u, const char *
 		return xasprintf("the compiler said (%s:%d): %.300s%s", log, u->complaint->line, u->complaint->text,
 				 mismatch_cause(v, u->complaint, u->dir));
 	default: /* NO_LAYOUT */
-		return xstrdup("compiled as without profile: none of its functions is laid out hot or cold, though the "
-			       "profile calls some of them hot or never run (a hash mismatch: source changed since "
-			       "training?)");
+		return xasprintf("compiled as without profile: none of its functions is laid out hot or cold, though the "
+				 "profile calls some of them hot or never run (a hash mismatch: %s)",
+				 u->as_trained == 0	       ? "its source changed since training"
+				 : u->as_trained == TWIN_LAID_OUT ? "another compile of its source has them"
+								   : "source changed since training? --fingerprint would tell");
 	}
 }
 
@@ -345,6 +378,8 @@ static void gather(struct verify *v, const struct file_list *objs, const struct 
 		u->how = c ? xasprintf("%s line %d", log->path, c->line) : NULL;
 		u->complaint = c && c->complaint >= 0 ? &log->m[c->complaint] : NULL;
 		u->dir = c ? c->dir : NULL;
+		u->source = c ? c->source : NULL;
+		u->as_trained = -1;
 		char *arg = xasprintf("./%s", u->path);
 		*strmap_slot(&v->by_arg, arg, 1) = (void *)(intptr_t)(i + 1);
 		free(arg);
@@ -361,6 +396,11 @@ static void gather(struct verify *v, const struct file_list *objs, const struct 
 			u->layout = -1;
 	}
 	read_objects(v);
+	/* (only where the layout is in doubt: a fingerprint is compared path by path) */
+	for (int i = 0; v->fam->merged && i < v->n; i++)
+		if (v->u[i].expect_layout && v->u[i].layout == 0)
+			v->u[i].as_trained = twin_laid_out(v, &v->u[i]) ? TWIN_LAID_OUT
+									: source_as_trained(v, v->u[i].source, v->u[i].dir);
 }
 
 static void report(const struct verify *v, const int *count, const char *log)
@@ -501,7 +541,7 @@ static const struct option_spec verify_options[] = {
 	OPT_STRING("fingerprint", 0, O, fingerprint, "FILE",
 		   "the sources' fingerprint recorded at training (profopt check --write-fingerprint): says whether "
 		   "clang's hash mismatch is a changed source or another function of the same name (e.g. several "
-		   "programs' main)"),
+		   "programs' main), and a unit as trained with no hot/cold sections used the profile (lukewarm)"),
 	OPT_STRING("profdata", 0, O, profdata, "FILE", "merged profile (clang; gcc's is the .gcda files)"),
 	OPT_STRING("tool", 0, O, tool, "PATH", "llvm-profdata (clang; default llvm-profdata)"),
 	OPT_STRING("nm", 0, O, nm, "PATH",
