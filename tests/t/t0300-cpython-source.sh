@@ -210,6 +210,32 @@ test_bolt_stage_by_default_from_3_13() {
 	expect_contains Makefile '^PGO_BOLT = no'
 }
 
+# A shared libpython holds the interpreter's code and python is its launcher: no BOLT stage
+# (said; --enable-bolt refused, as it would rewrite the launcher only), and CPython's configure
+# gets an rpath to the prefix's lib, so the installed python runs without LD_LIBRARY_PATH.
+test_shared_build_has_no_bolt_and_an_rpath() {
+	require_out_of_tree_configure
+	require gcc
+	fake_release 3.13.9
+	tar -xJf mirror/Python-3.13.9.tar.xz
+	local c="$SRCDIR/configure --enable-optimizations CC=gcc --prefix=/opt/py --with-python-source=$PWD/Python-3.13.9"
+	$c PYTHON_CONFIGURE_ARGS="--enable-shared --with-ensurepip=no" > configure.out 2>&1 || { cat configure.out; fail configure; }
+	expect_contains Makefile '^PGO_BOLT = no$'
+	expect_contains Makefile '^PY_SHARED = yes$'
+	if command -v llvm-bolt-19 > /dev/null || ls /usr/lib/llvm-*/bin/llvm-bolt > /dev/null 2>&1; then
+		expect_contains configure.out 'BOLT: off with --enable-shared'
+	fi
+	make -n cpython-configure > dry.out 2>&1
+	expect_contains dry.out "'LDFLAGS=-Wl,-rpath,/opt/py/lib' --enable-shared --with-ensurepip=no"
+	expect_status 1 $c --enable-bolt PYTHON_CONFIGURE_ARGS=--enable-shared
+	expect_contains out 'enable-bolt with --enable-shared: the BOLT stage rewrites the python executable'
+	# the last word wins, as in CPython's configure
+	$c PYTHON_CONFIGURE_ARGS="--enable-shared --disable-shared" > /dev/null 2>&1 || fail "configure, shared then not"
+	expect_contains Makefile '^PY_SHARED = no$'
+	make -n cpython-configure > dry.out 2>&1
+	expect_not_contains dry.out 'Wl,-rpath'
+}
+
 # The frozen modules are written by programs linked from the interpreter's objects: the use
 # stage puts back the last build's copies and does not link those programs again, unless a
 # frozen source is newer than its copy (then CPython's rules run).  A stand-in for CPython's
