@@ -108,7 +108,8 @@
 #   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters, where
 #   clang takes it twice on one command line: LLVM 15 and later),
 #   -fprofile-use=$(PGO_USE_PROFDATA).  --with-pgo-profile-update=single|atomic|
-#   prefer-atomic overrides the update mode.  --with-pgo-instrumentation=frontend
+#   prefer-atomic overrides the update mode (a configure script may set
+#   ax_pgo_update_default before AX_PGO, as profopt's does for a free-threaded CPython).  --with-pgo-instrumentation=frontend
 #   makes clang count in its front end instead (-fprofile-instr-generate,
 #   -fprofile-instr-use=$(PGO_USE_PROFDATA)), as stock CPython does, with single
 #   counter updates (its counters are not kept in registers: atomic ones cost much).
@@ -196,7 +197,7 @@ AC_ARG_WITH([llvm-profdata],
 AC_ARG_WITH([pgo-profile-update],
   [AS_HELP_STRING([--with-pgo-profile-update=MODE],
     [counter updates in the instrumented build: atomic (clang's default), prefer-atomic or single (gcc's default)])],
-  [ax_pgo_update=$withval], [ax_pgo_update=auto])
+  [ax_pgo_update=$withval], [ax_pgo_update=${ax_pgo_update_default:-auto}])
 AC_ARG_WITH([pgo-instrumentation],
   [AS_HELP_STRING([--with-pgo-instrumentation=KIND],
     [Clang: ir (counts in LLVM IR) or frontend (counts in clang's front end, as stock CPython does); default: ir, unless the configure script chooses (profopt's: by CPython version)])],

@@ -236,6 +236,25 @@ test_shared_build_has_no_bolt_and_an_rpath() {
 	expect_not_contains dry.out 'Wl,-rpath'
 }
 
+# A free-threaded CPython trains with threads that run at once: counters are updated atomically
+# where the compiler can (prefer-atomic), with gcc and clang, unless the user says otherwise.
+test_free_threaded_build_counts_atomically() {
+	require_out_of_tree_configure
+	require gcc
+	fake_release 3.13.9
+	tar -xJf mirror/Python-3.13.9.tar.xz
+	local c="$SRCDIR/configure --enable-optimizations --with-python-source=$PWD/Python-3.13.9"
+	for cc in gcc clang; do
+		command -v $cc > /dev/null || continue
+		$c CC=$cc PYTHON_CONFIGURE_ARGS=--disable-gil > configure.out 2>&1 || { cat configure.out; fail "configure $cc"; }
+		expect_contains Makefile '^PGO_GEN_CFLAGS = .*-fprofile-update=prefer-atomic'
+		$c CC=$cc > /dev/null 2>&1 || fail "configure $cc, with the GIL"
+		expect_not_contains Makefile '^PGO_GEN_CFLAGS = .*-fprofile-update=prefer-atomic'
+	done
+	$c CC=gcc --with-pgo-profile-update=single PYTHON_CONFIGURE_ARGS=--disable-gil > /dev/null 2>&1 || fail "configure, single"
+	expect_contains Makefile '^PGO_GEN_CFLAGS = .*-fprofile-update=single'
+}
+
 # The frozen modules are written by programs linked from the interpreter's objects: the use
 # stage puts back the last build's copies and does not link those programs again, unless a
 # frozen source is newer than its copy (then CPython's rules run).  A stand-in for CPython's
