@@ -130,7 +130,7 @@ test_thinlto_other_commands_pass_through() {
 
 # The backends make the code clang's in-process ThinLTO link makes, at the level the plugin
 # would use: a link without -O is -O2's code, not -O0's (whose frames overflowed CPython's
-# recursion check, deep_recursion, in the first CPython build through thin-link).  Compared by each function's instructions, addresses left out.
+# recursion check, deep_recursion (now the stack budget), in the first CPython build through thin-link).  Compared by each function's instructions, addresses left out.
 test_thinlto_backend_code_is_the_in_process_links() {
 	require $TCLANG objdump
 	printf 'int step(int);\n__attribute__((noinline)) int walk(int n) { int s = 0; for (int i = 0; i < n; i++) s += step(i) * i; return s; }\nint main(int c, char **v) { return walk(c * 1000) & 1; }\n' > a.c
