@@ -126,7 +126,8 @@
 #                        rebuilt with the kept profile by the next profile-opt
 #   PGO_LOCKED_GOALS     goals that refuse while a pipeline holds the lock (default: clean,
 #                        distclean, mostlyclean, maintainer-clean, pgo-clean, pgo-clean-build,
-#                        install, install-%, uninstall)
+#                        install, install-%, uninstall; add the project's goals that build, run
+#                        or test the program); pgo.mk's goals that train or build take the lock
 #   PGO_MANIFEST_CMD     command printing KEY=VALUE lines that identify what a profile fits
 #                        (sources, compiler, flags): recorded by profile-export, compared on import
 #   PGO_PROFILE          a bundle written by `make profile-export`: skip the instrumented build,
@@ -537,7 +538,8 @@ pgo_thin_said = $(if $(call pgo_thin_on,$(1)),&& { test ! -f $(pgo_thin_dir)/lin
 	$(PROFOPT) thin-link --dir=$(pgo_thin_dir) --stage-line=$(1) | tee $(pgo_thin_dir)/$(1).txt >&2; })
 
 .PHONY: profile-opt profile-removal clean-retain-profile pgo-clean-build pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
-	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-sources-changed
+	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-profile-export-locked \
+	pgo-repro-check-locked pgo-sources-changed
 
 # The pipeline runs in a second make that holds the lock and reads the stamps only once it
 # holds it.  Recipes that reach a make through a variable (the lock's, PGO_BUILD_GEN, ...) say
@@ -550,10 +552,11 @@ pgo_recurse = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),,+)
 PGO_BUILD_VERBOSE ?= V=1
 pgo_logged_build = sh -c $(call pgo_quote,MAKEFLAGS="$$(printf %s "$$MAKEFLAGS" | sed -e 's/ --no-print-directory//' \
 	-e 's/^ *\([A-Za-z]*\)/\1w /') $(PGO_BUILD_VERBOSE)" && export MAKEFLAGS && $(1))
-# (clean-retain-profile and profile-removal take the same lock.)
+# (clean-retain-profile, profile-removal, profile-export, pgo-repro-check and pgo-bench, which
+# train, build, clean or run the program, take the same lock.)
 pgo_lock = $(pgo_abs_dir)/lock
 pgo_locked = $(pgo_recurse)@$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
-	$(PROFOPT) lock --file=$(pgo_lock) --what="make $(1) in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-$(1)-locked
+	$(PROFOPT) lock --file=$(pgo_lock) --what="make $(1) in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-$(patsubst pgo-%,%,$(1))-locked
 # Goals that change the build directory refuse to start while a pipeline holds the lock (a
 # clean would delete the program under a running training, whose tasks then fail as if
 # trained).  Checked when make reads this file, before any recipe runs; the pipeline's own
@@ -677,7 +680,9 @@ $(call pgo_stamp,cs-merge): $(call pgo_after,cs-merge)
 
 # One file with the merged profile and its manifest, for PGO_PROFILE= in another build.
 PGO_EXPORT ?= $(pgo_abs_dir)/profile-export.tar.gz
-profile-export: $(call pgo_stamp,verify)
+profile-export:
+	$(call pgo_locked,profile-export)
+pgo-profile-export-locked: $(call pgo_stamp,verify)
 	@$(pgo_check_paths){ $(PGO_MANIFEST_CMD); printf 'training_args=%s\n' $(call pgo_quote,$(call pgo_tasks,PGO_TRAIN_ARGS_,$(PGO_TRAIN_ARGS))); \
 		$(if $(PGO_RELOCATE_ROOT),printf 'relocate_root=%s\n' "$(PGO_RELOCATE_ROOT)";) } > $(call pgo_quote,$(pgo_manifest))
 	@$(PROFOPT) export --profile=$(call pgo_quote,$(PGO_EXPORTED_PROFILE)) --manifest=$(call pgo_quote,$(pgo_manifest)) \
@@ -823,6 +828,8 @@ pgo_repro_dir = $(pgo_abs_dir)/repro
 pgo-repro-check:
 	@$(if $(pgo_enabled),,$(call pgo_not_enabled,pgo-repro-check))
 	@$(pgo_check_paths)$(if $(strip $(PGO_PROFILE)),echo "pgo-repro-check trains: it cannot work on an imported profile (PGO_PROFILE)" >&2; exit 2)
+	$(call pgo_locked,pgo-repro-check)
+pgo-repro-check-locked:
 	@if test -f $(call pgo_stamp,clean); then echo "==> the instrumented build was cleaned: building it again" >&2; $(call pgo_rm_later,configure); fi
 	@mkdir -p $(pgo_repro_dir)
 	@$(call pgo_rm_later,instrument) && $(MAKE) --no-print-directory $(call pgo_stamp,merge)
@@ -884,12 +891,14 @@ pgo_bench_plain_cmds = $(pgo_bench_copy) cd $(pgo_bench_tree) && $(PGO_BENCH_CON
 pgo_bench_not_here = $(if $(filter $(pgo_bench_dir)/%,$(CURDIR)/),$(error pgo.mk: PGO_BENCH_PLAIN_DIR '$(PGO_BENCH_PLAIN_DIR)' \
 	holds this build directory, which the plain build would remove: name a directory of its own))
 pgo_bench_pgo_done = $(and $(wildcard $(call pgo_stamp,$(lastword $(pgo_stages)))),$(if $(pgo_use_stale),,yes))
-.PHONY: pgo-bench pgo-bench-plain
+.PHONY: pgo-bench pgo-bench-locked pgo-bench-plain
 pgo-bench:
 	@$(if $(pgo_enabled),,$(call pgo_not_enabled,pgo-bench))
 	@$(pgo_check_paths)$(call pgo_check_path,PGO_BENCH_PLAIN_DIR)$(pgo_bench_not_here)$(if $(strip $(PGO_BENCH_COMMAND)),,echo "make pgo-bench: \
 		PGO_BENCH_COMMAND is empty: give the command your users run, e.g. make pgo-bench PGO_BENCH_COMMAND='./prog input' \
 		(it runs in this directory and in the plain build's)" >&2; exit 2)
+	$(call pgo_locked,pgo-bench)
+pgo-bench-locked:
 	$(pgo_recurse)@$(if $(pgo_bench_pgo_done),echo "==> pgo-bench: the PGO build is finished: reusing it" >&2, \
 		$(MAKE) --no-print-directory profile-opt)
 	$(pgo_recurse)@if test -f $(pgo_bench_stamp) && test $(pgo_bench_stamp) -nt $(call pgo_stamp,use); then \
