@@ -230,7 +230,17 @@ pgo_check_path = $(if $(findstring $$,$($(1))),$(error pgo.mk: $(1) holds '$$': 
 pgo_parse_chars = ; : % $(pgo_hash)
 $(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA,$(foreach c,$(pgo_parse_chars),$(if $(findstring $(c),$($(v))),\
 	$(error pgo.mk: $(v) '$($(v))' contains '$(c)', which make reads as syntax in a file name: use a path of letters, digits, / . _ - + = @ ~ ^ ! { }))))
-pgo_check_paths = $(pgo_misread)$(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR,$(call pgo_check_path,$(v)))\
+# Every variable that names a file, a directory or a tool (clang's content-named profile and
+# its store, the fingerprinted tree, BOLT's binary, the target's nm...), and those that list files.
+pgo_path_vars = PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR \
+	PGO_PROFILE_STORE PGO_USE_PROFDATA PGO_SOURCE_ROOT PGO_BOLT_BINARY PGO_BENCH_SRCDIR \
+	PROFOPT PGO_NM PGO_READELF LLVM_PROFDATA LLVM_BOLT MERGE_FDATA
+pgo_path_list_vars = PGO_VERIFY_REQUIRE PGO_SUMMARY_NOTES
+pgo_check_list = $(foreach w,$($(1)),$(if $(findstring $$,$(w))$(call pgo_syntax_in,$(w)),$(error pgo.mk: $(1) holds \
+	'$(w)', with '$(or $(findstring $$,$(w)),$(call pgo_syntax_in,$(w)))', which make or the shell running its recipes reads as syntax: \
+	use names of letters, digits, / . _ - + = @ ~ ^ ! { })))
+pgo_check_paths = $(pgo_misread)$(foreach v,$(pgo_path_vars),$(call pgo_check_path,$(v)))\
+	$(foreach v,$(pgo_path_list_vars),$(call pgo_check_list,$(v)))\
 	$(foreach w,$(foreach x,$(PGO_WORKLOADS),$(word 1,$(subst :, ,$(x)))),$(if $(or $(call pgo_syntax_in,$(w)),$(findstring /,$(w))),\
 	$(error pgo.mk: the workload '$(w)' holds '$(or $(call pgo_syntax_in,$(w)),/)': a workload is NAME:WEIGHT, NAME of letters, digits, . _ -)))
 PGO_PROFDATA ?= $(pgo_abs_dir)/merged.profdata
@@ -788,9 +798,9 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 # and rebuilds with it instead of saying "ok" over a missing build.  pgo-clean (for
 # distclean) drops the pipeline's whole directory, profiles included.
 pgo-clean-build:
-	@rm -f $(foreach s,clean use verify bolt,$(call pgo_stamp,$(s))) $(pgo_abs_dir)/use.started
+	@$(pgo_check_paths)rm -f $(foreach s,clean use verify bolt,$(call pgo_stamp,$(s))) $(pgo_abs_dir)/use.started
 pgo-clean:
-	rm -rf $(pgo_abs_dir)
+	$(pgo_check_paths)rm -rf $(pgo_abs_dir)
 	$(if $(wildcard $(PGO_BUILD_DIR)),$(PROFOPT) clear --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) --notes $(pgo_skip))
 
 # Drops the build but keeps the profile: the next profile-opt only rebuilds with it.
@@ -842,10 +852,10 @@ pgo-repro-check-locked:
 
 # An unfinished pipeline is an answer (exit 1); a damaged or foreign stamp (exit 3) is an error.
 pgo-status:
-	@$(PROFOPT) summary $(PGO_STAMPS); test $$? -le 1
+	@$(pgo_check_paths)$(PROFOPT) summary $(PGO_STAMPS); test $$? -le 1
 
 pgo-summary:
-	@$(PROFOPT) summary --json $(PGO_STAMPS)
+	@$(pgo_check_paths)$(PROFOPT) summary --json $(PGO_STAMPS)
 
 # pgo-bench: is the PGO program faster than a plain one on what its users run?  Training on a
 # project's test suite alone can make it slower (error paths and corner cases weigh as much as
