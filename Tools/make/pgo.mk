@@ -709,7 +709,9 @@ $(call pgo_stamp,clean): $(call pgo_after,clean)
 	$(pgo_recurse)@$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping)
 
 # The profile is checked again just before the rebuild reads it (a damaged file stops the
-# build, named).  A profile-use build that did not finish (use.started left behind: killed,
+# build, named), and the sources against training's fingerprint: with PGO_SOURCE_ROOT always,
+# without it on the first rebuild after training (a source edited while training ran), not on
+# the rebuild of sources edited after a finished build (use-sources.fp watches those).  A profile-use build that did not finish (use.started left behind: killed,
 # failed) may have left half-written objects: the tree is cleaned again, keeping the profile,
 # before building.
 pgo_use_started = $(pgo_abs_dir)/use.started
@@ -726,7 +728,7 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 		$(pgo_stash_save) && $(PROFOPT) run --label="clean keeping profiles" --log=$(call pgo_log,clean-again) -- $(pgo_clean_keeping); fi
 	@$(pgo_check_profile)
 	@$(pgo_place_profile)
-	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
+	@$(if $(and $(or $(PGO_SOURCE_ROOT),$(if $(pgo_use_stale),,first)),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
 	@touch $(pgo_use_started)
 	$(pgo_recurse)@$(call pgo_thin_clear,use) $(call pgo_dist_log,use) $(call pgo_thin_env,use) $(call pgo_run,rebuild with profile,use) $(call pgo_logged_build,$(PGO_BUILD_USE)) $(call pgo_dist_said,use) $(call pgo_thin_said,use)
 	@test ! -f $(pgo_use_log).before || { cat $(pgo_use_log).before $(pgo_use_log) > $(pgo_use_log).both && \
