@@ -120,3 +120,15 @@ test_damaged_profile_named_by_the_users_path() {
 	expect_contains out 'error: damaged profile: build/f\.gcda: offset 0'
 	expect_contains out '1 of 1 \.gcda files under build are damaged'
 }
+
+# Issue 51: a duration past the range of an int (a stamp of 95 years, of more) prints right,
+# not as a wrapped or negative number (and no float-cast-overflow under UBSan, make check-asan).
+test_summary_durations_past_integer_range() {
+	printf '{"stage": "train", "status": "ok", "seconds": 3000000000.0}\n' > train.stamp
+	printf '{"stage": "verify", "status": "ok", "seconds": 1e300}\n' > verify.stamp
+	expect_status 0 "$PROFOPT" summary train.stamp
+	expect_contains out '^train +done +833333 h 20 min$'
+	expect_contains out '^total +ok +833333 h 20 min$'
+	expect_status 0 "$PROFOPT" summary verify.stamp
+	expect_contains out '^verify +done +2\.78e\+296 h$'
+}
