@@ -233,3 +233,27 @@ test_thinlto_no_fallback_summary_counts_failed_not_here() {
 	expect_eq "$(cut -f2 lto/m/times.tsv | tail -n +2)" "failed" "where the backend ran"
 	test ! -e lto/links.tsv || fail "a link that failed was recorded as split"
 }
+
+# Issue 51: configure's notice lists the workers as thin-link takes them (split at ';', blank
+# ones dropped): a list of no command says the backends run here, not "on: ;".
+test_thinlto_configure_notice_lists_the_workers_as_used() {
+	require $TCLANG autoconf
+	setup_fixture
+	./configure --enable-optimizations CC=$TCLANG PROFOPT="$PROFOPT" --with-thinlto-workers=' ; ' > c1.out 2>&1 || { cat c1.out; fail "configure"; }
+	expect_contains c1.out 'through profopt thin-link, here \(the worker list names no command\)$'
+	./configure --enable-optimizations CC=$TCLANG PROFOPT="$PROFOPT" --with-thinlto-workers='ssh a;; ssh b ;' > c2.out 2>&1 || { cat c2.out; fail "configure"; }
+	expect_contains c2.out 'through profopt thin-link, on: ssh a; ssh b$'
+	./configure --enable-optimizations CC=$TCLANG PROFOPT="$PROFOPT" --with-thinlto-workers > c3.out 2>&1 || { cat c3.out; fail "configure"; }
+	expect_contains c3.out 'through profopt thin-link, here$'
+}
+
+# merge's --weighted takes a workload's directory under --profile-dir, whose raw files are the
+# ones checked before the merge (one elsewhere went to llvm-profdata unchecked).
+test_merge_weighted_dir_under_the_profile_dir() {
+	mkdir -p raw/a other
+	expect_status 2 "$PROFOPT" merge --family=clang --profile-dir=raw --weighted=other:2
+	expect_contains out "weighted=other:2: the workload's directory is not under --profile-dir=raw"
+	expect_status 2 "$PROFOPT" merge --family=clang --profile-dir=raw --weighted=raw/../other:2
+	expect_status 1 "$PROFOPT" merge --family=clang --profile-dir=raw --weighted=raw/a:2
+	expect_contains out 'no profile data for the workload in raw/a'
+}
