@@ -175,9 +175,20 @@ test_thinlto_output_names_never_map_onto_or_above_dir() {
 			test -f $f || fail "the link with -o '$o' removed $f"
 		done
 	done
-	# the absolute name: '_' then the path with '/' as '_'
-	expect_eq "$(ls -a pgo/thinlto | sed "s|^_$(echo "$PWD" | tr / _)_abs\$|ABS|" | LC_ALL=C sort | tr '\n' ' ')" \
-		". .. ABS _ _. _.. _.._up __x _links.tsv _use.txt a_.._.. links.tsv other use.txt " "the links' directories"
+	# percent-encoded: the absolute name is its path with each '/' as %2F
+	expect_eq "$(ls -a pgo/thinlto | sed "s|^$(echo "$PWD" | sed 's|/|%2F|g')%2Fabs\$|ABS|" | LC_ALL=C sort | tr '\n' ' ')" \
+		"% %2E %2E. %2E.%2Fup . .. ABS _x a%2F..%2F.. links%2Etsv links.tsv other use%2Etxt use.txt " "the links' directories"
+	# two outputs that differ in '/' or '_' have directories of their own; a newline or an
+	# escape in the name reaches neither the module list nor a terminal
+	mkdir -p a
+	"$PROFOPT" thin-link --dir=pgo/thinlto -- $TCLANG -O2 -flto=thin m.o -o a/b > out 2>&1 || { cat out; fail "a/b"; }
+	"$PROFOPT" thin-link --dir=pgo/thinlto -- $TCLANG -O2 -flto=thin m.o -o a_b > out 2>&1 || { cat out; fail "a_b"; }
+	test -f pgo/thinlto/a%2Fb/modules.list && test -f pgo/thinlto/a_b/modules.list || fail "a/b and a_b share a directory"
+	local odd; odd=$(printf 'x\033[31my\tz')
+	"$PROFOPT" thin-link --dir=pgo/thinlto -- $TCLANG -O2 -flto=thin m.o -o "$odd" > out 2>&1 || { cat out; fail "an odd name"; }
+	expect_contains out '^thin-link \(x\\x1b\[31my\\x09z\): 0 of 1 backends on the workers, 1 here'
+	"$PROFOPT" thin-link --dir=pgo/thinlto --stage-line=use > line.txt || fail "--stage-line after an odd name"
+	expect_contains line.txt '^thin-link \(use\): [0-9]+ links split'
 }
 
 # A module named with ".." (from a subdirectory, DIR relative) has its index files written
@@ -201,6 +212,11 @@ test_thinlto_dotdot_modules_stay_inside_the_link_dir() {
 	expect_contains out '^thin-link \(prog2\): linked in one process: an archive'"'"'s members are not files of their own'
 	expect_eq "$(find . -name '*.thinlto.bc' | grep -v '^\./sub/x/lto/prog/' | tr '\n' ' ')" "" "index files outside the link's directory"
 	sub/x/prog2 || fail "prog2"
+	# a thin archive names its members from its own directory ("../../b.o"): linked in one process
+	mkdir -p t/u && (cd t/u && llvm-ar-19 rcsT libt.a ../../b.o) || fail "thin ar"
+	(cd sub/x && "$PROFOPT" thin-link --dir=lto -- $TCLANG -O2 -flto=thin ../../a.o ../../t/u/libt.a -o prog3) > out 2>&1 || { cat out; fail "thin-link with a thin archive"; }
+	expect_contains out '^thin-link \(prog3\): linked in one process: .*thin archive'
+	sub/x/prog3 || fail "prog3"
 }
 
 # A worker's reply is used only when it is a whole object under the limit; else its backend runs

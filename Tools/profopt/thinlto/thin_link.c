@@ -13,6 +13,7 @@
 #include "lib/util.h"
 #include "thinlto/thin_backends.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -32,8 +33,8 @@ struct thin_link_options {
 
 static const struct option_spec thin_link_options[] = {
 	OPT_STRING("dir", 0, struct thin_link_options, dir, "DIR",
-		   "where each link's index files, objects and job logs go, under DIR/OUTPUT, '/' as '_' (and '_' before a "
-		   "name that starts with '.' or '_', is empty or ends in .tsv or .txt) (default pgo/thinlto)"),
+		   "where each link's index files, objects and job logs go, under DIR/OUTPUT, OUTPUT percent-encoded ('/' "
+		   "as %2F, a leading '.' as %2E, \"\" as %) (default pgo/thinlto)"),
 	OPT_LIST("worker", 0, struct thin_link_options, workers, "CMD",
 		 "a command that runs one shell line on a worker, e.g. 'ssh build1' (repeatable, or several "
 		 "separated by ';'; none: all here)"),
@@ -252,7 +253,8 @@ struct link_state {
 	struct strmap by_path; /* module path -> its thin_module */
 };
 
-/* 0, or -1 when an archive stays packed (its members are no files a backend can read). */
+/* 0, or -1 when an archive stays packed (its members are no files a backend can read) or is a
+ * thin archive. */
 static int unpack_archives(struct link_state *s)
 {
 	int cap = 0;
@@ -261,6 +263,8 @@ static int unpack_archives(struct link_state *s)
 			i++;
 			continue;
 		}
+		if (s->link[i][0] != '-' && file_starts_with(s->link[i], "!<thin>\n", 8))
+			return -1; /* its members are named from its directory: their index files could land anywhere */
 		if (s->link[i][0] == '-' || !ends_with(s->link[i], ".a") || !file_starts_with(s->link[i], "!<arch>\n", 8))
 			continue;
 		char **members = unpack_archive(s->llvm_ar, s->link[i], s->dir, s->narchives);
@@ -515,19 +519,25 @@ static const char **worker_list(const struct option_list *given, int *n)
 	return w;
 }
 
-/* OUTPUT as one name inside DIR, '/' as '_': a name DIR's own files or DIR itself could have
- * ("", ".", "..", links.tsv, STAGE.txt) gets a leading '_', as does one already starting with
- * it, so that removing a link's directory never removes DIR, its parent or another file of it. */
+/* OUTPUT as one name of its own inside DIR, percent-encoded: every byte but letters, digits and
+ * "+-._" as %XX (so "a/b" and "a_b" are two links' directories, and no newline reaches the
+ * linker's module list), and a leading '.' too, or the '.' of a name ending in .tsv or .txt
+ * (DIR's own files); "" is "%".  No output name is DIR, above it or another link's. */
 static char *link_name(const char *out)
 {
-	char *name = xasprintf("_%s", out);
-	for (char *p = name; *p; p++)
-		if (*p == '/')
-			*p = '_';
-	int keep_prefix = !name[1] || name[1] == '.' || name[1] == '_' || ends_with(name, ".tsv") || ends_with(name, ".txt");
-	if (!keep_prefix)
-		memmove(name, name + 1, strlen(name));
-	return name;
+	struct buf b = {0};
+	size_t n = strlen(out);
+	int dot_at = ends_with(out, ".tsv") || ends_with(out, ".txt") ? (int)n - 4 : 0;
+	buf_puts(&b, n ? "" : "%");
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)out[i];
+		int plain = (c < 0x80 && isalnum(c)) || (c && strchr("+-_", c)) || (c == '.' && i && (int)i != dot_at);
+		if (plain)
+			buf_add(&b, out + i, 1);
+		else
+			buf_printf(&b, "%%%02X", c);
+	}
+	return b.data;
 }
 
 /* DIR/NAME (link_name), relative to here when DIR is absolute: the modules of unpacked archives
@@ -562,7 +572,7 @@ static void backends_summary(const struct link_state *s, const struct thin_link_
 	int remote = thin_remote_count(s->mods, s->nmods, &why), failed = 0;
 	for (int i = 0; i < s->nmods; i++)
 		failed += s->mods[i].failed;
-	buf_printf(summary, "thin-link (%s): %d of %d backends on the workers, %d here", s->out, remote, s->nmods,
+	buf_printf(summary, "thin-link (%s): %d of %d backends on the workers, %d here", printable(s->out), remote, s->nmods,
 		   s->nmods - remote - failed);
 	if (failed)
 		buf_printf(summary, ", %d failed%s", failed,
@@ -572,7 +582,7 @@ static void backends_summary(const struct link_state *s, const struct thin_link_
 	char remote_text[16], total_text[16];
 	snprintf(remote_text, sizeof remote_text, "%d", remote), snprintf(total_text, sizeof total_text, "%d", s->nmods);
 	if (!failed)
-		record_link(o->dir, s->out, remote_text, total_text, why.len ? why.data : "");
+		record_link(o->dir, printable(s->out), remote_text, total_text, why.len ? why.data : "");
 	buf_free(&why);
 }
 
@@ -580,9 +590,9 @@ static void backends_summary(const struct link_state *s, const struct thin_link_
 _Noreturn static void one_process(const struct thin_link_options *o, const char *out, char **link, const char *why,
 				  const char *short_why)
 {
-	char *line = xasprintf("thin-link (%s): linked in one process: %s", out, why);
+	char *line = xasprintf("thin-link (%s): linked in one process: %s", printable(out), why);
 	say(o->summary, line);
-	record_link(o->dir, out, "-", "-", short_why);
+	record_link(o->dir, printable(out), "-", "-", short_why);
 	exec_as_is(link);
 }
 
@@ -616,7 +626,9 @@ int cmd_thin_link(int argc, char **argv)
 		fatal("cannot make %s: %s", s.dir, strerror(errno));
 	double t0 = now();
 	if (unpack_archives(&s) < 0)
-		one_process(&o, out, link, "an archive's members are not files of their own (names with '/', or twice)",
+		one_process(&o, out, link,
+			    "an archive's members are not files of their own (names with '/', or twice), or it is a "
+			    "thin archive",
 			    "an archive left packed");
 	s.prefix = index_prefix(&s);
 	char *list = xasprintf("%s/modules.list", s.dir);
