@@ -390,7 +390,13 @@ exec "$PGO_PROFOPT" thin-link --dir="$PGO_THIN_LINK_DIR" --summary="$PGO_THIN_LI
 AX_PGO_EOF
   chmod +x pgo-launch/thin-link || AC_MSG_ERROR([cannot write pgo-launch/thin-link])
   PGO_THIN_LAUNCHER=`pwd`/pgo-launch/thin-link
-  AC_MSG_NOTICE([ThinLTO links of the use stage run their backends through profopt thin-link, ${PGO_THINLTO_WORKERS:+on: $PGO_THINLTO_WORKERS}${PGO_THINLTO_WORKERS:-here}])
+  dnl the workers as thin-link takes them: split at ';', blank ones dropped (none: all here)
+  ax_pgo_thin_list=`printf '%s' "$PGO_THINLTO_WORKERS" | awk -v RS=';' '{ gsub(/^@<:@ \t\n@:>@+|@<:@ \t\n@:>@+$/, "") } NF { printf "%s%s", (n++ ? "; " : ""), $[0] }'`
+  ax_pgo_thin_where="on: $ax_pgo_thin_list"
+  AS_IF([test -z "$ax_pgo_thin_list"], [ax_pgo_thin_where=here])
+  AS_IF([test -z "$ax_pgo_thin_list" && test -n "$PGO_THINLTO_WORKERS"],
+    [ax_pgo_thin_where="here (the worker list names no command)"])
+  AC_MSG_NOTICE([ThinLTO links of the use stage run their backends through profopt thin-link, $ax_pgo_thin_where])
   AS_IF([test "x$ax_pgo_compose_cc" != xno], [CC="$PGO_THIN_LAUNCHER $CC"])])
 AC_SUBST([PGO_THIN_LAUNCHER])
 AC_SUBST([PGO_THINLTO_WORKERS])

@@ -126,7 +126,8 @@
 #                        rebuilt with the kept profile by the next profile-opt
 #   PGO_LOCKED_GOALS     goals that refuse while a pipeline holds the lock (default: clean,
 #                        distclean, mostlyclean, maintainer-clean, pgo-clean, pgo-clean-build,
-#                        install, install-%, uninstall)
+#                        install, install-%, uninstall; add the project's goals that build, run
+#                        or test the program); pgo.mk's goals that train or build take the lock
 #   PGO_MANIFEST_CMD     command printing KEY=VALUE lines that identify what a profile fits
 #                        (sources, compiler, flags): recorded by profile-export, compared on import
 #   PGO_PROFILE          a bundle written by `make profile-export`: skip the instrumented build,
@@ -229,7 +230,17 @@ pgo_check_path = $(if $(findstring $$,$($(1))),$(error pgo.mk: $(1) holds '$$': 
 pgo_parse_chars = ; : % $(pgo_hash)
 $(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA,$(foreach c,$(pgo_parse_chars),$(if $(findstring $(c),$($(v))),\
 	$(error pgo.mk: $(v) '$($(v))' contains '$(c)', which make reads as syntax in a file name: use a path of letters, digits, / . _ - + = @ ~ ^ ! { }))))
-pgo_check_paths = $(pgo_misread)$(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR,$(call pgo_check_path,$(v)))\
+# Every variable that names a file, a directory or a tool (clang's content-named profile and
+# its store, the fingerprinted tree, BOLT's binary, the target's nm...), and those that list files.
+pgo_path_vars = PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR \
+	PGO_PROFILE_STORE PGO_USE_PROFDATA PGO_SOURCE_ROOT PGO_BOLT_BINARY PGO_BENCH_SRCDIR \
+	PROFOPT PGO_NM PGO_READELF LLVM_PROFDATA LLVM_BOLT MERGE_FDATA
+pgo_path_list_vars = PGO_VERIFY_REQUIRE PGO_SUMMARY_NOTES
+pgo_check_list = $(foreach w,$($(1)),$(if $(findstring $$,$(w))$(call pgo_syntax_in,$(w)),$(error pgo.mk: $(1) holds \
+	'$(w)', with '$(or $(findstring $$,$(w)),$(call pgo_syntax_in,$(w)))', which make or the shell running its recipes reads as syntax: \
+	use names of letters, digits, / . _ - + = @ ~ ^ ! { })))
+pgo_check_paths = $(pgo_misread)$(foreach v,$(pgo_path_vars),$(call pgo_check_path,$(v)))\
+	$(foreach v,$(pgo_path_list_vars),$(call pgo_check_list,$(v)))\
 	$(foreach w,$(foreach x,$(PGO_WORKLOADS),$(word 1,$(subst :, ,$(x)))),$(if $(or $(call pgo_syntax_in,$(w)),$(findstring /,$(w))),\
 	$(error pgo.mk: the workload '$(w)' holds '$(or $(call pgo_syntax_in,$(w)),/)': a workload is NAME:WEIGHT, NAME of letters, digits, . _ -)))
 PGO_PROFDATA ?= $(pgo_abs_dir)/merged.profdata
@@ -537,7 +548,8 @@ pgo_thin_said = $(if $(call pgo_thin_on,$(1)),&& { test ! -f $(pgo_thin_dir)/lin
 	$(PROFOPT) thin-link --dir=$(pgo_thin_dir) --stage-line=$(1) | tee $(pgo_thin_dir)/$(1).txt >&2; })
 
 .PHONY: profile-opt profile-removal clean-retain-profile pgo-clean-build pgo-clean pgo-status pgo-summary profile-export pgo-repro-check pgo-workloads \
-	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-sources-changed
+	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-profile-export-locked \
+	pgo-repro-check-locked pgo-sources-changed
 
 # The pipeline runs in a second make that holds the lock and reads the stamps only once it
 # holds it.  Recipes that reach a make through a variable (the lock's, PGO_BUILD_GEN, ...) say
@@ -558,10 +570,11 @@ pgo_logged_build = sh -c $(call pgo_quote,MAKEFLAGS="$$(printf %s "$$MAKEFLAGS" 
 # 4.4 orders goals no other way), while the makes it starts (subdirectories, automake's all-am)
 # keep their jobs in parallel.
 $(if $(and $(filter $(MAKELEVEL),$(PROFOPT_GOALS_IN_ORDER)),$(word 2,$(sort $(MAKECMDGOALS)))),$(eval .NOTPARALLEL:))
-# (clean-retain-profile and profile-removal take the same lock.)
+# (clean-retain-profile, profile-removal, profile-export, pgo-repro-check and pgo-bench, which
+# train, build, clean or run the program, take the same lock.)
 pgo_lock = $(pgo_abs_dir)/lock
 pgo_locked = $(pgo_recurse)@$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
-	$(PROFOPT) lock --file=$(pgo_lock) --what="make $(1) in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-$(1)-locked
+	$(PROFOPT) lock --file=$(pgo_lock) --what="make $(1) in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-$(patsubst pgo-%,%,$(1))-locked
 # Goals that change the build directory refuse to start while a pipeline holds the lock (a
 # clean would delete the program under a running training, whose tasks then fail as if
 # trained).  Checked when make reads this file, before any recipe runs; the pipeline's own
@@ -685,7 +698,9 @@ $(call pgo_stamp,cs-merge): $(call pgo_after,cs-merge)
 
 # One file with the merged profile and its manifest, for PGO_PROFILE= in another build.
 PGO_EXPORT ?= $(pgo_abs_dir)/profile-export.tar.gz
-profile-export: $(call pgo_stamp,verify)
+profile-export:
+	$(call pgo_locked,profile-export)
+pgo-profile-export-locked: $(call pgo_stamp,verify)
 	@$(pgo_check_paths){ $(PGO_MANIFEST_CMD); printf 'training_args=%s\n' $(call pgo_quote,$(call pgo_tasks,PGO_TRAIN_ARGS_,$(PGO_TRAIN_ARGS))); \
 		$(if $(PGO_RELOCATE_ROOT),printf 'relocate_root=%s\n' "$(PGO_RELOCATE_ROOT)";) } > $(call pgo_quote,$(pgo_manifest))
 	@$(PROFOPT) export --profile=$(call pgo_quote,$(PGO_EXPORTED_PROFILE)) --manifest=$(call pgo_quote,$(pgo_manifest)) \
@@ -702,7 +717,9 @@ $(call pgo_stamp,clean): $(call pgo_after,clean)
 	$(pgo_recurse)@$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping)
 
 # The profile is checked again just before the rebuild reads it (a damaged file stops the
-# build, named).  A profile-use build that did not finish (use.started left behind: killed,
+# build, named), and the sources against training's fingerprint: with PGO_SOURCE_ROOT always,
+# without it on the first rebuild after training (a source edited while training ran), not on
+# the rebuild of sources edited after a finished build (use-sources.fp watches those).  A profile-use build that did not finish (use.started left behind: killed,
 # failed) may have left half-written objects: the tree is cleaned again, keeping the profile,
 # before building.
 pgo_use_started = $(pgo_abs_dir)/use.started
@@ -719,7 +736,7 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 		$(pgo_stash_save) && $(PROFOPT) run --label="clean keeping profiles" --log=$(call pgo_log,clean-again) -- $(pgo_clean_keeping); fi
 	@$(pgo_check_profile)
 	@$(pgo_place_profile)
-	@$(if $(and $(PGO_SOURCE_ROOT),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
+	@$(if $(and $(or $(PGO_SOURCE_ROOT),$(if $(pgo_use_stale),,first)),$(wildcard $(pgo_fingerprint))),$(PROFOPT) check --against=$(pgo_fingerprint) --max-changed=$(PGO_MAX_CHANGED))
 	@touch $(pgo_use_started)
 	$(pgo_recurse)@$(call pgo_thin_clear,use) $(call pgo_dist_log,use) $(call pgo_thin_env,use) $(call pgo_run,rebuild with profile,use) $(call pgo_logged_build,$(PGO_BUILD_USE)) $(call pgo_dist_said,use) $(call pgo_thin_said,use)
 	@test ! -f $(pgo_use_log).before || { cat $(pgo_use_log).before $(pgo_use_log) > $(pgo_use_log).both && \
@@ -791,9 +808,9 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 # and rebuilds with it instead of saying "ok" over a missing build.  pgo-clean (for
 # distclean) drops the pipeline's whole directory, profiles included.
 pgo-clean-build:
-	@rm -f $(foreach s,clean use verify bolt,$(call pgo_stamp,$(s))) $(pgo_abs_dir)/use.started
+	@$(pgo_check_paths)rm -f $(foreach s,clean use verify bolt,$(call pgo_stamp,$(s))) $(pgo_abs_dir)/use.started
 pgo-clean:
-	rm -rf $(pgo_abs_dir)
+	$(pgo_check_paths)rm -rf $(pgo_abs_dir)
 	$(if $(wildcard $(PGO_BUILD_DIR)),$(PROFOPT) clear --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) --notes $(pgo_skip))
 
 # Drops the build but keeps the profile: the next profile-opt only rebuilds with it.
@@ -831,6 +848,8 @@ pgo_repro_dir = $(pgo_abs_dir)/repro
 pgo-repro-check:
 	@$(if $(pgo_enabled),,$(call pgo_not_enabled,pgo-repro-check))
 	@$(pgo_check_paths)$(if $(strip $(PGO_PROFILE)),echo "pgo-repro-check trains: it cannot work on an imported profile (PGO_PROFILE)" >&2; exit 2)
+	$(call pgo_locked,pgo-repro-check)
+pgo-repro-check-locked:
 	@if test -f $(call pgo_stamp,clean); then echo "==> the instrumented build was cleaned: building it again" >&2; $(call pgo_rm_later,configure); fi
 	@mkdir -p $(pgo_repro_dir)
 	@$(call pgo_rm_later,instrument) && $(MAKE) --no-print-directory $(call pgo_stamp,merge)
@@ -843,10 +862,10 @@ pgo-repro-check:
 
 # An unfinished pipeline is an answer (exit 1); a damaged or foreign stamp (exit 3) is an error.
 pgo-status:
-	@$(PROFOPT) summary $(PGO_STAMPS); test $$? -le 1
+	@$(pgo_check_paths)$(PROFOPT) summary $(PGO_STAMPS); test $$? -le 1
 
 pgo-summary:
-	@$(PROFOPT) summary --json $(PGO_STAMPS)
+	@$(pgo_check_paths)$(PROFOPT) summary --json $(PGO_STAMPS)
 
 # pgo-bench: is the PGO program faster than a plain one on what its users run?  Training on a
 # project's test suite alone can make it slower (error paths and corner cases weigh as much as
@@ -894,12 +913,14 @@ pgo_bench_plain_cmds = $(pgo_bench_copy) cd $(pgo_bench_tree) && $(PGO_BENCH_CON
 pgo_bench_not_here = $(if $(filter $(pgo_bench_dir)/%,$(CURDIR)/),$(error pgo.mk: PGO_BENCH_PLAIN_DIR '$(PGO_BENCH_PLAIN_DIR)' \
 	holds this build directory, which the plain build would remove: name a directory of its own))
 pgo_bench_pgo_done = $(and $(wildcard $(call pgo_stamp,$(lastword $(pgo_stages)))),$(if $(pgo_use_stale),,yes))
-.PHONY: pgo-bench pgo-bench-plain
+.PHONY: pgo-bench pgo-bench-locked pgo-bench-plain
 pgo-bench:
 	@$(if $(pgo_enabled),,$(call pgo_not_enabled,pgo-bench))
 	@$(pgo_check_paths)$(call pgo_check_path,PGO_BENCH_PLAIN_DIR)$(pgo_bench_not_here)$(if $(strip $(PGO_BENCH_COMMAND)),,echo "make pgo-bench: \
 		PGO_BENCH_COMMAND is empty: give the command your users run, e.g. make pgo-bench PGO_BENCH_COMMAND='./prog input' \
 		(it runs in this directory and in the plain build's)" >&2; exit 2)
+	$(call pgo_locked,pgo-bench)
+pgo-bench-locked:
 	$(pgo_recurse)@$(if $(pgo_bench_pgo_done),echo "==> pgo-bench: the PGO build is finished: reusing it" >&2, \
 		$(MAKE) --no-print-directory profile-opt)
 	$(pgo_recurse)@if test -f $(pgo_bench_stamp) && test $(pgo_bench_stamp) -nt $(call pgo_stamp,use); then \

@@ -173,13 +173,20 @@ __attribute__((constructor)) static void qemu_exec_init(void)
 	unsetenv(QEMU_VAR);
 }
 
-/* The first bytes of FILE into HEAD (NUL-terminated); their count, or -1. */
+/* The first bytes of FILE into HEAD (NUL-terminated); their count, or -1.  Only a regular
+ * file is read: opening a FIFO waits for a writer and a device's read may never return, and
+ * the kernel runs neither (the exec then fails as it would without this library). */
 static ssize_t read_head(const char *file, char head[HEAD_BYTES + 1])
 {
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
 	ssize_t n;
 	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
 	n = read(fd, head, HEAD_BYTES);
 	close(fd);
 	if (n >= 0)

@@ -59,7 +59,7 @@ test_all_pass_fails_on_one_failing_task() {
 	expect_status 0 "$PROFOPT" train --stamp=t.stamp true false
 	rm -f t.stamp
 	expect_status 1 "$PROFOPT" train --all-pass --stamp=t.stamp --results=r.json true false
-	expect_contains out '1 of 2 tasks did not pass \(--all-pass\): 1 failed, 0 crashed or timed out: false \(logs: '
+	expect_contains out '1 of 2 tasks did not pass \(--all-pass\): 1 failed, 0 crashed, timed out or did not start: false \(logs: '
 	expect_eq "$(json_get r.json status)" failed
 	test ! -e t.stamp || fail "a failed check wrote its stamp"
 	expect_status 0 "$PROFOPT" train --all-pass --stamp=t.stamp true true
@@ -73,18 +73,18 @@ test_failed_before_excuses_only_what_did_not_pass_in_training() {
 	printf 'ok\ttrue\nflaky\ttrue\nbroken\tfalse\nsegv\tsh -c "kill -SEGV \\$\\$"\n' > now.txt
 	expect_status 0 "$PROFOPT" train --min-ran=0 --results=training.json --tasks=earlier.txt
 	expect_status 0 "$PROFOPT" train --all-pass --failed-before=training.json --stamp=t.stamp --tasks=now.txt
-	expect_contains out '2 of the tasks that did not pass did not pass in the earlier run either \(--failed-before\): excused, but named: broken, segv'
+	expect_contains out '2 of the tasks that did not pass did not pass in the earlier run either \(--failed-before; a crash, timeout or failed start only by the same there\): excused, but named: broken, segv'
 	test -f t.stamp || fail "no stamp though only excused tasks failed"
 	# A task that passed in training and fails now is the optimized program's failure, named.
 	printf 'ok\tfalse\nflaky\ttrue\nbroken\tfalse\nsegv\ttrue\n' > worse.txt
 	rm -f t.stamp
 	expect_status 1 "$PROFOPT" train --all-pass --failed-before=training.json --stamp=t.stamp --tasks=worse.txt
-	expect_contains out 'error: 1 of 4 tasks did not pass \(--all-pass\): 1 failed, 0 crashed or timed out: ok \(logs: '
+	expect_contains out 'error: 1 of 4 tasks did not pass \(--all-pass\): 1 failed, 0 crashed, timed out or did not start: ok \(logs: '
 	expect_contains out 'excused, but named: broken$'
 	test ! -e t.stamp || fail "a stamp though a task that passed in training failed"
 	# Without the earlier results nothing is excused; a file that is not one is refused.
 	expect_status 1 "$PROFOPT" train --all-pass --tasks=now.txt
-	expect_contains out '2 of 4 tasks did not pass \(--all-pass\): 1 failed, 1 crashed or timed out: broken, segv'
+	expect_contains out '2 of 4 tasks did not pass \(--all-pass\): 1 failed, 1 crashed, timed out or did not start: broken, segv'
 	echo '{"stage": "train"}' > notresults.json
 	expect_status 1 "$PROFOPT" train --all-pass --failed-before=notresults.json -- true
 	expect_contains out 'failed-before=notresults.json: no "results" array'
@@ -140,4 +140,33 @@ test_live_progress_line_on_a_terminal() {
 	[ "$(tr -cd '\r' < tty.out | wc -c)" -ge 3 ] || fail "the progress line was not redrawn"
 	grep -q "$(printf '\033\\[K')" tty.out || fail "no clear-to-end-of-line"
 	expect_contains tty.out 'training: 3 of 3 tasks ran'
+}
+
+# Issue 51: a crash, a timeout or a failed start on the checked program is excused only by the
+# same kind of failure in training: a test that merely failed there (this machine's reasons)
+# and segfaults on the optimized program is the program's failure.
+test_failed_before_excuses_only_the_same_kind() {
+	printf 'segv\tfalse\nslow\tfalse\ngone\tfalse\nfails\tsh -c "kill -SEGV \\$\\$"\ncrash\tsh -c "kill -SEGV \\$\\$"\n' > training.txt
+	expect_status 0 "$PROFOPT" train --min-ran=0 --results=training.json --tasks=training.txt
+	printf 'segv\tsh -c "kill -SEGV \\$\\$"\nslow\tsleep 30\ngone\tno_such_command_51\nfails\tfalse\ncrash\tsh -c "kill -SEGV \\$\\$"\n' > now.txt
+	expect_status 1 "$PROFOPT" train --all-pass --timeout=1 --failed-before=training.json --stamp=t.stamp --tasks=now.txt
+	expect_contains out 'error: 3 of 5 tasks did not pass \(--all-pass\): 0 failed, 3 crashed, timed out or did not start: segv, slow, gone '
+	expect_contains out 'excused, but named: fails, crash$'
+	test ! -e t.stamp || fail "a stamp though a task crashed that only failed in training"
+	# the same kinds in training excuse them
+	expect_status 0 "$PROFOPT" train --min-ran=0 --timeout=1 --results=same.json --tasks=now.txt
+	expect_status 0 "$PROFOPT" train --all-pass --timeout=1 --failed-before=same.json --tasks=now.txt
+	expect_contains out 'excused, but named: segv, slow, gone, fails, crash$'
+}
+
+# Issue 51: a task the shell could not start (126: not executable, 127: not found) did not run:
+# no counts, "could not start", and it does not count toward --min-ran.
+test_exit_126_127_is_not_started() {
+	printf '#!/bin/sh\ntrue\n' > noexec.sh
+	# (through the shell: a command of shell syntax, as most task lines are)
+	expect_status 1 "$PROFOPT" train --min-ran=100% --results=r.json true 'no_such_command_51 > /dev/null' './noexec.sh 2>&1'
+	expect_contains out 'training: 1 of 3 tasks ran'
+	expect_contains out '2 of 3 training tasks could not start: no_such_command_51 > /dev/null, \./noexec\.sh 2>&1; they wrote no counts'
+	expect_not_contains out 'failed: .*their counts are in the profile'
+	expect_eq "$(json_get r.json not-started) $(json_get r.json failed)" "2 0" "results"
 }

@@ -226,3 +226,17 @@ assert d["instructions"]["verdict"] == "slower", d["instructions"]' || fail "c.j
 	VALGRIND=/nonexistent/valgrind expect_status 1 "$PROFOPT" compare --command=true --callgrind=yes one=a two=b
 	expect_contains out 'needs valgrind, which is not installed'
 }
+
+# Issue 51: compare keeps only what it needs of a command's output (its first and last part:
+# valgrind's warnings, a failure's last line), however much the command prints: 300 MB of
+# output under a 400 MB address space, where keeping it all ran out of memory.
+test_compare_output_is_bounded() {
+	mkdir a b
+	local big='head -c 300000000 /dev/zero | tr "\0" x; echo; echo the-last-line'
+	(ulimit -v 400000; "$PROFOPT" compare --command="$big" --rounds=2 --callgrind=no a=a b=b) > out 2>&1 ||
+		{ cat out; fail "compare of a command with 300 MB of output"; }
+	expect_contains out '^time '
+	(ulimit -v 400000; "$PROFOPT" compare --command="$big; exit 3" --rounds=2 --callgrind=no a=a b=b) > out 2>&1 &&
+		fail "a failing command passed"
+	expect_contains out 'the command failed on (a|b) \(in .*, exit 3\): .*: the-last-line$'
+}

@@ -173,3 +173,61 @@ test_killed_lock_holder_stops_the_training() {
 	expect_status 0 make profile-opt
 	expect_contains out 'verify: interp.o: used profile data'
 }
+
+# Issue 51: every goal that trains, builds, exports, compares or runs the program takes the
+# lock or refuses beside a holder, naming it: profile-export, pgo-repro-check and pgo-bench
+# (which ran their own training, merge and rebuild in the same directory beside a running
+# profile-opt), and, the other way round, a profile-opt started beside a running profile-export.
+test_pipeline_goals_refused_beside_a_running_profile_opt() {
+	configured_fixture gcc
+	printf 'slow\tsh -c "sleep 5; ./toy ppas 1000"\n' > slow.txt
+	make profile-opt TRAIN_TASKS=slow.txt > first.out 2>&1 &
+	local first=$!
+	wait_for_process "profopt train.*$PWD/"
+	local holder; holder=$(sed -n 's/^pid //p' pgo/lock)
+	[ -n "$holder" ] || fail "no pid in pgo/lock"
+	local goal
+	for goal in profile-export pgo-repro-check "pgo-bench PGO_BENCH_COMMAND=true"; do
+		expect_status 2 make $goal
+		expect_contains out "holds the lock $PWD/pgo/lock: pid $holder \\(make profile-opt in $PWD"
+		expect_not_contains out '==> (training|instrument|import|plain build)'
+	done
+	test ! -e pgo/repro && test ! -e pgo/bench-plain && test ! -e pgo/profile-export.tar.gz || fail "a refused goal did its work"
+	wait "$first" || { cat first.out; fail "the first run was disturbed"; }
+	expect_contains first.out 'verify: interp.o: used profile data'
+	# The other way round: profile-export (training again after profile-removal) holds the lock.
+	expect_status 0 make profile-removal
+	make profile-export TRAIN_TASKS=slow.txt > export.out 2>&1 &
+	local second=$!
+	wait_for_process "profopt train.*$PWD/"
+	holder=$(sed -n 's/^pid //p' pgo/lock)
+	expect_status 2 make profile-opt
+	expect_contains out "another run holds the lock $PWD/pgo/lock: pid $holder \\(make profile-export in $PWD"
+	wait "$second" || { cat export.out; fail "profile-export was disturbed"; }
+	test -f pgo/profile-export.tar.gz || fail "no export"
+	# pgo-bench's own profile-opt runs under pgo-bench's lock (not refused by it)
+	make pgo-bench PGO_BENCH_COMMAND='./toy ppas 10' PGO_BENCH_ROUNDS=2 PGO_BENCH_ARGS=--callgrind=no > bench.out 2>&1 ||
+		{ cat bench.out; fail "pgo-bench"; }
+}
+
+# CPython's goals that build, run or test the interpreter the pipeline rebuilds refuse beside
+# a holder (a source tree that is no CPython's: a goal that went on would fail at once).
+test_cpython_goals_refused_beside_a_holder() {
+	require_out_of_tree_configure
+	require gcc
+	mkdir -p nosrc/Python && : > nosrc/configure && : > nosrc/Python/ceval.c
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/nosrc" > cfg.out 2>&1 || { cat cfg.out; fail "configure"; }
+	rm nosrc/Python/ceval.c
+	# the driver this tree builds, as a finished build has it (the check asks it at parse time)
+	mkdir -p cpython/pgo Tools/profopt && cp "$PROFOPT" Tools/profopt/profopt
+	"$PROFOPT" lock --file=cpython/pgo/lock --what=holder -- sleep 60 &
+	local holder=$!
+	for i in $(seq 1 100); do grep -q '^pid' cpython/pgo/lock 2>/dev/null && break; sleep 0.1; done
+	local goal
+	for goal in cpython-test cpython-test-compare buildbot pgo-coverage install-python profile-export pgo-repro-check pgo-bench; do
+		expect_status 2 make $goal PGO_BENCH_COMMAND=true
+		expect_contains out "holds the lock $PWD/cpython/pgo/lock: pid $holder \\(holder"
+	done
+	kill "$holder"; wait "$holder" || true
+	test ! -e cpython/pgo/logs || fail "a refused goal ran a stage"
+}

@@ -163,3 +163,24 @@ check_make_clean_then_profile_opt() {
 
 test_make_clean_then_profile_opt_gcc() { check_make_clean_then_profile_opt gcc pgo/profiles.tar; }
 test_make_clean_then_profile_opt_clang() { check_make_clean_then_profile_opt clang pgo/merged.profdata; }
+
+# Issue 51: a source edited while training runs (no PGO_SOURCE_ROOT, the fragment's defaults)
+# stops the use stage: the profile was trained on the old code.  The training task itself edits
+# interp.c, so the edit falls between the fingerprint and the rebuild.
+check_edit_during_training() {
+	configured_fixture "$1"
+	printf 'edits\tsh -c "printf \\"\\\\nint edited_in_training(void) { return 1; }\\\\n\\" >> interp.c; ./toy ppas 1000"\n' > edit.txt
+	expect_status 2 make profile-opt TRAIN_TASKS=edit.txt
+	grep -q edited_in_training interp.c || fail "the task did not edit interp.c: no proof"
+	expect_contains out 'the profile is stale: 1 source changed since training'
+	expect_not_contains out '==> rebuild with profile'
+	expect_not_contains out 'total +ok'
+	test ! -f pgo/use.stamp || fail "a use stamp over a stale profile"
+	# retraining on the edited source goes through
+	expect_status 0 make profile-removal
+	expect_status 0 make profile-opt
+	expect_contains out 'verify: interp.o: used profile data'
+}
+
+test_edit_during_training_stops_the_use_stage_gcc() { check_edit_during_training gcc; }
+test_edit_during_training_stops_the_use_stage_clang() { check_edit_during_training clang; }

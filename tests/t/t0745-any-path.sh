@@ -124,3 +124,40 @@ any_dir_pipeline() {
 
 test_any_dir_pipeline_gcc() { any_dir_pipeline gcc; }
 test_any_dir_pipeline_clang() { any_dir_pipeline clang; }
+
+# Issue 51: every make variable that names a file, a directory or a tool is checked as
+# PGO_PROFILE is (clang's profile store was pasted into compile commands unchecked: 'st;id>x;y'
+# ran id), and a list of files word by word: each hostile value is refused naming the variable,
+# before any stage, and no shell ran it.
+hostile_paths=('st;touch MARK;y' 'a$$(touch MARK)b' 'a b' "a'b" 'a`touch MARK`b')
+path_vars=(PGO_PROFILE_STORE PGO_USE_PROFDATA PGO_SOURCE_ROOT PGO_BOLT_BINARY PGO_BENCH_SRCDIR PGO_NM PGO_READELF
+	LLVM_PROFDATA LLVM_BOLT MERGE_FDATA PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR)
+
+test_every_path_variable_is_checked() {
+	configured_fixture gcc
+	local v value goal
+	for v in "${path_vars[@]}" PGO_VERIFY_REQUIRE PGO_SUMMARY_NOTES; do
+		for value in "${hostile_paths[@]}"; do
+			[ "$value" = 'a b' ] && case $v in PGO_VERIFY_REQUIRE|PGO_SUMMARY_NOTES) continue ;; esac # lists: two names
+			for goal in profile-opt pgo-clean; do
+				expect_status 2 make $goal "$v=$value"
+				expect_contains out "pgo\\.mk: $v "
+				expect_not_contains out '==> '
+				test ! -e MARK || fail "make $goal $v='$value' ran the shell"
+			done
+		done
+	done
+	test -f Makefile && test ! -e pgo/logs || fail "a refused goal ran a stage"
+}
+
+# The example of the issue, on clang, where the store is pasted into the use stage's compiles.
+test_profile_store_is_checked_clang() {
+	configured_fixture clang
+	expect_status 2 make profile-opt 'PGO_PROFILE_STORE=st;id>x;y'
+	expect_contains out "pgo\\.mk: PGO_PROFILE_STORE 'st;id>x;y' contains ';'"
+	test ! -e x || fail "the store's path ran as shell"
+	# a store of letters, digits and the safe characters works
+	make profile-opt PGO_PROFILE_STORE="$PWD/store-1.a+b" > make.out 2>&1 || { cat make.out; fail "profile-opt with a store"; }
+	ls store-1.a+b/merged-*.profdata > /dev/null || fail "no profile in the store"
+	expect_contains make.out 'verify: interp.o: used profile data'
+}

@@ -19,7 +19,7 @@ test_summary_shows_lost_training_tasks() {
 	configured_fixture gcc
 	printf 'a\t./toy ppas 1000\nb\t./toy ppmdxs 1000\nc\t./toy pdpapmsq 1000\ncrash\t./toy crash\n' > crash.txt
 	make profile-opt TRAIN_TASKS=crash.txt PGO_MIN_RAN=75% > make.out 2>&1 || { cat make.out; fail "make"; }
-	expect_contains make.out '^train +done .* 4 tasks: 0 failed \(ran to the end\), 1 lost \(crashed or timed out\)'
+	expect_contains make.out '^train +done .* 4 tasks: 0 failed \(ran to the end\), 1 lost \(crashed, timed out or not started\)'
 	expect_contains make.out '^total +ok .*\(training: 0 of 4 tasks failed, 1 lost\)'
 }
 
@@ -119,4 +119,16 @@ test_damaged_profile_named_by_the_users_path() {
 	expect_status 1 "$PROFOPT" verify --family=gcc --build-dir=build
 	expect_contains out 'error: damaged profile: build/f\.gcda: offset 0'
 	expect_contains out '1 of 1 \.gcda files under build are damaged'
+}
+
+# Issue 51: a duration past the range of an int (a stamp of 95 years, of more) prints right,
+# not as a wrapped or negative number (and no float-cast-overflow under UBSan, make check-asan).
+test_summary_durations_past_integer_range() {
+	printf '{"stage": "train", "status": "ok", "seconds": 3000000000.0}\n' > train.stamp
+	printf '{"stage": "verify", "status": "ok", "seconds": 1e300}\n' > verify.stamp
+	expect_status 0 "$PROFOPT" summary train.stamp
+	expect_contains out '^train +done +833333 h 20 min$'
+	expect_contains out '^total +ok +833333 h 20 min$'
+	expect_status 0 "$PROFOPT" summary verify.stamp
+	expect_contains out '^verify +done +2\.78e\+296 h$'
 }

@@ -94,7 +94,9 @@ test_thinlto_archive_members_become_modules() {
 	mkdir sub && (cd sub && "$PROFOPT" thin-link --dir="$PWD/../lto2" --worker="$W1" --no-fallback -- \
 		$TCLANG -O2 -flto=thin ../a.o ../libb.a -o prog) > out2 2>&1 || { cat out2; fail "thin-link from a subdirectory"; }
 	expect_contains out2 '^thin-link \(prog\): 2 of 2 backends on the workers, 0 here'
-	expect_contains lto2/prog/modules.list '^\.\./lto2/prog/\.\./lto2/prog/ar/0/b\.o$'
+	# each index file is under the link's directory: a level of it ("_") for the ".." of the names
+	expect_contains lto2/prog/modules.list '^\.\./lto2/prog/_/\.\./lto2/prog/ar/0/b\.o$'
+	test -f lto2/prog/lto2/prog/ar/0/b.o.thinlto.bc || fail "b.o's index is not in its link's directory" 
 	sub/prog || fail "sub/prog"
 	expect_eq "$(llvm-ar-19 t lto/prog/ar/0.native.a | sed 's|.*/||' | tr '\n' ' ')" "1.o " "the native archive's members"
 }
@@ -157,4 +159,117 @@ test_thinlto_backend_code_is_the_in_process_links() {
 	printf 'prog\tmany\t2\t\n' >> lto/links.tsv
 	expect_status 1 "$PROFOPT" thin-link --dir=lto --stage-line=use
 	expect_contains out 'lto/links\.tsv:6: not OUTPUT, backends on the workers, backends, why'
+}
+
+# Issue 51: a link's directory is DIR/NAME for every output name, never DIR itself, its parent or
+# another of DIR's files, so that removing it before the link destroys nothing thin-link does not own.
+test_thinlto_output_names_never_map_onto_or_above_dir() {
+	require $TCLANG
+	printf 'int main(void) { return 0; }\n' > m.c
+	$TCLANG -O2 -flto=thin -c m.c -o m.o || fail "compile"
+	mkdir -p pgo/thinlto/other && echo keep > pgo/keep && echo keep > pgo/thinlto/other/keep
+	echo keep > pgo/thinlto/use.txt && printf 'x\t-\t-\t\n' > pgo/thinlto/links.tsv
+	for o in .. . '' ../up "$PWD/abs" a/../.. links.tsv use.txt _x; do
+		"$PROFOPT" thin-link --dir=pgo/thinlto -- $TCLANG -O2 -flto=thin m.o -o "$o" > out 2>&1 || true
+		for f in pgo/keep pgo/thinlto/other/keep pgo/thinlto/use.txt pgo/thinlto/links.tsv; do
+			test -f $f || fail "the link with -o '$o' removed $f"
+		done
+	done
+	# percent-encoded: the absolute name is its path with each '/' as %2F
+	expect_eq "$(ls -a pgo/thinlto | sed "s|^$(echo "$PWD" | sed 's|/|%2F|g')%2Fabs\$|ABS|" | LC_ALL=C sort | tr '\n' ' ')" \
+		"% %2E %2E. %2E.%2Fup . .. ABS _x a%2F..%2F.. links%2Etsv links.tsv other use%2Etxt use.txt " "the links' directories"
+	# two outputs that differ in '/' or '_' have directories of their own; a newline or an
+	# escape in the name reaches neither the module list nor a terminal
+	mkdir -p a
+	"$PROFOPT" thin-link --dir=pgo/thinlto -- $TCLANG -O2 -flto=thin m.o -o a/b > out 2>&1 || { cat out; fail "a/b"; }
+	"$PROFOPT" thin-link --dir=pgo/thinlto -- $TCLANG -O2 -flto=thin m.o -o a_b > out 2>&1 || { cat out; fail "a_b"; }
+	test -f pgo/thinlto/a%2Fb/modules.list && test -f pgo/thinlto/a_b/modules.list || fail "a/b and a_b share a directory"
+	local odd; odd=$(printf 'x\033[31my\tz')
+	"$PROFOPT" thin-link --dir=pgo/thinlto -- $TCLANG -O2 -flto=thin m.o -o "$odd" > out 2>&1 || { cat out; fail "an odd name"; }
+	expect_contains out '^thin-link \(x\\x1b\[31my\\x09z\): 0 of 1 backends on the workers, 1 here'
+	"$PROFOPT" thin-link --dir=pgo/thinlto --stage-line=use > line.txt || fail "--stage-line after an odd name"
+	expect_contains line.txt '^thin-link \(use\): [0-9]+ links split'
+}
+
+# A module named with ".." (from a subdirectory, DIR relative) has its index files written
+# inside its link's directory: thin-link links it from a hard link there.
+test_thinlto_dotdot_modules_stay_inside_the_link_dir() {
+	require $TCLANG
+	printf 'int helper(int);\nint main(int c, char **v) { return helper(c) == 4 ? 0 : 1; }\n' > a.c
+	printf 'int helper(int x) { return x * 3 + 1; }\n' > b.c
+	for f in a b; do $TCLANG -O2 -flto=thin -c $f.c -o $f.o || fail "compile $f"; done
+	mkdir -p sub/x && echo keep > sub/x/keep
+	(cd sub/x && "$PROFOPT" thin-link --dir=lto -- $TCLANG -O2 -flto=thin ../../a.o ../../b.o -o prog) > out 2>&1 || { cat out; fail "thin-link"; }
+	expect_contains out '^thin-link \(prog\): 0 of 2 backends on the workers, 2 here'
+	sub/x/prog || fail "prog"
+	expect_eq "$(find . -name '*.thinlto.bc' -o -name '*.imports' | grep -v '^\./sub/x/lto/prog/' | tr '\n' ' ')" "" "index files outside the link's directory"
+	# an archive left packed (two members of one name), which the split link cannot read from:
+	# linked in one process (it stopped, "not LLVM bitcode")
+	printf 'int other(int x) { return x; }\n' > c.c && mkdir -p d && $TCLANG -O2 -flto=thin -c c.c -o d/b.o || fail "compile c"
+	llvm-ar-19 qcs libp.a b.o d/b.o || fail "ar"
+	expect_eq "$(llvm-ar-19 t libp.a | tr '\n' ' ')" "b.o b.o " "the packed archive's members"
+	(cd sub/x && "$PROFOPT" thin-link --dir=lto -- $TCLANG -O2 -flto=thin ../../a.o ../../libp.a -o prog2) > out 2>&1 || { cat out; fail "thin-link with a packed archive"; }
+	expect_contains out '^thin-link \(prog2\): linked in one process: an archive'"'"'s members are not files of their own'
+	expect_eq "$(find . -name '*.thinlto.bc' | grep -v '^\./sub/x/lto/prog/' | tr '\n' ' ')" "" "index files outside the link's directory"
+	sub/x/prog2 || fail "prog2"
+	# a thin archive names its members from its own directory ("../../b.o"): linked in one process
+	mkdir -p t/u && (cd t/u && llvm-ar-19 rcsT libt.a ../../b.o) || fail "thin ar"
+	(cd sub/x && "$PROFOPT" thin-link --dir=lto -- $TCLANG -O2 -flto=thin ../../a.o ../../t/u/libt.a -o prog3) > out 2>&1 || { cat out; fail "thin-link with a thin archive"; }
+	expect_contains out '^thin-link \(prog3\): linked in one process: .*thin archive'
+	sub/x/prog3 || fail "prog3"
+}
+
+# A worker's reply is used only when it is a whole object under the limit; else its backend runs
+# here, and the summary says so.
+test_thinlto_worker_reply_whole_and_bounded() {
+	require $TCLANG
+	printf 'int main(void) { return 0; }\n' > m.c
+	$TCLANG -O2 -flto=thin -c m.c -o m.o || fail "compile"
+	# cut short: the first 100 bytes of a real object (its ELF magic, no section headers)
+	printf '#!/bin/sh\nsh -c "$1" | head -c 100\n' > cut && chmod +x cut
+	"$PROFOPT" thin-link --dir=lto --worker="$PWD/cut" -- $TCLANG -O2 -flto=thin m.o -o m > out 2>&1 || { cat out; fail "thin-link cut"; }
+	expect_contains out '^thin-link \(m\): 0 of 1 backends on the workers, 1 here \(the worker sent no whole object\)'
+	./m || fail "m"
+	# without end: stopped at the limit, never the whole disk
+	printf '#!/bin/sh\nprintf "\\177ELF"; exec cat /dev/zero\n' > endless && chmod +x endless
+	"$PROFOPT" thin-link --dir=lto --worker="$PWD/endless" -- $TCLANG -O2 -flto=thin m.o -o m > out 2>&1 || { cat out; fail "thin-link endless"; }
+	expect_contains out '^thin-link \(m\): 0 of 1 backends on the workers, 1 here \(the worker sent more than an object'"'"'s limit\)'
+	test ! -e lto/m/native/0.o.tmp || fail "the endless reply was left"
+	./m || fail "m"
+	expect_eq "$(cut -f2 lto/m/times.tsv | tail -n +2)" "here" "where the backend ran"
+}
+
+# With fallback off a backend a worker failed runs nowhere: the words count it failed, not here.
+test_thinlto_no_fallback_summary_counts_failed_not_here() {
+	require $TCLANG
+	printf 'int main(void) { return 0; }\n' > m.c
+	$TCLANG -O2 -flto=thin -c m.c -o m.o || fail "compile"
+	"$PROFOPT" thin-link --dir=lto --worker=false --no-fallback -- $TCLANG -O2 -flto=thin m.o -o m > out 2>&1 && fail "a failed backend linked"
+	expect_contains out '^thin-link \(m\): 0 of 1 backends on the workers, 0 here, 1 failed \(fallback off'
+	expect_eq "$(cut -f2 lto/m/times.tsv | tail -n +2)" "failed" "where the backend ran"
+	test ! -e lto/links.tsv || fail "a link that failed was recorded as split"
+}
+
+# Issue 51: configure's notice lists the workers as thin-link takes them (split at ';', blank
+# ones dropped): a list of no command says the backends run here, not "on: ;".
+test_thinlto_configure_notice_lists_the_workers_as_used() {
+	require $TCLANG autoconf
+	setup_fixture
+	./configure --enable-optimizations CC=$TCLANG PROFOPT="$PROFOPT" --with-thinlto-workers=' ; ' > c1.out 2>&1 || { cat c1.out; fail "configure"; }
+	expect_contains c1.out 'through profopt thin-link, here \(the worker list names no command\)$'
+	./configure --enable-optimizations CC=$TCLANG PROFOPT="$PROFOPT" --with-thinlto-workers='ssh a;; ssh b ;' > c2.out 2>&1 || { cat c2.out; fail "configure"; }
+	expect_contains c2.out 'through profopt thin-link, on: ssh a; ssh b$'
+	./configure --enable-optimizations CC=$TCLANG PROFOPT="$PROFOPT" --with-thinlto-workers > c3.out 2>&1 || { cat c3.out; fail "configure"; }
+	expect_contains c3.out 'through profopt thin-link, here$'
+}
+
+# merge's --weighted takes a workload's directory under --profile-dir, whose raw files are the
+# ones checked before the merge (one elsewhere went to llvm-profdata unchecked).
+test_merge_weighted_dir_under_the_profile_dir() {
+	mkdir -p raw/a other
+	expect_status 2 "$PROFOPT" merge --family=clang --profile-dir=raw --weighted=other:2
+	expect_contains out "weighted=other:2: the workload's directory is not under --profile-dir=raw"
+	expect_status 2 "$PROFOPT" merge --family=clang --profile-dir=raw --weighted=raw/../other:2
+	expect_status 1 "$PROFOPT" merge --family=clang --profile-dir=raw --weighted=raw/a:2
+	expect_contains out 'no profile data for the workload in raw/a'
 }

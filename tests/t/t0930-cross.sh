@@ -413,6 +413,28 @@ test_emulated_programs_follow_exec() {
 	expect_contains bare.out '^run: exit 127$'
 }
 
+# Issue 51: the exec shim never blocks on a file that is not a program: an exec of a FIFO (no
+# writer: opening it would wait for ever) or of a device fails at once, as it does without the
+# shim; a script whose #! names a FIFO too.
+test_exec_shim_never_blocks_on_a_fifo_or_device() {
+	require_aarch64
+	setup_fixture
+	xconfigure > configure.out 2>&1 || { cat configure.out; fail "configure"; }
+	write_starter
+	make -s "$PWD/pgo/qemu-exec.so" "$PWD/pgo/target-run" || fail "make the exec shim"
+	mkfifo ff && chmod +x ff
+	printf '#!%s/ff\n' "$PWD" > byfifo.sh && chmod +x byfifo.sh
+	run='run: ; @$(PGO_RUNNER) ./starter $(ARGS)'
+	local f rc
+	for f in ./ff /dev/zero ./byfifo.sh; do
+		rc=0
+		timeout -s KILL 20 make -s --eval="$run" run ARGS="run $f" > fifo.out 2>&1 || rc=$?
+		[ $rc -eq 0 ] || { echo > ff & fail "the exec of $f blocked or failed (exit $rc)"; }
+		expect_contains fifo.out '^execve: (Permission denied|Exec format error)$'
+		expect_contains fifo.out '^run: exit 127$'
+	done
+}
+
 # pgo.mk's build of the shim fails loudly: a compiler that fails, a qemu-exec.c not beside it.
 test_exec_shim_build_failures_are_said() {
 	require_aarch64

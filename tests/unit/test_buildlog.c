@@ -79,6 +79,35 @@ TEST(build_log_ties_diagnostics_to_objects)
 	free(path);
 }
 
+/* A message belongs to the latest compile of its source before it: an earlier compile's
+ * complaint is not the object's last compile's; gcc's "not found" names go to their compile. */
+TEST(build_log_message_belongs_to_the_compile_before_it)
+{
+	static const char log[] = "x.c:1:1: warning: profile data may be out of date\n"
+				  "gcc -fprofile-use -c -o x.o x.c\n"
+				  "x.c:2:1: warning: coverage mismatch for function 'f'\n"
+				  "gcc -fprofile-use -c -o y.o y.c\n"
+				  "y.c:3:5: warning: profile for function \xe2\x80\x98g\xe2\x80\x99 not found in profile data [-Wmissing-profile]\n"
+				  "y.c:4:5: warning: profile for function 'h' not found in profile data [-Wmissing-profile]\n"
+				  "gcc -fprofile-use -c -o x.o x.c\n";
+	char *path = write_temp(log, sizeof log - 1);
+	struct build_log l;
+	CHECK_INT(build_log_read(&l, path, NULL), 0);
+	CHECK_INT(l.nc, 3);
+	const struct log_compile *x = build_log_compile(&l, "x.o"), *y = build_log_compile(&l, "y.o");
+	CHECK(x && x->line == 7 && x->complaint < 0 && !x->missing_fns);
+	CHECK(l.c[0].complaint == 1);
+	CHECK(y && y->complaint < 0 && y->missing_fns && y->missing_first == 2);
+	if (y && y->missing_fns) {
+		CHECK(strmap_get(y->missing_fns, "g") != NULL);
+		CHECK(strmap_get(y->missing_fns, "h") != NULL);
+		CHECK_INT((int)y->missing_fns->n, 2);
+	}
+	build_log_free(&l);
+	unlink(path);
+	free(path);
+}
+
 /* Every listed message names the log, however many there are (printable() reuses its slots). */
 TEST(build_log_print_names_the_log_on_every_line)
 {

@@ -4,6 +4,7 @@
 #include "lib/util.h"
 #include "lib/walk.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -36,6 +37,15 @@ TEST(format_duration)
 	CHECK_STR(b, "1 min 23 s");
 	format_duration(b, sizeof b, 7300);
 	CHECK_STR(b, "2 h 01 min");
+	/* past the range of an int (and of any integer): still right */
+	format_duration(b, sizeof b, 3e9);
+	CHECK_STR(b, "833333 h 20 min");
+	format_duration(b, sizeof b, 1e13);
+	CHECK_STR(b, "2777777777 h 46 min");
+	format_duration(b, sizeof b, 1e300);
+	CHECK_STR(b, "2.78e+296 h");
+	format_duration(b, sizeof b, NAN);
+	CHECK_STR(b, "0.0 s");
 }
 
 TEST(format_bytes)

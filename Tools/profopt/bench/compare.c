@@ -144,6 +144,9 @@ static void parse_build(struct cmp_build *b, const char *arg, const char *other)
 	b->dir = resolve_path(eq + 1);
 }
 
+/* Of a run's output, what a failure's last line and valgrind's first warnings need. */
+#define CMP_KEEP_OUTPUT ((size_t)1 << 20)
+
 /* Stops with what went wrong when a run of the command did not exit 0. */
 static void check_run(const struct cmp_build *b, const char *cmd, int st, char *out, double timeout, const char *how)
 {
@@ -167,7 +170,7 @@ static void check_run(const struct cmp_build *b, const char *cmd, int st, char *
 static double run_timed(const struct cmp_opts *o, const struct cmp_build *b)
 {
 	char *argv[] = {"/bin/sh", "-c", (char *)o->command, NULL};
-	struct run_opts ro = {.cwd = b->dir, .timeout = o->timeout, .stop = &bench_got_signal};
+	struct run_opts ro = {.cwd = b->dir, .timeout = o->timeout, .stop = &bench_got_signal, .keep = CMP_KEEP_OUTPUT};
 	char *out = NULL;
 	double t0 = now();
 	int st = run_child(argv, &ro, &out, NULL);
@@ -212,7 +215,7 @@ static void run_counted(const struct cmp_opts *o, const char *valgrind, const ch
 	char *outopt = xasprintf("--callgrind-out-file=%s/callgrind.%%p", dir);
 	char *argv[] = {(char *)valgrind, "--tool=callgrind", "--trace-children=yes", outopt, "/bin/sh", "-c",
 			(char *)o->command, NULL};
-	struct run_opts ro = {.cwd = b->dir, .timeout = 10 * o->timeout, .stop = &bench_got_signal};
+	struct run_opts ro = {.cwd = b->dir, .timeout = 10 * o->timeout, .stop = &bench_got_signal, .keep = CMP_KEEP_OUTPUT};
 	char *out = NULL;
 	int st = run_child(argv, &ro, &out, NULL);
 	char *programs = xasprintf("the programs of %s", b->name);

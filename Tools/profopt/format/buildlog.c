@@ -153,7 +153,8 @@ static void add_compile(struct build_log *l, const char *line, int lineno, const
 			int k = l->nc++;
 			src += starts_with(src, "./") ? 2 : 0;
 			l->c[k] = (struct log_compile){object_name(o, cwd, objdir), xstrdup(src), lineno, flags, -1,
-						       cwd ? xstrdup(cwd) : NULL, xcalloc((size_t)ninc + 1, sizeof(char *)), ninc};
+						       cwd ? xstrdup(cwd) : NULL, xcalloc((size_t)ninc + 1, sizeof(char *)), ninc,
+						       NULL, -1};
 			for (int i = 0; i < ninc; i++)
 				l->c[k].includes[i] = xstrdup(inc[i]);
 			*strmap_slot(&l->objects, l->c[k].object, 1) = (void *)(intptr_t)(k + 1);
@@ -207,29 +208,47 @@ static void add_message(struct build_log *l, const char *line, int lineno, enum 
 	l->count[kind]++;
 }
 
-/* Ties each compile to the first stale or missing message naming its source (linear: a hash table). */
+/* The function F of gcc's "profile for function 'F' not found in profile data" (malloc'd), or
+ * NULL for another message.  Quotes: ASCII or UTF-8 (the locale's). */
+static char *missing_function(const char *text)
+{
+	const char *p = strstr(text, "profile for function ");
+	if (!p || !strstr(p, "not found in profile data"))
+		return NULL;
+	p += strlen("profile for function ");
+	p += starts_with(p, "\xe2\x80\x98") ? 3 : (*p == '\'' || *p == '`');
+	size_t n = strcspn(p, "'\xe2 ");
+	return n ? xasprintf("%.*s", (int)n, p) : NULL;
+}
+
+/* Each stale or missing message belongs to the latest compile of the source it names before it
+ * (a compile's diagnostics follow its command): a complaint about an earlier compile of an object
+ * is not about its last one, which verify judges.  gcc's "profile for function 'F' not found"
+ * names one function the profile has no record of (one new since training is tolerated): a
+ * compile's are gathered in missing_fns (linear: a hash table). */
 static void attribute(struct build_log *l)
 {
-	struct strmap first_message = {0};
+	struct strmap latest = {0}; /* source -> index + 1 of its latest compile so far */
+	int k = 0;
 	for (int i = 0; i < l->n; i++) {
 		struct log_message *m = &l->m[i];
-		if (m->kind == LOG_CORRUPTED)
-			continue;
-		/* gcc's "profile for function 'f' not found in profile data": one function new since
-		 * training (a tolerated stale source); the rest of its unit used the profile. */
-		if (m->kind == LOG_MISSING && strstr(m->text, "profile for function ") && strstr(m->text, "not found in profile data"))
-			continue;
-		if (m->source) {
-			void **slot = strmap_slot(&first_message, m->source, 1);
-			if (!*slot)
-				*slot = (void *)(intptr_t)(i + 1);
-		} else {
+		for (; k < l->nc && l->c[k].line < m->line; k++)
+			*strmap_slot(&latest, l->c[k].source, 1) = (void *)(intptr_t)(k + 1);
+		char *fn = m->kind == LOG_CORRUPTED ? NULL : missing_function(m->text);
+		int c = m->source ? (int)(intptr_t)strmap_get(&latest, m->source) - 1 : -1;
+		if (fn && c >= 0) {
+			if (!l->c[c].missing_fns)
+				l->c[c].missing_fns = xcalloc(1, sizeof *l->c[c].missing_fns);
+			*strmap_slot(l->c[c].missing_fns, fn, 1) = l->c[c].missing_fns;
+			l->c[c].missing_first = l->c[c].missing_first >= 0 ? l->c[c].missing_first : i;
+		} else if (!fn && m->kind != LOG_CORRUPTED && !m->source) {
 			l->unattributed++; /* interleaved output: the compile before may not be its own */
+		} else if (!fn && m->kind != LOG_CORRUPTED && c >= 0 && l->c[c].complaint < 0) {
+			l->c[c].complaint = i;
 		}
+		free(fn);
 	}
-	for (int k = 0; k < l->nc; k++)
-		l->c[k].complaint = (int)(intptr_t)strmap_get(&first_message, l->c[k].source) - 1;
-	strmap_free(&first_message, NULL);
+	strmap_free(&latest, NULL);
 }
 
 /* A command make echoed over several lines ("\\" at their ends) is one command: returns the
@@ -321,6 +340,9 @@ void build_log_free(struct build_log *l)
 		for (int i = 0; i < l->c[k].nincludes; i++)
 			free(l->c[k].includes[i]);
 		free(l->c[k].includes);
+		if (l->c[k].missing_fns)
+			strmap_free(l->c[k].missing_fns, NULL);
+		free(l->c[k].missing_fns);
 	}
 	free(l->m);
 	free(l->c);

@@ -28,10 +28,12 @@ struct log_compile {
 	char *source; /* as written on the command line */
 	int line;
 	int flags;    /* PROFILE_FLAG_* */
-	int complaint; /* first stale or missing message about it, or -1 */
+	int complaint; /* first stale or missing message about it (after it, before its source's next compile), or -1 */
 	char *dir;    /* make's directory at the compile ("Entering directory"), or NULL */
 	char **includes; /* the -I and -iquote directories, as written */
 	int nincludes;
+	struct strmap *missing_fns; /* gcc: functions it said it found no profile for, or NULL */
+	int missing_first;          /* the first such message, or -1 */
 };
 
 struct build_log {

@@ -81,6 +81,8 @@ static void finish_job(struct pool *pool, struct job *job, int status)
 		job->result = RESULT_TIMEOUT;
 	else if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) > 128 && WEXITSTATUS(status) < 160))
 		job->result = RESULT_CRASHED; /* 128+N: a shell reporting its child's death by signal N */
+	else if (!job->argv && WIFEXITED(status) && (WEXITSTATUS(status) == 126 || WEXITSTATUS(status) == 127))
+		job->result = RESULT_NOT_STARTED; /* the shell found no such command, or could not run it */
 	else if (proc_exit_ok(status))
 		job->result = RESULT_PASSED;
 	else

@@ -213,6 +213,12 @@ static int drain(const struct proc *p, int fd, const struct run_opts *o, struct 
 		if (n <= 0)
 			return 0;
 		buf_add(b, chunk, (size_t)n);
+		size_t half = o->keep / 2;
+		if (o->keep && b->len > o->keep + half) { /* the middle dropped, once per half kept: linear */
+			memmove(b->data + half, b->data + b->len - half, half);
+			b->len = 2 * half;
+			b->data[b->len] = '\0';
+		}
 	}
 }
 

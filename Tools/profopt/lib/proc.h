@@ -45,6 +45,8 @@ struct run_opts {
 	double timeout;              /* seconds; 0: none */
 	volatile sig_atomic_t *stop; /* becomes non-zero (a signal handler): the child is killed */
 	int stderr_after;            /* stderr after all of stdout in *out, never inside a line of it */
+	size_t keep;                 /* 0: all the output; else its first and last keep/2 bytes (a
+				      * command may print without end: memory stays bounded) */
 };
 #define RUN_NOT_STARTED (-1)
 #define RUN_TIMED_OUT (-2)

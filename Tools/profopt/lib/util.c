@@ -364,14 +364,16 @@ double now(void)
 
 void format_duration(char *out, size_t n, double s)
 {
-	if (s < 0)
+	if (!(s > 0)) /* negative, or NaN */
 		s = 0;
 	if (s < 60)
 		snprintf(out, n, "%.1f s", s);
 	else if (s < 3600)
-		snprintf(out, n, "%d min %02d s", (int)s / 60, (int)s % 60);
+		snprintf(out, n, "%d min %02d s", (int)(s / 60), (int)fmod(s, 60));
+	else if (s < 1e15) /* hours as a double: past INT_MAX seconds an int cast is undefined */
+		snprintf(out, n, "%.0f h %02d min", floor(s / 3600), (int)(fmod(s, 3600) / 60));
 	else
-		snprintf(out, n, "%d h %02d min", (int)s / 3600, (int)s % 3600 / 60);
+		snprintf(out, n, "%.3g h", s / 3600);
 }
 
 int starts_with(const char *s, const char *prefix)

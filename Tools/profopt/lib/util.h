@@ -92,7 +92,7 @@ int read_fail(const struct read_error *e, size_t at, const char *fmt, ...) __att
 double now(void);
 /* Seconds since FILE was modified, at least fallback: a stage's earlier commands ran before this one. */
 double seconds_since(const char *file, double fallback);
-/* "1 min 23 s", "4.2 s" */
+/* "1 min 23 s", "4.2 s", "833333 h 20 min" (any duration: hours past the range of an int too) */
 void format_duration(char *out, size_t n, double seconds);
 
 int starts_with(const char *s, const char *prefix);

@@ -340,9 +340,10 @@ static const struct option_spec merge_options[] = {
 		   "where the training's profile data is: gcc's .gcda files (beside the objects, so the build "
 		   "tree), clang's *.profraw files"),
 	OPT_LIST("weighted", 0, O, weighted, "DIR:W",
-		 "clang: a training workload's raw profiles in DIR, counted W times (repeatable; instead of "
-		 "--profile-dir).  gcc has no weighted merge: a workload of weight W runs W times and libgcov adds "
-		 "the counts (gcov-tool 12 cannot merge CPython's profiles)"),
+		 "clang: a training workload's raw profiles in DIR, a directory under --profile-dir, counted W "
+		 "times (repeatable); then only the workloads' files are merged, after every raw file under "
+		 "--profile-dir was checked.  gcc has no weighted merge: a workload of weight W runs W times and "
+		 "libgcov adds the counts (gcov-tool 12 cannot merge CPython's profiles)"),
 	OPT_STRING("tool", 0, O, tool, "PATH", "llvm-profdata to use (default: llvm-profdata)"),
 	OPT_STRING("output", 0, O, output, "FILE", "merged profile (clang; default: DIR/merged.profdata)"),
 	OPT_LIST("skip", 0, O, skip, "NAME", "do not descend into directories called NAME (repeatable)"),
@@ -376,6 +377,18 @@ const struct command_options options_merge = {
 	0,
 };
 
+/* Whether path is dir or in its tree (resolved, else read as text: a workload that wrote
+ * nothing may have no directory). */
+static int under_dir(const char *path, const char *dir)
+{
+	char *p = resolve_path(path), *d = resolve_path(dir);
+	normalize_path(p), normalize_path(d);
+	size_t n = strlen(d);
+	int in = !strncmp(p, d, n) && (p[n] == '/' || p[n] == '\0' || !strcmp(d, "/"));
+	free(p), free(d);
+	return in;
+}
+
 static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 {
 	int first = options_parse(&options_merge, argc, argv, o);
@@ -401,6 +414,11 @@ static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 		usage_error("--from is for gcc's .gcda trees (clang: --profile-dir)");
 	if (o->weighted.n > 0 && !o->fam->merged)
 		usage_error("--weighted is for clang: with gcc a workload of weight W runs W times and libgcov adds the counts");
+	for (int k = 0; k < o->weighted.n && o->dir; k++)
+		if (!under_dir(o->work[k].dir, o->dir))
+			usage_error("--weighted=%s: the workload's directory is not under --profile-dir=%s, whose raw files "
+				    "are the ones checked before the merge",
+				    printable(o->weighted.v[k]), printable(o->dir));
 }
 
 /* --check-only: the profile the rebuild is about to read. */

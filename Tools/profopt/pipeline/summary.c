@@ -26,7 +26,7 @@ const struct command_options options_summary = {
 	"[--json] STAMP...",
 	"Reports each stage stamp (written by run/train/merge/verify --stamp) in order: its\n"
 	"status and duration, and for training the tasks that failed (they ran to the end: their\n"
-	"counts are in the profile) and were lost (crashed, timed out: no counts).  A missing\n"
+	"counts are in the profile) and were lost (crashed, timed out, not started: no counts).  A missing\n"
 	"stamp is a stage that did not complete; a file that is not a stage record (damaged,\n"
 	"foreign) is named as such.  The JSON has \"ok\": true only when every stage is done.\n",
 	summary_options,
@@ -159,8 +159,8 @@ int cmd_summary(int argc, char **argv)
 			char d[32], note[1000] = "";
 			format_duration(d, sizeof d, s);
 			if (t.known) /* "4 tasks: 1 failed, 0 lost" */
-				snprintf(note, sizeof note, "  %lld task%s: %lld failed (ran to the end), %lld lost (crashed or "
-					 "timed out)", t.tasks, t.tasks == 1 ? "" : "s", t.failed, t.lost);
+				snprintf(note, sizeof note, "  %lld task%s: %lld failed (ran to the end), %lld lost (crashed, "
+					 "timed out or not started)", t.tasks, t.tasks == 1 ? "" : "s", t.failed, t.lost);
 			if (*reason)
 				snprintf(note, sizeof note, "  %s", printable(reason));
 			printf("%-22s %-8s %s%s\n", printable(name), state_words[state], state == DONE || state == FAILED ? d : "-", note);

@@ -40,7 +40,7 @@ struct train_opts {
 	int all_pass, no_crash;
 	struct option_list crashed_before_files, failed_before_files; /* as given */
 	struct option_list crashed_before; /* tasks an earlier run's results record as crashed */
-	struct option_list failed_before;  /* tasks an earlier run's results record as not passed */
+	struct option_list failed_before;  /* "RESULT\tNAME": tasks an earlier run's results record as not passed */
 	double heartbeat;
 	int stop_with_parent;
 	const char *workload;
@@ -250,16 +250,15 @@ static int listed(const struct option_list *list, const char *name)
 	return 0;
 }
 
-/* "test_a, test_b" for the jobs whose result is r (or, inverted, is not r), at most 10 named,
- * *count of them; with a list, only the tasks on it (on_list) or only those not on it. */
-static char *names_of(const struct pool *pool, enum job_result r, int inverted, const struct option_list *list,
-		      int on_list, int *count)
+/* "test_a, test_b" for the jobs keep() takes, at most 10 named, *count of them. */
+static char *names_where(const struct pool *pool, int (*keep)(const struct job *, const void *), const void *arg,
+			 int *count)
 {
 	struct buf b = {0};
 	int n = 0;
 	buf_add(&b, "", 0);
 	for (int i = 0; i < pool->njobs; i++) {
-		if ((pool->jobs[i].result == r) == inverted || (list && listed(list, pool->jobs[i].name) != on_list))
+		if (!keep(&pool->jobs[i], arg))
 			continue;
 		if (n++ < 10)
 			buf_printf(&b, "%s%s", n > 1 ? ", " : "", printable(pool->jobs[i].name));
@@ -268,6 +267,28 @@ static char *names_of(const struct pool *pool, enum job_result r, int inverted, 
 		buf_printf(&b, " and %d more", n - 10);
 	*count = n;
 	return b.data;
+}
+
+struct names_query {
+	enum job_result r;
+	int inverted;
+	const struct option_list *list;
+	int on_list;
+};
+
+static int query_keeps(const struct job *j, const void *arg)
+{
+	const struct names_query *q = arg;
+	return (j->result == q->r) != q->inverted && !(q->list && listed(q->list, j->name) != q->on_list);
+}
+
+/* names_where() for the jobs whose result is r (or, inverted, is not r); with a list, only the
+ * tasks on it (on_list) or only those not on it. */
+static char *names_of(const struct pool *pool, enum job_result r, int inverted, const struct option_list *list,
+		      int on_list, int *count)
+{
+	struct names_query q = {r, inverted, list, on_list};
+	return names_where(pool, query_keeps, &q, count);
 }
 
 /* The tasks whose processes outlived the grace after SIGTERM and were killed (SIGKILL): what
@@ -361,20 +382,52 @@ static int report_new_crashes(const struct pool *pool, const struct train_opts *
 	return crashed_now;
 }
 
+/* --failed-before: a task that did not pass is excused when it did not pass in the earlier run
+ * either; a crash, a timeout or a start that failed only by the same kind of failure there (a
+ * test that fails in training for this machine's reasons excuses no segfault of the optimized
+ * program).  before: "RESULT\tNAME" entries. */
+static int excused_failure(const struct job *j, const void *before)
+{
+	const struct option_list *list = before;
+	const char *kind = job_result_name(j->result);
+	if (j->result == RESULT_PASSED)
+		return 0;
+	for (int k = 0; k < list->n; k++) {
+		const char *tab = strchr(list->v[k], '\t');
+		if (strcmp(tab + 1, j->name))
+			continue;
+		if (j->result == RESULT_FAILED || j->result == RESULT_PROFILE_LOST ||
+		    ((size_t)(tab - list->v[k]) == strlen(kind) && !strncmp(list->v[k], kind, strlen(kind))))
+			return 1;
+	}
+	return 0;
+}
+
+static int new_failure(const struct job *j, const void *before)
+{
+	return j->result != RESULT_PASSED && !excused_failure(j, before);
+}
+
+static int new_plain_failure(const struct job *j, const void *before)
+{
+	return j->result == RESULT_FAILED && !excused_failure(j, before);
+}
+
 /* --all-pass: says which tasks that did not pass are excused (--failed-before) and which are
  * not; returns how many are not. */
 static int report_new_failures(const struct pool *pool, const struct train_opts *o)
 {
 	int excused, new, new_failed;
-	char *old_names = names_of(pool, RESULT_PASSED, 1, &o->failed_before, 1, &excused);
-	char *new_names = names_of(pool, RESULT_PASSED, 1, &o->failed_before, 0, &new);
-	free(names_of(pool, RESULT_FAILED, 0, &o->failed_before, 0, &new_failed));
+	char *old_names = names_where(pool, excused_failure, &o->failed_before, &excused);
+	char *new_names = names_where(pool, new_failure, &o->failed_before, &new);
+	free(names_where(pool, new_plain_failure, &o->failed_before, &new_failed));
 	if (excused)
 		fprintf(stderr, "%d of the tasks that did not pass did not pass in the earlier run either "
-				"(--failed-before): excused, but named: %s\n", excused, old_names);
+				"(--failed-before; a crash, timeout or failed start only by the same there): excused, "
+				"but named: %s\n", excused, old_names);
 	if (new > 0)
-		fprintf(stderr, "%s: error: %d of %d tasks did not pass (--all-pass): %d failed, %d crashed or timed out: "
-				"%s (logs: %s/)\n",
+		fprintf(stderr, "%s: error: %d of %d tasks did not pass (--all-pass): %d failed, %d crashed, timed out or "
+				"did not start: %s (logs: %s/)\n",
 			progname, new, pool->njobs, new_failed, new - new_failed, new_names, o->log_dir);
 	free(old_names);
 	free(new_names);
@@ -382,7 +435,8 @@ static int report_new_failures(const struct pool *pool, const struct train_opts 
 }
 
 /* --crashed-before=FILE (want "crashed") or --failed-before=FILE (want NULL: anything but
- * "passed"): the tasks a `profopt train --results` file records so, added to list. */
+ * "passed", added as "RESULT\tNAME"): the tasks a `profopt train --results` file records so,
+ * added to list. */
 static void load_earlier_results(struct option_list *list, const char *opt, const char *path, const char *want)
 {
 	json_error_t err;
@@ -403,7 +457,7 @@ static void load_earlier_results(struct option_list *list, const char *opt, cons
 			fatal("--%s=%s: result %zu has no \"name\" and \"result\" strings", opt, path, i + 1);
 		if (want ? strcmp(result, want) != 0 : strcmp(result, "passed") == 0)
 			continue;
-		option_list_add(list, xstrdup(name));
+		option_list_add(list, want ? xstrdup(name) : xasprintf("%s\t%s", result, name));
 	}
 	json_decref(doc);
 }
@@ -465,7 +519,8 @@ static const struct option_spec train_options[] = {
 		 "excused (repeatable)"),
 	OPT_LIST("failed-before", 0, O, failed_before_files, "FILE",
 		 "with --all-pass: a task that did not pass in the run whose --results FILE is (the training, on the "
-		 "instrumented build) is named but excused; every other task must pass (repeatable)"),
+		 "instrumented build) is named but excused, a crash, timeout or failed start only by the same there; "
+		 "every other task must pass (repeatable)"),
 	OPT_LIST("setenv", 0, O, cur.env, "NAME=VALUE",
 		 "set for every task (repeatable; after --workload, for that workload's tasks); {} in VALUE becomes "
 		 "the task's name (as in its log's name)"),
@@ -516,7 +571,9 @@ const struct command_options options_train = {
 	"task that timed out gets SIGTERM, and what of it still runs 5 s later SIGKILL.  A task\n"
 	"whose profile could not be written (the profiling runtime said so in its output:\n"
 	"'profiling:FILE:...' from libgcov, 'LLVM Profile Error: ...' from clang's) is lost too.\n"
-	"Processes a task leaves behind in its process group are stopped when it ends.\n"
+	"Processes a task leaves behind in its process group are stopped when it ends.  A task the\n"
+	"shell could not start (exit 126: not executable, 127: not found) did not run: it wrote no\n"
+	"counts and does not count toward --min-ran.\n"
 	"Exit status: 0 ok, 1 too few tasks ran (or, with --all-pass, one did not pass; with\n"
 	"--no-crash, one crashed), 2 bad usage, 130 interrupted.\n",
 	1,

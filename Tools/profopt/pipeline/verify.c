@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 /* Why an object did not use the profile (0: it did): the stamp's key, and the report's words. */
-enum reason { USED, NO_FLAG, INSTRUMENTED, NO_COMMAND, NO_PROFILE, COMPLAINT, NO_LAYOUT, NREASONS };
+enum reason { USED, NO_FLAG, INSTRUMENTED, NO_COMMAND, NO_PROFILE, COMPLAINT, NO_LAYOUT, NOT_MATCHED, NREASONS };
 static const char *const reasons[NREASONS][2] = {
 	{"used", "used"},
 	{"without_use_flag", "compiled without the profile-use flag"},
@@ -36,6 +36,7 @@ static const char *const reasons[NREASONS][2] = {
 	{"no_profile_data", "no profile data for them"},
 	{"compiler_complained", "the compiler complained about the profile"},
 	{"profile_not_in_object", "profile not visible in the object"},
+	{"profile_matched_no_function", "the compiler found no profile for any of their functions"},
 };
 
 struct unit {
@@ -49,6 +50,9 @@ struct unit {
 				 * TWIN_LAID_OUT: another compile of it is laid out */
 	int layout;             /* .text.hot / .text.unlikely section: 1, 0, or -1 (not ELF) */
 	const struct log_message *complaint;
+	const struct strmap *missing_fns; /* gcc: functions its compile found no profile for, or NULL */
+	const struct log_message *missing; /* the first such message */
+	int functions, unmatched; /* gcc: functions it defines; of them, those in missing_fns */
 	const char *dir;        /* make's directory at its compile (the log's), or NULL */
 	const char *source;     /* its compile's source, as the command named it, or NULL */
 	enum reason reason;
@@ -145,8 +149,15 @@ static void on_symbol(void *ctx, int object, const char *sym, char type)
 	struct unit *u = &v->u[object];
 	u->instrumented |= starts_with(sym, "__gcov_") || starts_with(sym, "__gcov0.") ||
 			   starts_with(sym, "__llvm_profile_") || starts_with(sym, "__profc_") || starts_with(sym, "__profd_");
-	if (!v->fam->merged || (type != 'T' && type != 't' && type != 'W'))
+	if (type != 'T' && type != 't' && type != 'W')
 		return;
+	if (!v->fam->merged) {
+		char *base = xasprintf("%.*s", (int)strcspn(sym, "."), sym); /* f.constprop.0, f.cold: f */
+		u->functions++;
+		u->unmatched += u->missing_fns && strmap_get(u->missing_fns, base);
+		free(base);
+		return;
+	}
 	const struct fn_info *f = strmap_get(&v->fns, sym);
 	if (!f)
 		return;
@@ -271,6 +282,9 @@ static enum reason judge(const struct verify *v, const struct unit *u)
 		return NO_FLAG;
 	if (u->complaint)
 		return COMPLAINT;
+	/* gcc matched none of its functions to the profile: a .gcda of another unit, say */
+	if (u->missing_fns && u->functions && u->unmatched == u->functions)
+		return NOT_MATCHED;
 	if (!u->profile)
 		return NO_PROFILE;
 	/* no hot or cold function where the profile has some: a hash mismatch libtool hid, unless its
@@ -356,6 +370,10 @@ static char *describe(const struct verify *v, const struct unit *u, const char *
 	case COMPLAINT:
 		return xasprintf("the compiler said (%s:%d): %.300s%s", log, u->complaint->line, u->complaint->text,
 				 mismatch_cause(v, u->complaint, u->dir));
+	case NOT_MATCHED:
+		return xasprintf("the compiler found no profile for any of its %d functions (%s:%d: %.300s): its "
+				 "profile is not this unit's",
+				 u->functions, log, u->missing->line, u->missing->text);
 	default: /* NO_LAYOUT */
 		return xasprintf("compiled as without profile: none of its functions is laid out hot or cold, though the "
 				 "profile calls some of them hot or never run (a hash mismatch: %s)",
@@ -377,6 +395,8 @@ static void gather(struct verify *v, const struct file_list *objs, const struct 
 		u->flags = c ? c->flags : -1;
 		u->how = c ? xasprintf("%s line %d", log->path, c->line) : NULL;
 		u->complaint = c && c->complaint >= 0 ? &log->m[c->complaint] : NULL;
+		u->missing_fns = c ? c->missing_fns : NULL;
+		u->missing = c && c->missing_first >= 0 ? &log->m[c->missing_first] : NULL;
 		u->dir = c ? c->dir : NULL;
 		u->source = c ? c->source : NULL;
 		u->as_trained = -1;

@@ -1,5 +1,6 @@
 /* thin_backends.c - ThinLTO's backend compiles on workers or here (see thin_backends.h). */
 #include "thinlto/thin_backends.h"
+#include "lib/elf.h"
 #include "lib/lines.h"
 #include "lib/pool.h"
 #include "lib/progress.h"
@@ -12,12 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int thin_module_load(struct thin_module *m, const char *dir, const char *path, int i, char *err, size_t errlen)
+int thin_module_load(struct thin_module *m, const char *prefix, const char *dir, const char *path, int i, char *err,
+		     size_t errlen)
 {
 	m->path = xstrdup(path);
-	m->index = xasprintf("%s/%s.thinlto.bc", dir, path);
+	m->index = xasprintf("%s/%s.thinlto.bc", prefix, path);
 	m->native = xasprintf("%s/native/%d.o", dir, i);
-	char *imports = xasprintf("%s/%s.imports", dir, path);
+	char *imports = xasprintf("%s/%s.imports", prefix, path);
 	struct lines l;
 	int rc = lines_read(&l, imports, LINES_NAMES, 4096, err, errlen);
 	free(imports);
@@ -118,8 +120,18 @@ static const char *pack_job(const struct thin_plan *p, const struct thin_module 
 	return why;
 }
 
-/* `WORKER 'unpack; cd SUB; compile; cat out.o' <TAR >NATIVE.tmp`: the worker's temporary
- * directory stands for ROOT, the names inside it the build's relative ones. */
+/* The most a worker may send for a module: a native object is a few times its bitcode at most,
+ * and a worker that sends without end must not fill this machine's disk. */
+static long long object_limit(const struct thin_module *m)
+{
+	struct stat st;
+	long long module = stat(m->path, &st) == 0 ? (long long)st.st_size : 0;
+	return ((64LL << 20) + 16 * module) / 512 * 512; /* ulimit -f counts 512-byte blocks */
+}
+
+/* `ulimit -f LIMIT && WORKER 'unpack; cd SUB; compile; cat out.o' <TAR >NATIVE.tmp`: the worker's
+ * temporary directory stands for ROOT, the names inside it the build's relative ones; past the
+ * limit (object_limit) the write fails and the job with it. */
 static char *remote_command(const struct thin_plan *p, const char *worker, const struct thin_module *m,
 			    const char *tar, const char *sub)
 {
@@ -131,21 +143,40 @@ static char *remote_command(const struct thin_plan *p, const char *worker, const
 				 qsub, qsub, compile);
 	char *qscript = shell_quote(script), *qtar = shell_quote(tar), *out = xasprintf("%s.tmp", m->native);
 	char *qout = shell_quote(out);
-	char *cmd = xasprintf("%s %s <%s >%s", worker, qscript, qtar, qout);
+	char *cmd = xasprintf("ulimit -f %lld && %s %s <%s >%s", object_limit(m) / 512, worker, qscript, qtar, qout);
 	free_backend_argv(p, argv);
 	free(index), free(compile), free(qsub), free(script), free(qscript), free(qtar), free(out), free(qout);
 	return cmd;
 }
 
-/* The object a worker sent: an ELF file, moved into place. */
-static int take_remote_object(const struct thin_module *m)
+static void no_section(const char *name, void *arg)
 {
-	char *tmp = xasprintf("%s.tmp", m->native);
-	int ok = file_starts_with(tmp, "\177ELF", 4) && rename(tmp, m->native) == 0;
-	if (!ok)
+	(void)name, (void)arg;
+}
+
+/* The object a worker sent for a job that ended with RESULT: moved into place when it is a whole
+ * ELF file (its headers and sections inside it, so that a reply cut short is not linked) of
+ * less than the limit; NULL, or why it is not used (and removed). */
+static const char *take_remote_object(const struct thin_module *m, enum job_result result)
+{
+	char err[300], *tmp = xasprintf("%s.tmp", m->native);
+	struct stat st;
+	int sent = stat(tmp, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+	const char *why = NULL;
+	if (sent && st.st_size >= object_limit(m))
+		why = "the worker sent more than an object's limit";
+	else if (result != RESULT_PASSED)
+		why = result == RESULT_TIMEOUT ? "the worker took longer than the timeout" : "it failed on the worker";
+	else if (!sent)
+		why = "the worker sent no object";
+	else if (elf_sections(tmp, no_section, NULL, err, sizeof err) != 0)
+		why = "the worker sent no whole object";
+	else if (rename(tmp, m->native) < 0)
+		why = "its object could not be moved into place";
+	if (why)
 		unlink(tmp);
 	free(tmp);
-	return ok;
+	return why;
 }
 
 struct run_state {
@@ -199,14 +230,14 @@ static int run_round(const struct thin_plan *p, struct thin_module *m, const int
 	for (int k = 0; k < n; k++) {
 		struct thin_module *mod = &m[idx[k]];
 		mod->seconds = jobs[k].end - jobs[k].start;
-		int ok = jobs[k].result == RESULT_PASSED && (!remote || take_remote_object(mod));
+		const char *unused = remote && !mod->why_here ? take_remote_object(mod, jobs[k].result) : NULL;
+		int ok = jobs[k].result == RESULT_PASSED && !(remote && (mod->why_here || unused));
+		mod->failed = !ok;
 		if (!ok && !(remote && mod->why_here))
 			tell_failure(&jobs[k], s);
 		if (!ok) {
 			if (remote && !mod->why_here)
-				mod->why_here = jobs[k].result == RESULT_PASSED    ? "the worker sent no object"
-						: jobs[k].result == RESULT_TIMEOUT ? "the worker took longer than the timeout"
-										   : "it failed on the worker";
+				mod->why_here = unused;
 			mod->worker = NULL;
 			failed++;
 		}

@@ -10,12 +10,13 @@
 
 struct thin_module {
 	char *path;           /* as the link named it: relative, under the build's directory */
-	char *index, *native; /* DIR/PATH.thinlto.bc, and the object the backend writes (DIR/native/N.o) */
+	char *index, *native; /* PREFIX/PATH.thinlto.bc, and the object the backend writes (DIR/native/N.o) */
 	char **imports;       /* the modules its index imports from (NULL-terminated) */
 	const char *worker;   /* where it ran: a worker's command, or NULL for here */
 	const char *why_here; /* why a module ran here though workers were given, or NULL */
 	double seconds;
 	int placed;           /* its object is in the final link */
+	int failed;           /* its backend made no object: here, or on a worker with fallback off */
 };
 
 struct thin_plan {
@@ -27,9 +28,10 @@ struct thin_plan {
 	double timeout;         /* per job, seconds (0: none) */
 };
 
-/* Module i of the link: reads PATH's imports list (DIR/PATH.imports) into m: 0, or -1 with the
- * reason in err. */
-int thin_module_load(struct thin_module *m, const char *dir, const char *path, int i, char *err, size_t errlen);
+/* Module i of the link: reads PATH's imports list (PREFIX/PATH.imports) into m, its object to be
+ * DIR/native/i.o: 0, or -1 with the reason in err. */
+int thin_module_load(struct thin_module *m, const char *prefix, const char *dir, const char *path, int i, char *err,
+		     size_t errlen);
 /* Runs every backend: 0 when each wrote its object, else the number that failed (their logs
  * named on stderr). */
 int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n);

@@ -13,6 +13,7 @@
 #include "lib/util.h"
 #include "thinlto/thin_backends.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -32,7 +33,8 @@ struct thin_link_options {
 
 static const struct option_spec thin_link_options[] = {
 	OPT_STRING("dir", 0, struct thin_link_options, dir, "DIR",
-		   "where each link's index files, objects and job logs go, under DIR/OUTPUT (default pgo/thinlto)"),
+		   "where each link's index files, objects and job logs go, under DIR/OUTPUT, OUTPUT percent-encoded ('/' "
+		   "as %2F, a leading '.' as %2E, \"\" as %) (default pgo/thinlto)"),
 	OPT_LIST("worker", 0, struct thin_link_options, workers, "CMD",
 		 "a command that runs one shell line on a worker, e.g. 'ssh build1' (repeatable, or several "
 		 "separated by ';'; none: all here)"),
@@ -41,7 +43,8 @@ static const struct option_spec thin_link_options[] = {
 	OPT_FLAG("no-fallback", 0, struct thin_link_options, no_fallback,
 		 "a backend a worker failed fails the link, never runs here (also PGO_THINLTO_FALLBACK=0)"),
 	OPT_SECONDS("timeout", 0, struct thin_link_options, timeout,
-		    "seconds per backend job, past which it is stopped (a worker's runs here) (default 1200)"),
+		    "seconds per backend job, past which it is stopped (a worker's then runs here, unless --no-fallback) "
+		    "(default 1200)"),
 	OPT_STRING("compiler", 0, struct thin_link_options, compiler, "CC",
 		   "the compiler that runs the backends (default: the link command's last word before its options)"),
 	OPT_STRING("llvm-ar", 0, struct thin_link_options, llvm_ar, "PATH",
@@ -60,7 +63,9 @@ const struct command_options options_thin_link = {
 	"module, index and imported modules as a tar on stdin, the object read from stdout; or here),\n"
 	"then the link of the native objects.  Any other command (a compile, another link) runs as\n"
 	"it is, so that thin-link can stand before $CC.  A backend a worker failed runs here and the\n"
-	"summary says so; with --no-fallback the link fails instead.\n",
+	"summary says so; with --no-fallback the link fails instead, the backend counted failed, not\n"
+	"here.  A worker's reply is used only when it is a whole ELF object of less than 64 MiB + 16\n"
+	"times its module's size.\n",
 	thin_link_options,
 	"The summary (stderr, and --summary FILE): \"thin-link (OUTPUT): N of M backends on the workers,\n"
 	"K here (why); index S s, backends S s, link S s\".  DIR/OUTPUT/times.tsv has each backend's\n"
@@ -240,6 +245,7 @@ static void make_archive(const char *llvm_ar, const char *path, char **files)
 struct link_state {
 	char **link;    /* the command, with archives replaced as they are unpacked */
 	const char *dir, *out, *llvm_ar;
+	char *prefix; /* index_prefix() */
 	struct unpacked *archives;
 	int narchives;
 	struct thin_module *mods;
@@ -247,7 +253,9 @@ struct link_state {
 	struct strmap by_path; /* module path -> its thin_module */
 };
 
-static void unpack_archives(struct link_state *s)
+/* 0, or -1 when an archive stays packed (its members are no files a backend can read) or is a
+ * thin archive. */
+static int unpack_archives(struct link_state *s)
 {
 	int cap = 0;
 	for (int i = 1; s->link[i]; i++) {
@@ -255,17 +263,64 @@ static void unpack_archives(struct link_state *s)
 			i++;
 			continue;
 		}
+		if (s->link[i][0] != '-' && file_starts_with(s->link[i], "!<thin>\n", 8))
+			return -1; /* its members are named from its directory: their index files could land anywhere */
 		if (s->link[i][0] == '-' || !ends_with(s->link[i], ".a") || !file_starts_with(s->link[i], "!<arch>\n", 8))
 			continue;
 		char **members = unpack_archive(s->llvm_ar, s->link[i], s->dir, s->narchives);
 		if (!members)
-			continue;
+			return -1;
 		char *thin = xasprintf("%s/ar/%d.a", s->dir, s->narchives);
 		make_archive(s->llvm_ar, thin, members);
 		s->archives = grow_array(s->archives, s->narchives, &cap, sizeof *s->archives, 4);
 		s->archives[s->narchives++] = (struct unpacked){i, members};
 		s->link[i] = thin;
 	}
+	return 0;
+}
+
+/* Whether PATH, read as text, is not under DIR. */
+static int escapes(const char *dir, const char *path)
+{
+	char *d = xstrdup(dir), *p = xstrdup(path);
+	normalize_path(d), normalize_path(p);
+	size_t n = strlen(d);
+	int out = strncmp(p, d, n) || p[n] != '/';
+	free(d), free(p);
+	return out;
+}
+
+/* How far a name climbs above here, read as text: "../../a.o" 2, "x/../a.o" 0, "/a.o" 0. */
+static int climbs(const char *name)
+{
+	char *p = xstrdup(name);
+	normalize_path(p);
+	int n = 0;
+	for (const char *c = p; p[0] != '/' && starts_with(c, "..") && (c[2] == '/' || !c[2]); c += c[2] ? 3 : 2)
+		n++;
+	free(p);
+	return n;
+}
+
+/* Where the index-only link writes PREFIX/MODULE.thinlto.bc and .imports: the link's directory,
+ * and under it a level ("_") for each level the link's inputs climb above here (an unpacked
+ * archive's members too, named under a DIR outside here), so that "../a.o"'s files stay in it. */
+static char *index_prefix(const struct link_state *s)
+{
+	int up = 0;
+	for (int i = 1; s->link[i]; i++) {
+		if (is_option_with_value(s->link[i]) && s->link[i + 1])
+			i++;
+		else if (s->link[i][0] != '-' && climbs(s->link[i]) > up)
+			up = climbs(s->link[i]);
+	}
+	struct buf b = {0};
+	buf_puts(&b, s->dir);
+	for (int k = 0; k < up; k++)
+		buf_puts(&b, "/_");
+	if (make_dirs(b.data, 0777) < 0)
+		fatal("cannot make %s: %s", printable(b.data), strerror(errno));
+	return b.data;
 }
 
 static char **with_args(char **link, const char *const *more)
@@ -289,7 +344,7 @@ static int index_link(struct link_state *s, const char *list)
 		lld |= !strcmp(s->link[i], "-fuse-ld=lld") || (starts_with(s->link[i], "--ld-path=") && strstr(s->link[i], "lld"));
 	char *a = xasprintf(lld ? "-Wl,--thinlto-index-only=%s" : "-Wl,-plugin-opt,thinlto-index-only=%s", list);
 	char *c = xasprintf(lld ? "-Wl,--thinlto-prefix-replace=;%s/" : "-Wl,-plugin-opt,thinlto-prefix-replace=;%s/",
-			    s->dir);
+			    s->prefix);
 	const char *more[] = {a, lld ? "-Wl,--thinlto-emit-imports-files" : "-Wl,-plugin-opt,thinlto-emit-imports-files", c,
 			      NULL};
 	char **argv = with_args(s->link, more);
@@ -307,15 +362,15 @@ static void load_modules(struct link_state *s, const char *list)
 	struct lines l;
 	if (lines_read(&l, list, LINES_NAMES, 4096, err, sizeof err) < 0)
 		fatal("the index-only link's list: %s", err);
-	size_t dlen = strlen(s->dir);
+	size_t dlen = strlen(s->prefix);
 	int cap = 0;
 	for (char *line; (line = lines_next(&l));) {
-		if (strncmp(line, s->dir, dlen) || line[dlen] != '/')
+		if (strncmp(line, s->prefix, dlen) || line[dlen] != '/' || escapes(s->dir, line))
 			fatal("%s: '%s' is not under %s", list, printable(line), printable(s->dir));
 		s->mods = grow_array(s->mods, s->nmods, &cap, sizeof *s->mods, 64);
 		struct thin_module *m = &s->mods[s->nmods];
 		memset(m, 0, sizeof *m);
-		if (thin_module_load(m, s->dir, line + dlen + 1, s->nmods, err, sizeof err) < 0)
+		if (thin_module_load(m, s->prefix, s->dir, line + dlen + 1, s->nmods, err, sizeof err) < 0)
 			fatal("%s", err);
 		if (!file_starts_with(m->path, "BC\xC0\xDE", 4))
 			fatal("%s is not LLVM bitcode, yet the link listed it", printable(m->path));
@@ -372,8 +427,8 @@ static void write_times(const struct link_state *s)
 	struct buf b = {0};
 	buf_puts(&b, "module\twhere\tseconds\n");
 	for (int i = 0; i < s->nmods; i++)
-		buf_printf(&b, "%s\t%s\t%.3f\n", s->mods[i].path, s->mods[i].worker ? s->mods[i].worker : "here",
-			   s->mods[i].seconds);
+		buf_printf(&b, "%s\t%s\t%.3f\n", s->mods[i].path,
+			   s->mods[i].worker ? s->mods[i].worker : s->mods[i].failed ? "failed" : "here", s->mods[i].seconds);
 	char *path = xasprintf("%s/times.tsv", s->dir);
 	output_write(path, b.data, b.len);
 	free(path), buf_free(&b);
@@ -414,7 +469,7 @@ static int stage_line(const char *dir, const char *stage)
 	if (lines_read(&l, path, LINES_NAMES, 8192, err, sizeof err) < 0)
 		fatal("%s", err);
 	long long split = 0, whole = 0, remote = 0, total = 0;
-	struct buf why = {0};
+	struct buf why = {0}, why_whole = {0};
 	for (char *line; (line = lines_next(&l));) {
 		char *f[4], *save;
 		int n = 0;
@@ -422,6 +477,9 @@ static int stage_line(const char *dir, const char *stage)
 			f[n++] = c;
 		long long r, t;
 		if (n >= 3 && !strcmp(f[1], "-") && !strcmp(f[2], "-")) {
+			const char *w = n == 4 ? f[3] : "below -O2"; /* a record of before the reason was kept */
+			if (!strstr(why_whole.data ? why_whole.data : "", w))
+				buf_printf(&why_whole, "%s%s", why_whole.len ? "; " : "", w);
 			whole++;
 			continue;
 		}
@@ -437,9 +495,9 @@ static int stage_line(const char *dir, const char *stage)
 	printf("thin-link (%s): %lld link%s split, %lld of %lld backends on the workers, %lld here%s", printable(stage),
 	       split, split == 1 ? "" : "s", remote, total, total - remote, why.len ? why.data : "");
 	if (whole)
-		printf("; %lld link%s in one process (below -O2)", whole, whole == 1 ? "" : "s");
+		printf("; %lld link%s in one process (%s)", whole, whole == 1 ? "" : "s", why_whole.data);
 	printf("\n");
-	lines_free(&l), buf_free(&why), free(path);
+	lines_free(&l), buf_free(&why), buf_free(&why_whole), free(path);
 	return 0;
 }
 
@@ -461,8 +519,29 @@ static const char **worker_list(const struct option_list *given, int *n)
 	return w;
 }
 
-/* DIR/OUTPUT ('/' in OUTPUT as '_'), relative to here when DIR is absolute: the modules of
- * unpacked archives are named under it, and a worker rebuilds only relative names. */
+/* OUTPUT as one name of its own inside DIR, percent-encoded: every byte but letters, digits and
+ * "+-._" as %XX (so "a/b" and "a_b" are two links' directories, and no newline reaches the
+ * linker's module list), and a leading '.' too, or the '.' of a name ending in .tsv or .txt
+ * (DIR's own files); "" is "%".  No output name is DIR, above it or another link's. */
+static char *link_name(const char *out)
+{
+	struct buf b = {0};
+	size_t n = strlen(out);
+	int dot_at = ends_with(out, ".tsv") || ends_with(out, ".txt") ? (int)n - 4 : 0;
+	buf_puts(&b, n ? "" : "%");
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)out[i];
+		int plain = (c < 0x80 && isalnum(c)) || (c && strchr("+-_", c)) || (c == '.' && i && (int)i != dot_at);
+		if (plain)
+			buf_add(&b, out + i, 1);
+		else
+			buf_printf(&b, "%%%02X", c);
+	}
+	return b.data;
+}
+
+/* DIR/NAME (link_name), relative to here when DIR is absolute: the modules of unpacked archives
+ * are named under it, and a worker rebuilds only relative names. */
 static char *link_dir(const char *base, const char *out)
 {
 	char *cwd = getcwd(NULL, 0);
@@ -479,11 +558,42 @@ static char *link_dir(const char *base, const char *out)
 		base = rel.data;
 	}
 	free(cwd);
-	char *dir = xasprintf("%s/%s", base, out);
-	for (char *p = dir + strlen(base) + 1; *p; p++)
-		if (*p == '/')
-			*p = '_';
+	char *name = link_name(out), *dir = xasprintf("%s/%s", base, name);
+	free(name);
 	return dir;
+}
+
+/* "thin-link (OUTPUT): N of M backends on the workers, K here (why)", each backend counted where
+ * it made its object; those that made none are counted apart, and such a link is not recorded
+ * in DIR/links.tsv (it is not linked). */
+static void backends_summary(const struct link_state *s, const struct thin_link_options *o, struct buf *summary)
+{
+	struct buf why = {0};
+	int remote = thin_remote_count(s->mods, s->nmods, &why), failed = 0;
+	for (int i = 0; i < s->nmods; i++)
+		failed += s->mods[i].failed;
+	buf_printf(summary, "thin-link (%s): %d of %d backends on the workers, %d here", printable(s->out), remote, s->nmods,
+		   s->nmods - remote - failed);
+	if (failed)
+		buf_printf(summary, ", %d failed%s", failed,
+			   o->no_fallback && o->workers.n ? " (fallback off: a backend a worker failed is not run here)" : "");
+	if (why.len)
+		buf_printf(summary, " (%s)", why.data);
+	char remote_text[16], total_text[16];
+	snprintf(remote_text, sizeof remote_text, "%d", remote), snprintf(total_text, sizeof total_text, "%d", s->nmods);
+	if (!failed)
+		record_link(o->dir, printable(s->out), remote_text, total_text, why.len ? why.data : "");
+	buf_free(&why);
+}
+
+/* The link as it is; SHORT is why, in DIR/links.tsv. */
+_Noreturn static void one_process(const struct thin_link_options *o, const char *out, char **link, const char *why,
+				  const char *short_why)
+{
+	char *line = xasprintf("thin-link (%s): linked in one process: %s", printable(out), why);
+	say(o->summary, line);
+	record_link(o->dir, printable(out), "-", "-", short_why);
+	exec_as_is(link);
 }
 
 int cmd_thin_link(int argc, char **argv)
@@ -502,14 +612,9 @@ int cmd_thin_link(int argc, char **argv)
 	const char *out = thin_link_output(link);
 	if (!out)
 		exec_as_is(link);
-	if (!lto_level(link)) {
-		char *line = xasprintf("thin-link (%s): linked in one process: below -O2 the linker plugin's pipeline "
-				       "is not the one a backend compile runs",
-				       out);
-		say(o.summary, line);
-		record_link(o.dir, out, "-", "-", "");
-		exec_as_is(link);
-	}
+	if (!lto_level(link))
+		one_process(&o, out, link, "below -O2 the linker plugin's pipeline is not the one a backend compile runs",
+			    "below -O2");
 	char **compile = backend_compile(link, o.compiler);
 	struct link_state s = {.link = link, .out = out, .dir = link_dir(o.dir, out)};
 	char *compiler_path = find_program(compile[0]), *real = compiler_path ? resolve_path(compiler_path) : NULL;
@@ -520,7 +625,12 @@ int cmd_thin_link(int argc, char **argv)
 	if (make_dirs(natives, 0777) < 0)
 		fatal("cannot make %s: %s", s.dir, strerror(errno));
 	double t0 = now();
-	unpack_archives(&s);
+	if (unpack_archives(&s) < 0)
+		one_process(&o, out, link,
+			    "an archive's members are not files of their own (names with '/', or twice), or it is a "
+			    "thin archive",
+			    "an archive left packed");
+	s.prefix = index_prefix(&s);
 	char *list = xasprintf("%s/modules.list", s.dir);
 	int rc = index_link(&s, list);
 	if (rc)
@@ -533,13 +643,8 @@ int cmd_thin_link(int argc, char **argv)
 				 .jobs = o.jobs ? (int)o.jobs : nworkers ? 2 * nworkers : (int)sysconf(_SC_NPROCESSORS_ONLN),
 				 .fallback = !o.no_fallback, .timeout = o.timeout};
 	int failed = thin_backends_run(&plan, s.mods, s.nmods);
-	struct buf summary = {0}, why = {0};
-	int remote = thin_remote_count(s.mods, s.nmods, &why);
-	buf_printf(&summary, "thin-link (%s): %d of %d backends on the workers, %d here%s%s%s", out, remote, s.nmods,
-		   s.nmods - remote, why.len ? " (" : "", why.len ? why.data : "", why.len ? ")" : "");
-	char remote_text[16], total_text[16];
-	snprintf(remote_text, sizeof remote_text, "%d", remote), snprintf(total_text, sizeof total_text, "%d", s.nmods);
-	record_link(o.dir, out, remote_text, total_text, why.len ? why.data : "");
+	struct buf summary = {0};
+	backends_summary(&s, &o, &summary);
 	write_times(&s);
 	if (failed) {
 		say(o.summary, summary.data);
