@@ -205,6 +205,10 @@ AC_ARG_ENABLE([pgo-partial-training],
   [AS_HELP_STRING([--enable-pgo-partial-training],
     [GCC: compile code the training never ran as without a profile, not for size])],
   [ax_pgo_partial=$enableval], [ax_pgo_partial=no])
+AC_ARG_ENABLE([pgo-dispatch-fix],
+  [AS_HELP_STRING([--disable-pgo-dispatch-fix],
+    [compile as the compiler does by default even where it merges every computed goto of an interpreter's dispatch into one indirect jump (clang 19); default: where configure finds it does, with the flags that undo it (--enable-pgo-dispatch-fix: their absence is an error)])],
+  [ax_pgo_dispatch=$enableval], [ax_pgo_dispatch=auto])
 AC_ARG_ENABLE([pgo-cs],
   [AS_HELP_STRING([--enable-pgo-cs],
     [Clang: context-sensitive PGO (a second instrumented build and training)])],
@@ -799,6 +803,7 @@ AS_IF([test "x$ax_pgo_partial" != xno], [
     [AC_MSG_WARN([--enable-pgo-partial-training is a GCC option; ignored for $ax_cv_pgo_cc_family])])
 ])
 PGO_USE_LDFLAGS=$PGO_USE_CFLAGS
+_AX_PGO_DISPATCH
 dnl Context-sensitive PGO: clang only; the second instrumented build uses the first profile.
 PGO_CS=no PGO_CSGEN_CFLAGS= PGO_CSGEN_LDFLAGS=
 AS_IF([test "x$ax_pgo_cs" != xno], [
@@ -810,7 +815,7 @@ AS_IF([test "x$ax_pgo_cs" != xno], [
         [AC_MSG_ERROR([--enable-pgo-cs: $CC does not accept -fcs-profile-generate (clang 11 or newer does)])])
       dnl (The first profile as merged: these compiles stay local, as every IR profile compile.)
       ax_pgo_cs_use="$ax_pgo_use="'$(PGO_PROFDATA)'
-      PGO_CSGEN_CFLAGS="$ax_pgo_cs_use -fcs-profile-generate $ax_pgo_update_flag $ax_pgo_vp"
+      PGO_CSGEN_CFLAGS="$ax_pgo_cs_use -fcs-profile-generate $ax_pgo_update_flag $ax_pgo_vp${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
       PGO_CSGEN_LDFLAGS="$ax_pgo_cs_use -fcs-profile-generate $ax_pgo_update_flag"],
     [AC_MSG_WARN([--enable-pgo-cs is a Clang option; ignored for $ax_cv_pgo_cc_family])])
 ])
@@ -821,6 +826,88 @@ AC_SUBST([PGO_GEN_CFLAGS])
 AC_SUBST([PGO_GEN_LDFLAGS])
 AC_SUBST([PGO_USE_CFLAGS])
 AC_SUBST([PGO_USE_LDFLAGS])
+])
+
+# _AX_PGO_DISPATCH: whether $CC merges the computed gotos of an interpreter's dispatch into
+# one indirect jump (LLVM 19: llvm/llvm-project#106846), on a small computed-goto loop; if so,
+# and --disable-pgo-dispatch-fix was not given, the flags that undo it: PGO_DISPATCH_CFLAGS,
+# added to every compile's flags, and PGO_DISPATCH_LDFLAGS for a link with LTO (the linker
+# plugin generates the code there; a link without LTO refuses them).
+AC_DEFUN([_AX_PGO_DISPATCH], [
+PGO_DISPATCH_CFLAGS= PGO_DISPATCH_LDFLAGS=
+dnl Distinct handlers, so that no compiler merges them for being alike: one goto each, and one
+dnl before the first.
+ax_pgo_sites=1 ax_pgo_labels= ax_pgo_ops=
+for ax_pgo_op in + - '*' '^' '|' '&' + - '*' '^' '|' '&' + - '*' '^' '|' '&' + - '*' '^' '|' '&'; do
+  ax_pgo_labels="$ax_pgo_labels&&op$ax_pgo_sites, "
+  ax_pgo_ops="$ax_pgo_ops
+op$ax_pgo_sites: acc = (acc $ax_pgo_op sp@<:@$ax_pgo_sites % 4@:>@) + $ax_pgo_sites; NEXT;"
+  ax_pgo_sites=`expr $ax_pgo_sites + 1`
+done
+AC_CACHE_CHECK([how many of $ax_pgo_sites computed gotos $CC keeps apart], [ax_cv_pgo_dispatch_jumps], [
+  _AX_PGO_DISPATCH_JUMPS([], [ax_cv_pgo_dispatch_jumps])])
+ax_pgo_fix="-mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000"
+AS_IF([test "$ax_cv_pgo_dispatch_jumps" -ge `expr $ax_pgo_sites / 2` 2>/dev/null || test "x$ax_pgo_dispatch" = xno], [],
+  [AC_CACHE_CHECK([whether $ax_pgo_fix keeps them apart], [ax_cv_pgo_dispatch_fixed], [
+    dnl (given twice: a build system that repeats its flags must not fail on them)
+    _AX_PGO_DISPATCH_JUMPS([$ax_pgo_fix $ax_pgo_fix], [ax_pgo_n])
+    ax_cv_pgo_dispatch_fixed="no ($ax_pgo_n)"
+    AS_IF([test "$ax_pgo_n" -ge `expr $ax_pgo_sites / 2` 2>/dev/null], [ax_cv_pgo_dispatch_fixed="yes ($ax_pgo_n)"])])
+  AS_CASE([$ax_cv_pgo_dispatch_fixed], [yes*], [PGO_DISPATCH_CFLAGS=$ax_pgo_fix _AX_PGO_DISPATCH_LTO])])
+AS_IF([test -z "$PGO_DISPATCH_CFLAGS" && test "x$ax_pgo_dispatch" = xyes && test "$ax_cv_pgo_dispatch_jumps" -lt `expr $ax_pgo_sites / 2` 2>/dev/null],
+  [AC_MSG_ERROR([--enable-pgo-dispatch-fix: $CC merges the computed gotos of an interpreter's dispatch ($ax_cv_pgo_dispatch_jumps indirect jumps for $ax_pgo_sites gotos), and $ax_pgo_fix does not undo it])])
+AC_MSG_CHECKING([how PGO builds compile an interpreter's dispatch])
+AS_IF([test -n "$PGO_DISPATCH_CFLAGS"], [AC_MSG_RESULT([with $PGO_DISPATCH_CFLAGS (the LTO link: $PGO_DISPATCH_LDFLAGS)])],
+  [test "x$ax_pgo_dispatch" = xno], [AC_MSG_RESULT([as $CC does by default (--disable-pgo-dispatch-fix)])],
+  [AC_MSG_RESULT([as $CC does by default])])
+PGO_GEN_CFLAGS="$PGO_GEN_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
+PGO_USE_CFLAGS="$PGO_USE_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
+AC_SUBST([PGO_DISPATCH_CFLAGS])
+AC_SUBST([PGO_DISPATCH_LDFLAGS])
+])
+
+# _AX_PGO_DISPATCH_LTO: PGO_DISPATCH_LDFLAGS, the same options for the linker's LLVM (bfd and
+# gold with LLVM's plugin, lld: clang passes no -mllvm on to them), when a ThinLTO link with
+# them keeps the gotos apart; without a ThinLTO link here, unchecked.
+AC_DEFUN([_AX_PGO_DISPATCH_LTO], [
+ax_pgo_ld="-Wl,-plugin-opt=-tail-dup-pred-size=5000 -Wl,-plugin-opt=-tail-dup-succ-size=5000"
+AC_CACHE_CHECK([whether a ThinLTO link keeps them apart with $ax_pgo_ld], [ax_cv_pgo_dispatch_lto], [
+  _AX_PGO_DISPATCH_JUMPS([], [ax_pgo_n], [ ])
+  AS_IF([test -z "$ax_pgo_n"], [ax_cv_pgo_dispatch_lto="unchecked (no ThinLTO link here)"], [
+    _AX_PGO_DISPATCH_JUMPS([], [ax_pgo_n], [$ax_pgo_ld])
+    ax_cv_pgo_dispatch_lto="no (${ax_pgo_n:-the link fails})"
+    AS_IF([test "${ax_pgo_n:-0}" -ge `expr $ax_pgo_sites / 2`], [ax_cv_pgo_dispatch_lto="yes ($ax_pgo_n)"])])])
+AS_CASE([$ax_cv_pgo_dispatch_lto], [no*],
+  [AC_MSG_WARN([$CC's ThinLTO link does not take $ax_pgo_ld: an LTO build's dispatch stays merged, which verify refuses])],
+  [PGO_DISPATCH_LDFLAGS=$ax_pgo_ld])
+])
+
+# _AX_PGO_DISPATCH_JUMPS(FLAGS, VAR, [LINK-FLAGS]): VAR is the number of indirect jumps in
+# the computed-goto loop (ax_pgo_labels, ax_pgo_ops) compiled at -O3 with FLAGS: in its
+# assembly, or with LINK-FLAGS in the program a ThinLTO link makes (disassembled); empty
+# when it does not compile or link.
+AC_DEFUN([_AX_PGO_DISPATCH_JUMPS], [
+$2=
+cat > conftest.$ac_ext <<AX_PGO_EOF
+long conftest_eval(const unsigned char *pc, long *sp)
+{
+	static void *const t@<:@@:>@ = {$ax_pgo_labels&&done};
+	long acc = 0;
+#define NEXT goto *t@<:@*pc++@:>@
+	NEXT;
+done:	return acc;$ax_pgo_ops
+}
+int main(int argc, char **argv) { long s@<:@4@:>@ = {argc}; return (int)conftest_eval((const unsigned char *)argv@<:@0@:>@, s); }
+AX_PGO_EOF
+ax_pgo_ijmp='(^|@<:@ 	@:>@)(notrack@<:@ 	@:>@+)?(jmpq?@<:@ 	@:>@+\*|br@<:@ 	@:>@+x|jr@<:@ 	@:>@|bctr)'
+m4_ifval([$3], [
+AS_IF([$CC $CFLAGS $CPPFLAGS -O3 -flto=thin $1 conftest.$ac_ext -o conftest$ac_exeext $LDFLAGS $3 >&AS_MESSAGE_LOG_FD 2>&1],
+  [$2=`${OBJDUMP:-objdump} -d conftest$ac_exeext 2>/dev/null | $SED -n '/<_*conftest_eval>:/,/^$/p' | grep -c -E "$ax_pgo_ijmp"`])
+rm -f conftest$ac_exeext], [
+AS_IF([$CC $CFLAGS $CPPFLAGS -O3 -fno-lto $1 -S conftest.$ac_ext -o conftest.s >&AS_MESSAGE_LOG_FD 2>&1],
+  [$2=`$SED -n '/conftest_eval/,/main/p' conftest.s | grep -c -E "$ax_pgo_ijmp"`])
+rm -f conftest.s])
+rm -f conftest.$ac_ext
 ])
 
 # _AX_PGO_FIND_BOLT: llvm-bolt and a merge-fdata of the same version, for --enable-bolt.
