@@ -832,9 +832,10 @@ AC_SUBST([PGO_USE_LDFLAGS])
 # one indirect jump (LLVM 19: llvm/llvm-project#106846), on a small computed-goto loop; if so,
 # and --disable-pgo-dispatch-fix was not given, the flags that undo it: PGO_DISPATCH_CFLAGS,
 # added to every compile's flags, and PGO_DISPATCH_LDFLAGS for a link with LTO (the linker
-# plugin generates the code there; a link without LTO refuses them).
+# plugin generates the code there; a link without LTO refuses them).  PGO_DISPATCH_REF_CFLAGS:
+# the flags of verify's reference compile of an eval loop (those that undo it, where they do).
 AC_DEFUN([_AX_PGO_DISPATCH], [
-PGO_DISPATCH_CFLAGS= PGO_DISPATCH_LDFLAGS=
+PGO_DISPATCH_CFLAGS= PGO_DISPATCH_LDFLAGS= PGO_DISPATCH_REF_CFLAGS=
 dnl Distinct handlers, so that no compiler merges them for being alike: one goto each, and one
 dnl before the first.
 ax_pgo_sites=1 ax_pgo_labels= ax_pgo_ops=
@@ -847,15 +848,18 @@ done
 AC_CACHE_CHECK([how many of $ax_pgo_sites computed gotos $CC keeps apart], [ax_cv_pgo_dispatch_jumps], [
   _AX_PGO_DISPATCH_JUMPS([], [ax_cv_pgo_dispatch_jumps])])
 ax_pgo_fix="-mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000"
-AS_IF([test "$ax_cv_pgo_dispatch_jumps" -ge `expr $ax_pgo_sites / 2` 2>/dev/null || test "x$ax_pgo_dispatch" = xno], [],
+dnl The flags are found even under --disable-pgo-dispatch-fix: verify's reference compile of
+dnl the eval loop (PGO_DISPATCH_REF_CFLAGS) shows what the compiler can keep apart.
+AS_IF([test "$ax_cv_pgo_dispatch_jumps" -ge `expr $ax_pgo_sites / 2` 2>/dev/null], [],
   [AC_CACHE_CHECK([whether $ax_pgo_fix keeps them apart], [ax_cv_pgo_dispatch_fixed], [
     dnl (given twice: a build system that repeats its flags must not fail on them)
     _AX_PGO_DISPATCH_JUMPS([$ax_pgo_fix $ax_pgo_fix], [ax_pgo_n])
     ax_cv_pgo_dispatch_fixed="no ($ax_pgo_n)"
     AS_IF([test "$ax_pgo_n" -ge `expr $ax_pgo_sites / 2` 2>/dev/null], [ax_cv_pgo_dispatch_fixed="yes ($ax_pgo_n)"])])
-  AS_CASE([$ax_cv_pgo_dispatch_fixed], [yes*], [PGO_DISPATCH_CFLAGS=$ax_pgo_fix _AX_PGO_DISPATCH_LTO])])
-AS_IF([test -z "$PGO_DISPATCH_CFLAGS" && test "x$ax_pgo_dispatch" = xyes && test "$ax_cv_pgo_dispatch_jumps" -lt `expr $ax_pgo_sites / 2` 2>/dev/null],
-  [AC_MSG_ERROR([--enable-pgo-dispatch-fix: $CC merges the computed gotos of an interpreter's dispatch ($ax_cv_pgo_dispatch_jumps indirect jumps for $ax_pgo_sites gotos), and $ax_pgo_fix does not undo it])])
+  AS_CASE([$ax_cv_pgo_dispatch_fixed], [yes*], [PGO_DISPATCH_REF_CFLAGS=$ax_pgo_fix])
+  AS_IF([test -n "$PGO_DISPATCH_REF_CFLAGS" && test "x$ax_pgo_dispatch" != xno], [PGO_DISPATCH_CFLAGS=$ax_pgo_fix _AX_PGO_DISPATCH_LTO])
+  AS_IF([test -z "$PGO_DISPATCH_REF_CFLAGS" && test "x$ax_pgo_dispatch" = xyes],
+    [AC_MSG_ERROR([--enable-pgo-dispatch-fix: $CC merges the computed gotos of an interpreter's dispatch ($ax_cv_pgo_dispatch_jumps indirect jumps for $ax_pgo_sites gotos), and $ax_pgo_fix does not undo it])])])
 AC_MSG_CHECKING([how PGO builds compile an interpreter's dispatch])
 AS_IF([test -n "$PGO_DISPATCH_CFLAGS"], [AC_MSG_RESULT([with $PGO_DISPATCH_CFLAGS (the LTO link: $PGO_DISPATCH_LDFLAGS)])],
   [test "x$ax_pgo_dispatch" = xno], [AC_MSG_RESULT([as $CC does by default (--disable-pgo-dispatch-fix)])],
@@ -864,6 +868,7 @@ PGO_GEN_CFLAGS="$PGO_GEN_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
 PGO_USE_CFLAGS="$PGO_USE_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
 AC_SUBST([PGO_DISPATCH_CFLAGS])
 AC_SUBST([PGO_DISPATCH_LDFLAGS])
+AC_SUBST([PGO_DISPATCH_REF_CFLAGS])
 ])
 
 # _AX_PGO_DISPATCH_LTO: PGO_DISPATCH_LDFLAGS, the same options for the linker's LLVM (bfd and
