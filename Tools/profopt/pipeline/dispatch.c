@@ -166,11 +166,12 @@ static int judge(const struct dispatch_options *o, const char *program, struct j
 		snprintf(handlers, sizeof handlers, " (%d of %d handlers end in one; the reference: %d of %d)",
 			 got.with_jump, got.functions, ref.with_jump, ref.functions);
 	if (got.jumps * 100 < ref.jumps * o->min)
-		fatal("dispatch: %s in %s has %lld indirect jumps, a reference -O3 compile of its source by the same "
-		      "compiler %lld: %lld%%, under %lld%%%s; the compiler merged the interpreter's dispatch (clang 19 "
-		      "does, llvm/llvm-project#106846: AX_PGO's -mllvm -tail-dup-pred-size and -tail-dup-succ-size "
-		      "undo it, unless --disable-pgo-dispatch-fix)",
-		      printable(w), printable(program), got.jumps, ref.jumps, share, o->min, handlers);
+		fatal("%s in %s has %lld indirect jump%s where a reference -O3 compile of its source by the same "
+		      "compiler has %lld (%lld%%, under %lld%%)%s: the compiler merged the interpreter's dispatch "
+		      "(clang 19 does, llvm/llvm-project#106846; AX_PGO's -mllvm -tail-dup-pred-size and "
+		      "-tail-dup-succ-size undo it, unless configured --disable-pgo-dispatch-fix)",
+		      printable(w), printable(program), got.jumps, got.jumps == 1 ? "" : "s", ref.jumps, share, o->min,
+		      handlers);
 	printf("dispatch: %s in %s: %lld indirect jumps, %lld%% of a reference -O3 compile's %lld%s\n", printable(w),
 	       printable(program), got.jumps, share, ref.jumps, handlers);
 	free(w);

@@ -1,0 +1,91 @@
+# t0165: an interpreter's dispatch (issue 52 items 1 and 2).  Clang 19 merges every computed
+# goto of an eval loop into one indirect jump (llvm/llvm-project#106846): AX_PGO finds that on a
+# small computed-goto loop and compiles (and LTO-links) with the flags that undo it, and verify
+# counts the final program's indirect jumps against a reference -O3 compile of its source.  The
+# goto fixture (tests/fixture-goto) is such an interpreter: 24 handlers, 25 gotos.
+
+# The goto fixture in the current directory, configured for PGO with compiler $1 (then ARGS).
+configured_goto_fixture() {
+	require "$1" autoconf objdump
+	cp -r "$SRCDIR/tests/fixture-goto/." .
+	mkdir -p m4 && cp "$SRCDIR/m4/ax_pgo.m4" m4/
+	cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/qemu-exec.c" .
+	autoconf -o configure configure.ac 2>autoconf.log || { cat autoconf.log >&2; fail "autoconf failed on the goto fixture"; }
+	cc=$1 && shift
+	./configure --enable-optimizations CC="$cc" PROFOPT="$PROFOPT" "$@" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
+}
+
+# dispatch_passes: make profile-opt ends ok with the dispatch line, every goto kept.
+dispatch_passes() {
+	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
+	expect_contains make.out '^dispatch: eval in /[^ ]*/gotoy: 25 indirect jumps, 100% of a reference -O3 compile.s 25$'
+	expect_stamps verify
+	./gotoy 0123456789abcdefghijklmn 10 > /dev/null || fail "gotoy runs"
+}
+
+test_clang19_merges_and_configure_undoes_it() {
+	configured_goto_fixture clang-19
+	expect_contains configure.out '^checking how many of 25 computed gotos clang-19 keeps apart\.\.\. 1$'
+	expect_contains configure.out 'keeps them apart\.\.\. yes \(25\)$'
+	expect_contains configure.out '^checking how PGO builds compile an interpreter.s dispatch\.\.\. with -mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000 '
+	expect_contains Makefile '^PGO_USE_CFLAGS = .* -mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000$'
+	expect_contains Makefile '^PGO_GEN_CFLAGS = .* -mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000$'
+	dispatch_passes
+}
+
+# Without the workaround the PGO build keeps clang 19's merged dispatch: verify refuses it,
+# naming both counts, and leaves no verify stamp.
+test_clang19_without_the_fix_is_refused() {
+	configured_goto_fixture clang-19 --disable-pgo-dispatch-fix
+	expect_contains configure.out 'dispatch\.\.\. as clang-19 does by default \(--disable-pgo-dispatch-fix\)$'
+	expect_not_contains Makefile '^PGO_USE_CFLAGS = .*tail-dup'
+	if make profile-opt > make.out 2>&1; then cat make.out; fail "verify accepted a merged dispatch"; fi
+	expect_contains make.out 'error: eval in /[^ ]*/gotoy has 1 indirect jump where a reference -O3 compile of its source by the same compiler has 25 \(4%, under 90%\): the compiler merged'
+	test ! -f pgo/verify.stamp || fail "a verify stamp for a refused program"
+	# the counts only, when asked to accept any share
+	make profile-opt PGO_DISPATCH_MIN=0 > make0.out 2>&1 || { cat make0.out; fail "make profile-opt PGO_DISPATCH_MIN=0"; }
+	expect_contains make0.out '^dispatch: eval in /[^ ]*/gotoy: 1 indirect jumps, 4% of a reference -O3 compile.s 25$'
+}
+
+# With ThinLTO the code is generated at the link: it gets the flags for the linker's LLVM.
+test_clang19_thinlto_link_keeps_the_dispatch() {
+	configured_goto_fixture clang-19 CFLAGS="-O2 -flto=thin"
+	expect_contains configure.out 'ThinLTO link keeps them apart with -Wl,-plugin-opt=-tail-dup-pred-size=5000 -Wl,-plugin-opt=-tail-dup-succ-size=5000\.\.\. yes \(25\)$'
+	dispatch_passes
+	expect_contains pgo/logs/use.log ' -Wl,-plugin-opt=-tail-dup-pred-size=5000 -Wl,-plugin-opt=-tail-dup-succ-size=5000 -o gotoy '
+}
+
+# thin-link's backend jobs (--with-thinlto-workers) take the link's options for the linker's
+# LLVM as -mllvm: the link line has the flags only as -Wl,-plugin-opt=.
+test_clang19_thin_link_backends_keep_the_dispatch() {
+	configured_goto_fixture clang-19 --with-thinlto-workers CFLAGS="-O2 -flto=thin"
+	dispatch_passes
+	expect_contains make.out '^thin-link \(use\): 1 link split, 0 of 2 backends on the workers, 2 here$'
+	expect_contains pgo/thinlto/gotoy/jobs/0.here.log "^\\$ clang-19 -O2 -mllvm '-tail-dup-pred-size=5000' -mllvm '-tail-dup-succ-size=5000' "
+}
+
+# The probe decides, not the version: clang 14 and gcc keep the gotos apart by themselves.
+test_clang14_and_gcc_need_no_fix() {
+	require clang gcc autoconf objdump
+	for cc in clang gcc; do
+		mkdir $cc && (cd $cc && configured_goto_fixture $cc &&
+			expect_contains configure.out "^checking how many of 25 computed gotos $cc keeps apart\.\.\. 25\$" &&
+			expect_contains configure.out "dispatch\.\.\. as $cc does by default\$" &&
+			dispatch_passes) || fail "$cc"
+	done
+}
+
+test_dispatch_command_line() {
+	require cc objdump
+	printf 'int eval(int x) { return x + 1; }\nint main(void) { return eval(0) - 1; }\n' > e.c
+	cc -O2 -c e.c -o e.o && cc -O2 e.c -o e || fail "cc"
+	expect_status 2 "$PROFOPT" dispatch --reference=e.o e
+	expect_status 2 "$PROFOPT" dispatch --function=eval --handlers=x --reference=e.o e
+	expect_status 2 "$PROFOPT" dispatch --function=eval e
+	"$PROFOPT" dispatch --function=eval --reference=e.o e > out 2>&1 && fail "a function without indirect jumps accepted"
+	expect_contains out 'eval in e\.o has no indirect jump: not an interpreter.s dispatch'
+	"$PROFOPT" dispatch --function=nothere --reference=e.o e > out 2>&1 && fail "a missing function accepted"
+	expect_contains out 'no nothere in e '
+	"$PROFOPT" dispatch --function=eval --reference=e.o missing > out 2>&1 && fail "a missing program accepted"
+	expect_contains out 'objdump -d missing failed: objdump: '
+}
