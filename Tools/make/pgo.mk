@@ -92,7 +92,8 @@
 #                        reference compile of its source has (profopt dispatch), and says both
 #                        counts; PGO_DISPATCH_HANDLERS instead: the name prefix of a tail-calling
 #                        interpreter's opcode handlers, whose indirect tail jumps are counted
-#   PGO_DISPATCH_BINARY  the program holding it (relative to PGO_BUILD_DIR)
+#   PGO_DISPATCH_BINARY  the program holding it (relative to PGO_BUILD_DIR); when it is
+#                        PGO_BOLT_BINARY, BOLT's rewrite must pass the same check
 #   PGO_DISPATCH_REFERENCE  command that compiles the loop's source into $(PGO_DISPATCH_REF)
 #                        (set by pgo.mk) as the build compiles it, but at -O3 and with AX_PGO's
 #                        $(PGO_DISPATCH_REF_CFLAGS) instead of the profile and LTO flags
@@ -760,9 +761,11 @@ PGO_DISPATCH_REF = $(pgo_abs_dir)/dispatch-reference.o
 pgo_dispatch_on = $(and $(strip $(PGO_DISPATCH_BINARY)),$(strip $(PGO_DISPATCH_REFERENCE)),$(strip $(PGO_DISPATCH_FUNCTION)$(PGO_DISPATCH_HANDLERS)))
 pgo_dispatch_check = rm -f $(PGO_DISPATCH_REF) && $(PROFOPT) run --label="verify: the eval loop compiled for reference" \
 	--log=$(call pgo_log,dispatch-reference) -- sh -c $(call pgo_quote,$(PGO_DISPATCH_REFERENCE)) && \
-	$(PROFOPT) dispatch $(if $(strip $(PGO_DISPATCH_FUNCTION)),--function=$(call pgo_quote,$(strip $(PGO_DISPATCH_FUNCTION))),\
+	$(call pgo_dispatch_count,$(abspath $(PGO_BUILD_DIR))/$(PGO_DISPATCH_BINARY))
+# $(1): the program whose dispatch is counted (BOLT's rewrite of it too).
+pgo_dispatch_count = $(PROFOPT) dispatch $(if $(strip $(PGO_DISPATCH_FUNCTION)),--function=$(call pgo_quote,$(strip $(PGO_DISPATCH_FUNCTION))),\
 	--handlers=$(call pgo_quote,$(strip $(PGO_DISPATCH_HANDLERS)))) --reference=$(PGO_DISPATCH_REF) --min=$(PGO_DISPATCH_MIN) \
-	$(if $(PGO_OBJDUMP),--objdump=$(PGO_OBJDUMP)) $(abspath $(PGO_BUILD_DIR))/$(PGO_DISPATCH_BINARY)
+	$(if $(PGO_OBJDUMP),--objdump=$(PGO_OBJDUMP)) $(1)
 
 # BOLT: the linked program is instrumented by llvm-bolt, trained (each workload, unweighted:
 # merge-fdata has no weights), and rewritten with the measured layout.  The program as the
@@ -791,7 +794,8 @@ PGO_BOLT_NEW = $(pgo_bolt_bin).bolt
 pgo_bolt_apply = $(MERGE_FDATA) $(pgo_bolt_dir)/prof.*.fdata > $(pgo_bolt_dir)/merged.fdata && \
 	$(LLVM_BOLT) $(pgo_bolt_bin).prebolt -o $(PGO_BOLT_NEW) -data=$(pgo_bolt_dir)/merged.fdata $(PGO_BOLT_FLAGS) \
 		$(if $(PGO_BOLT_SKIP),"-skip-funcs=$(PGO_BOLT_SKIP)") && \
-	$(PGO_BOLT_CHECK) && mv -f $(PGO_BOLT_NEW) $(pgo_bolt_bin) && rm -f $(PGO_BOLT_INST) $(pgo_bolt_dir)/prof.*.fdata
+	$(PGO_BOLT_CHECK) && $(if $(and $(pgo_dispatch_on),$(filter $(PGO_BOLT_BINARY),$(PGO_DISPATCH_BINARY))),$(call pgo_dispatch_count,$(PGO_BOLT_NEW)) &&) \
+	mv -f $(PGO_BOLT_NEW) $(pgo_bolt_bin) && rm -f $(PGO_BOLT_INST) $(pgo_bolt_dir)/prof.*.fdata
 $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 	@test -n "$(PGO_BOLT_BINARY)" || { echo "pgo.mk: PGO_BOLT=yes needs PGO_BOLT_BINARY" >&2; exit 1; }
 	@rm -rf $(pgo_bolt_dir) && mkdir -p $(pgo_bolt_dir) && touch $(pgo_bolt_dir)/started

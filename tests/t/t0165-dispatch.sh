@@ -64,6 +64,17 @@ test_clang19_thin_link_backends_keep_the_dispatch() {
 	expect_contains pgo/thinlto/gotoy/jobs/0.here.log "^\\$ clang-19 -O2 -mllvm '-tail-dup-pred-size=5000' -mllvm '-tail-dup-succ-size=5000' "
 }
 
+# BOLT's rewrite of the program is checked again before it replaces it.
+test_clang19_bolt_rewrite_keeps_the_dispatch() {
+	local bolt
+	bolt=$(command -v llvm-bolt-19 || ls /usr/lib/llvm-*/bin/llvm-bolt 2>/dev/null | head -n 1)
+	[ -n "$bolt" ] || skip "llvm-bolt not installed (Debian: bolt-19)"
+	configured_goto_fixture clang-19 --enable-bolt
+	dispatch_passes
+	expect_stamps bolt
+	expect_contains pgo/logs/bolt.log '^dispatch: eval in /[^ ]*/gotoy\.bolt: 25 indirect jumps, 100% of a reference -O3 compile.s 25$'
+}
+
 # The probe decides, not the version: clang 14 and gcc keep the gotos apart by themselves.
 test_clang14_and_gcc_need_no_fix() {
 	require clang gcc autoconf objdump
@@ -85,7 +96,33 @@ test_dispatch_command_line() {
 	"$PROFOPT" dispatch --function=eval --reference=e.o e > out 2>&1 && fail "a function without indirect jumps accepted"
 	expect_contains out 'eval in e\.o has no indirect jump: not an interpreter.s dispatch'
 	"$PROFOPT" dispatch --function=nothere --reference=e.o e > out 2>&1 && fail "a missing function accepted"
-	expect_contains out 'no nothere in e '
+	expect_contains out 'nothere not found in e '
 	"$PROFOPT" dispatch --function=eval --reference=e.o missing > out 2>&1 && fail "a missing program accepted"
-	expect_contains out 'objdump -d missing failed: objdump: '
+	expect_contains out 'objdump -t missing failed: objdump: '
+}
+
+# A tail-calling interpreter: handlers that reach each other by indirect tail jumps (musttail,
+# as CPython 3.14's _TAIL_CALL_ handlers); handlers that call each other instead are refused.
+test_dispatch_tail_calling_handlers() {
+	require clang-19 objdump
+	cat > tail.c <<'EOF'
+typedef long handler(const unsigned char *pc, long acc);
+extern handler *const table[];
+#ifdef CALLS
+#define NEXT return table[*pc](pc + 1, acc)
+#else
+#define NEXT __attribute__((musttail)) return table[*pc](pc + 1, acc)
+#endif
+long op_add(const unsigned char *pc, long acc) { acc += 3; NEXT; }
+long op_mul(const unsigned char *pc, long acc) { acc *= 5; NEXT; }
+long op_xor(const unsigned char *pc, long acc) { acc ^= 7; NEXT; }
+long op_end(const unsigned char *pc, long acc) { (void)pc; return acc; }
+handler *const table[] = {op_add, op_mul, op_xor, op_end};
+int main(void) { static const unsigned char p[] = {1, 2, 3}; return (int)op_add(p, 0) & 1; }
+EOF
+	clang-19 -O3 -c tail.c -o ref.o && clang-19 -O2 tail.c -o good && clang-19 -O0 -DCALLS tail.c -o calls || fail "clang-19"
+	"$PROFOPT" dispatch --handlers=op_ --reference=ref.o good > out 2>&1 || { cat out; fail "tail-calling handlers refused"; }
+	expect_contains out '^dispatch: the handlers op_\* in good: 3 indirect jumps, 100% of a reference -O3 compile.s 3 \(3 of 4 handlers have one; the reference: 3 of 4\)$'
+	"$PROFOPT" dispatch --handlers=op_ --reference=ref.o calls > out 2>&1 && fail "handlers that call each other accepted"
+	expect_contains out 'the handlers op_\* in calls has 0 indirect jumps where a reference -O3 compile of its source by the same compiler has 3 \(0%, under 90%\) \(0 of 4 handlers have one; the reference: 3 of 4\)'
 }

@@ -20,23 +20,60 @@ struct dispatch_options {
 	long long min;
 };
 
-/* What the disassembly of one file holds for the eval loop. */
-struct jumps {
-	long long jumps;  /* indirect jumps in the matched functions */
-	int functions;    /* matched functions (a function's .cold part apart) */
-	int with_jump;    /* of them, those with an indirect jump */
-	int current;      /* the function being read matches */
-	int current_jump; /* and has had an indirect jump */
+/* A function of the eval loop, by its symbol: [start, end) in its section. */
+struct range {
+	char *section;
+	unsigned long long start, end;
+	int cold;        /* a part the compiler split off (NAME.cold): not a function of its own */
+	long long jumps; /* its indirect jumps */
 };
 
-/* Whether symbol `sym` (objdump's "<sym>") is the eval loop: NAME itself or a part of it the
- * compiler or the linker named NAME.SUFFIX (.cold, .llvm.N, .lto_priv.N); or a handler. */
-static int matches(const struct dispatch_options *o, const char *sym, size_t len)
+/* What one file holds for the eval loop: its functions, and the section being disassembled. */
+struct scan {
+	const struct dispatch_options *o;
+	struct range *r;
+	int n, cap;
+	char *section;
+};
+
+/* What is counted of one file. */
+struct jumps {
+	long long jumps; /* indirect jumps in the matched functions */
+	int functions;   /* matched functions (a function's .cold part apart) */
+	int with_jump;   /* of them, those with an indirect jump */
+};
+
+/* Whether symbol `sym` is the eval loop: NAME itself or a part of it the compiler or the linker
+ * named NAME.SUFFIX (.cold, .llvm.N, .lto_priv.N); or a handler. */
+static int matches(const struct dispatch_options *o, const char *sym)
 {
 	if (o->handlers)
-		return len >= strlen(o->handlers) && !strncmp(sym, o->handlers, strlen(o->handlers));
+		return starts_with(sym, o->handlers);
 	size_t n = strlen(o->function);
-	return len >= n && !strncmp(sym, o->function, n) && (len == n || sym[n] == '.');
+	return !strncmp(sym, o->function, n) && (sym[n] == '\0' || sym[n] == '.');
+}
+
+/* One line of objdump -t, "ADDR FLAGS SECTION\tSIZE [.hidden] NAME" (FLAGS: 7 characters): a
+ * matching symbol of non-zero size becomes a range, once per address (aliases are one code). */
+static void on_symbol(struct scan *s, const char *line)
+{
+	char *p, *q;
+	unsigned long long addr = strtoull(line, &p, 16);
+	if (p == line || *p != ' ' || strlen(p) < 10 || !strchr(p + 9, '\t'))
+		return;
+	const char *section = p + 9, *tab = strchr(section, '\t');
+	unsigned long long size = strtoull(tab + 1, &q, 16);
+	const char *name = strrchr(q, ' ') ? strrchr(q, ' ') + 1 : q;
+	if (size == 0 || q == tab + 1 || !matches(s->o, name))
+		return;
+	for (int i = 0; i < s->n; i++)
+		if (s->r[i].start == addr && !strncmp(s->r[i].section, section, (size_t)(tab - section)) &&
+		    s->r[i].section[tab - section] == '\0')
+			return;
+	if (s->n == s->cap)
+		s->r = xrealloc(s->r, (size_t)(s->cap = s->cap ? 2 * s->cap : 64) * sizeof *s->r);
+	s->r[s->n++] = (struct range){xasprintf("%.*s", (int)(tab - section), section), addr, addr + size,
+				      strstr(name, ".cold") != NULL, 0};
 }
 
 /* Whether an instruction (objdump's text after the address) is an indirect jump: x86's jmp *,
@@ -57,49 +94,50 @@ static int indirect_jump(const char *insn)
 	return (m == 2 && !strncmp(insn, "jr", 2)) || (m == 4 && !strncmp(insn, "bctr", 4));
 }
 
-/* One line of objdump -d: a symbol's header "ADDR <NAME>:", or an instruction "ADDR:\tINSN". */
-static void on_line(const struct dispatch_options *o, struct jumps *j, const char *line)
+/* One line of objdump -d: "Disassembly of section NAME:", or an instruction "  ADDR:\tINSN"; an
+ * indirect jump counts for the range of its section that holds its address. */
+static void on_insn(struct scan *s, const char *line)
 {
-	const char *lt = strchr(line, '<'), *end = lt ? strstr(lt, ">:") : NULL;
-	if (line[0] != ' ' && end && end[2] == '\0') {
-		j->current = matches(o, lt + 1, (size_t)(end - lt - 1));
-		j->current_jump = 0;
-		j->functions += j->current && !strstr(lt, ".cold");
+	if (starts_with(line, "Disassembly of section ")) {
+		free(s->section);
+		s->section = xasprintf("%.*s", (int)strcspn(line + 23, ":"), line + 23);
 		return;
 	}
-	const char *colon = strchr(line, ':');
-	if (!j->current || line[0] != ' ' || !colon || colon[1] != '\t')
+	char *colon;
+	unsigned long long addr = strtoull(line, &colon, 16);
+	if (line[0] != ' ' || *colon != ':' || colon[1] != '\t' || !s->section)
 		return;
 	/* after the address, the raw bytes (unless --no-show-raw-insn) and a tab, then the instruction */
 	const char *insn = strchr(colon + 2, '\t') ? strrchr(colon + 2, '\t') + 1 : colon + 2;
-	if (indirect_jump(insn)) {
-		j->jumps++;
-		j->with_jump += !j->current_jump;
-		j->current_jump = 1;
-	}
+	if (!indirect_jump(insn))
+		return;
+	for (int i = 0; i < s->n; i++)
+		if (addr >= s->r[i].start && addr < s->r[i].end && !strcmp(s->r[i].section, s->section))
+			s->r[i].jumps++;
 }
 
-/* The disassembly of `file` read as it comes (an interpreter's is far larger than the loop). */
-static struct jumps count_jumps(const struct dispatch_options *o, const char *file)
+/* objdump OPTION FILE, each line of its output to fn as it comes (an interpreter's disassembly
+ * is far larger than its loop). */
+static void objdump_lines(struct scan *s, const char *option, const char *file, void (*fn)(struct scan *, const char *))
 {
+	const char *objdump = s->o->objdump;
 	int fd[2];
 	if (pipe(fd) < 0)
 		fatal("pipe: %s", strerror(errno));
-	char *argv[] = {(char *)o->objdump, "-d", "--no-show-raw-insn", (char *)file, NULL};
+	char *argv[] = {(char *)objdump, (char *)option, "--no-show-raw-insn", (char *)file, NULL};
 	struct proc p;
 	if (proc_start_argv(&p, argv, fd[1], NULL) < 0)
-		fatal("cannot run %s: %s", printable(o->objdump), strerror(p.exec_errno));
+		fatal("cannot run %s: %s", printable(objdump), strerror(p.exec_errno));
 	close(fd[1]);
 	FILE *in = fdopen(fd[0], "r");
 	if (!in)
 		fatal("fdopen: %s", strerror(errno));
-	struct jumps j = {0};
 	char *line = NULL, *said = NULL;
 	size_t cap = 0;
-	const char *tool = strrchr(o->objdump, '/') ? strrchr(o->objdump, '/') + 1 : o->objdump;
+	const char *tool = strrchr(objdump, '/') ? strrchr(objdump, '/') + 1 : objdump;
 	for (ssize_t n; (n = getline(&line, &cap, in)) >= 0;) {
 		line[n && line[n - 1] == '\n' ? n - 1 : n] = '\0';
-		on_line(o, &j, line);
+		fn(s, line);
 		if (!said && starts_with(line, tool) && line[strlen(tool)] == ':')
 			said = xstrdup(line);
 	}
@@ -109,9 +147,27 @@ static struct jumps count_jumps(const struct dispatch_options *o, const char *fi
 	while (waitpid(p.pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (!proc_exit_ok(st))
-		fatal("%s -d %s failed%s%s", printable(o->objdump), printable(file), said ? ": " : "",
+		fatal("%s %s %s failed%s%s", printable(objdump), option, printable(file), said ? ": " : "",
 		      said ? printable(said) : "");
 	free(said);
+}
+
+/* The eval loop's functions in file (its symbol table), then their indirect jumps. */
+static struct jumps count_jumps(const struct dispatch_options *o, const char *file)
+{
+	struct scan s = {.o = o};
+	objdump_lines(&s, "-t", file, on_symbol);
+	struct jumps j = {0};
+	if (s.n)
+		objdump_lines(&s, "-d", file, on_insn);
+	for (int i = 0; i < s.n; i++) {
+		j.jumps += s.r[i].jumps;
+		j.functions += !s.r[i].cold;
+		j.with_jump += !s.r[i].cold && s.r[i].jumps > 0;
+		free(s.r[i].section);
+	}
+	free(s.r);
+	free(s.section);
 	return j;
 }
 
@@ -157,13 +213,14 @@ static int judge(const struct dispatch_options *o, const char *program, struct j
 {
 	char *w = what(o);
 	if (!got.functions)
-		fatal("no %s in %s (a program without its symbols cannot be checked)", printable(w), printable(program));
+		fatal("%s not found in %s (a program without its symbols cannot be checked)", printable(w),
+		      printable(program));
 	if (!ref.jumps)
 		fatal("%s in %s has no indirect jump: not an interpreter's dispatch", printable(w), printable(o->reference));
 	long long share = got.jumps * 100 / ref.jumps;
 	char handlers[120] = "";
 	if (o->handlers)
-		snprintf(handlers, sizeof handlers, " (%d of %d handlers end in one; the reference: %d of %d)",
+		snprintf(handlers, sizeof handlers, " (%d of %d handlers have one; the reference: %d of %d)",
 			 got.with_jump, got.functions, ref.with_jump, ref.functions);
 	if (got.jumps * 100 < ref.jumps * o->min)
 		fatal("%s in %s has %lld indirect jump%s where a reference -O3 compile of its source by the same "
