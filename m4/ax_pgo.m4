@@ -51,6 +51,13 @@
 #                               the programs it runs follow exec), else no
 #     PGO_TRAIN_TIMEOUT_SCALE   factor of the training's timeouts (10 emulated, else 1)
 #     PGO_NM, PGO_READELF       a cross GCC's nm and readelf, for verify (else empty)
+#     PGO_OBJDUMP               a cross build's objdump (the target's, or llvm-objdump), for
+#                               verify's dispatch check (else empty)
+#     PGO_DISPATCH_CFLAGS, PGO_DISPATCH_LDFLAGS   where the compiler merges an interpreter's
+#                               computed gotos (clang 19), the flags that undo it: the first
+#                               are in the generate, use and cs flags already, the second for
+#                               a link with LTO (--disable-pgo-dispatch-fix: both empty)
+#     PGO_DISPATCH_REF_CFLAGS   those flags for verify's reference compile of an eval loop
 #     PGO_LAUNCHER              distcc or icecc (--with-distcc, --with-icecc), else empty
 #     PGO_DISTCC_HOSTS          the HOSTS of --with-distcc=HOSTS (pgo.mk exports it as
 #                               DISTCC_HOSTS; empty: distcc's own setting)
@@ -258,7 +265,7 @@ _AX_PGO_LAUNCHER
 _AX_PGO_THIN_LAUNCHER
 
 PGO_ENABLED=no PGO_BOLT=no PGO_BOLT_LDFLAGS= PGO_BOLT_CFLAGS= PGO_BOLT_ICF=
-PGO_NM= PGO_READELF= ax_pgo_foreign=no
+PGO_NM= PGO_READELF= PGO_OBJDUMP= ax_pgo_foreign=no
 AS_IF([test "x$ax_pgo_enabled" != xno], [
   _AX_PGO_CHECK_PATH([build directory], [`pwd`])
   _AX_PGO_CHECK_PATH([source directory], [`cd "$srcdir" && pwd`])
@@ -284,6 +291,7 @@ AC_SUBST([PGO_RUNNER])
 AC_SUBST([PGO_RUNNER_EMULATED])
 AC_SUBST([PGO_TRAIN_TIMEOUT_SCALE])
 AC_SUBST([PGO_NM])
+AC_SUBST([PGO_OBJDUMP])
 AC_SUBST([PGO_READELF])
 AC_SUBST([PGO_BOLT])
 AC_SUBST([LLVM_BOLT])
@@ -647,6 +655,15 @@ AS_IF([test $ax_pgo_foreign = yes && test "$ax_cv_pgo_cc_family" = gcc], [
   done
   AS_IF([test -n "$host_alias" && command -v "$host_alias-readelf" >/dev/null 2>&1], [PGO_READELF=$host_alias-readelf])
   AS_IF([test -n "$PGO_NM$PGO_READELF"], [AC_MSG_NOTICE([verify reads the objects with ${PGO_NM:-nm} and ${PGO_READELF:-readelf}])])
+])
+dnl The dispatch check disassembles the target's program: the target's objdump, or clang's
+dnl llvm-objdump, which reads every target's.
+AS_IF([test $ax_pgo_foreign = yes], [
+  ax_pgo_triple=`echo "$PGO_TARGET" | $SED 's/-unknown-/-/; s/-pc-/-/'`
+  for ax_pgo_cand in ${host_alias:+$host_alias-objdump} $ax_pgo_triple-objdump ${LLVM_PROFDATA:+`dirname "$LLVM_PROFDATA"`/llvm-objdump} llvm-objdump-$PGO_CC_MAJOR; do
+    AS_IF([command -v "$ax_pgo_cand" >/dev/null 2>&1], [PGO_OBJDUMP=$ax_pgo_cand; break])
+  done
+  AC_MSG_NOTICE([the dispatch check disassembles with ${PGO_OBJDUMP:-objdump}])
 ])
 ])
 

@@ -94,7 +94,7 @@ static int indirect_jump(const char *insn)
 	return (m == 2 && !strncmp(insn, "jr", 2)) || (m == 4 && !strncmp(insn, "bctr", 4));
 }
 
-/* One line of objdump -d: "Disassembly of section NAME:", or an instruction "  ADDR:\tINSN"; an
+/* One line of objdump -d: "Disassembly of section NAME:", or an instruction "  ADDR: INSN"; an
  * indirect jump counts for the range of its section that holds its address. */
 static void on_insn(struct scan *s, const char *line)
 {
@@ -105,11 +105,10 @@ static void on_insn(struct scan *s, const char *line)
 	}
 	char *colon;
 	unsigned long long addr = strtoull(line, &colon, 16);
-	if (line[0] != ' ' || *colon != ':' || colon[1] != '\t' || !s->section)
+	if (line[0] != ' ' || *colon != ':' || (colon[1] != ' ' && colon[1] != '\t') || !s->section)
 		return;
-	/* after the address, the raw bytes (unless --no-show-raw-insn) and a tab, then the instruction */
-	const char *insn = strchr(colon + 2, '\t') ? strrchr(colon + 2, '\t') + 1 : colon + 2;
-	if (!indirect_jump(insn))
+	/* (no raw bytes: --no-show-raw-insn) */
+	if (!indirect_jump(colon + 1))
 		return;
 	for (int i = 0; i < s->n; i++)
 		if (addr >= s->r[i].start && addr < s->r[i].end && !strcmp(s->r[i].section, s->section))
