@@ -893,6 +893,10 @@ AC_SUBST([PGO_DISPATCH_REF_CFLAGS])
 # them keeps the gotos apart; without a ThinLTO link here, unchecked.
 AC_DEFUN([_AX_PGO_DISPATCH_LTO], [
 ax_pgo_ld="-Wl,-plugin-opt=-tail-dup-pred-size=5000 -Wl,-plugin-opt=-tail-dup-succ-size=5000"
+dnl (clang's llvm-objdump reads a cross build's program too)
+ax_pgo_objdump=objdump
+AS_IF([test -n "$LLVM_PROFDATA" && test -x "`dirname "$LLVM_PROFDATA"`/llvm-objdump"],
+  [ax_pgo_objdump="`dirname "$LLVM_PROFDATA"`/llvm-objdump"])
 AC_CACHE_CHECK([whether a ThinLTO link keeps them apart with $ax_pgo_ld], [ax_cv_pgo_dispatch_lto], [
   _AX_PGO_DISPATCH_JUMPS([], [ax_pgo_n], [ ])
   AS_IF([test -z "$ax_pgo_n"], [ax_cv_pgo_dispatch_lto="unchecked (no ThinLTO link here)"], [
@@ -924,7 +928,7 @@ AX_PGO_EOF
 ax_pgo_ijmp='(^|@<:@ 	@:>@)(notrack@<:@ 	@:>@+)?(jmpq?@<:@ 	@:>@+\*|br@<:@ 	@:>@+x|jr@<:@ 	@:>@|bctr)'
 m4_ifval([$3], [
 AS_IF([$CC $CFLAGS $CPPFLAGS -O3 -flto=thin $1 conftest.$ac_ext -o conftest$ac_exeext $LDFLAGS $3 >&AS_MESSAGE_LOG_FD 2>&1],
-  [$2=`${OBJDUMP:-objdump} -d conftest$ac_exeext 2>/dev/null | $SED -n '/<_*conftest_eval>:/,/^$/p' | grep -c -E "$ax_pgo_ijmp"`])
+  [$2=`$ax_pgo_objdump -d conftest$ac_exeext 2>/dev/null | $SED -n '/<_*conftest_eval>:/,/^$/p' | grep -c -E "$ax_pgo_ijmp"`])
 rm -f conftest$ac_exeext], [
 AS_IF([$CC $CFLAGS $CPPFLAGS -O3 -fno-lto $1 -S conftest.$ac_ext -o conftest.s >&AS_MESSAGE_LOG_FD 2>&1],
   [$2=`$SED -n '/conftest_eval/,/main/p' conftest.s | grep -c -E "$ax_pgo_ijmp"`])

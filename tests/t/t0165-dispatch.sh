@@ -15,12 +15,14 @@ configured_goto_fixture() {
 	./configure --enable-optimizations CC="$cc" PROFOPT="$PROFOPT" "$@" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
 }
 
-# dispatch_passes: make profile-opt ends ok with the dispatch line, every goto kept.
-dispatch_passes() {
+# dispatch_passes, dispatch_passes_as RUNNER: make profile-opt ends ok with the dispatch line, every goto kept,
+# and the program runs (through RUNNER).
+dispatch_passes() { dispatch_passes_as ""; }
+dispatch_passes_as() {
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
 	expect_contains make.out '^dispatch: eval in /[^ ]*/gotoy: 25 indirect jumps, 100% of a reference -O3 compile.s 25$'
 	expect_stamps verify
-	./gotoy 0123456789abcdefghijklmn 10 > /dev/null || fail "gotoy runs"
+	$1 ./gotoy 0123456789abcdefghijklmn 10 > /dev/null || fail "gotoy runs"
 }
 
 test_clang19_merges_and_configure_undoes_it() {
@@ -73,6 +75,19 @@ test_clang19_bolt_rewrite_keeps_the_dispatch() {
 	dispatch_passes
 	expect_stamps bolt
 	expect_contains pgo/logs/bolt.log '^dispatch: eval in /[^ ]*/gotoy\.bolt: 25 indirect jumps, 100% of a reference -O3 compile.s 25$'
+}
+
+# A cross build (aarch64, trained under qemu-user): clang 19 merges the dispatch there too, and
+# verify disassembles the target's program with the objdump AX_PGO found for it.
+test_clang19_cross_aarch64_keeps_the_dispatch() {
+	require clang-19 qemu-aarch64 aarch64-linux-gnu-gcc
+	test -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 || skip "the aarch64 C library is not installed"
+	printf 'int main(void) { return 0; }\n' > rt.c
+	clang-19 --target=aarch64-linux-gnu -fprofile-generate -o rt rt.c > rt.out 2>&1 || skip "clang-19 has no profile runtime for aarch64"
+	configured_goto_fixture clang-19 --host=aarch64-linux-gnu CC="clang-19 --target=aarch64-linux-gnu"
+	expect_contains configure.out 'computed gotos clang-19 --target=aarch64-linux-gnu keeps apart\.\.\. 1$'
+	expect_contains configure.out '^configure: the dispatch check disassembles with [^ ]*objdump'
+	dispatch_passes_as "$(sed -n 's/^PGO_RUNNER = //p' Makefile)"
 }
 
 # The probe decides, not the version: clang 14 and gcc keep the gotos apart by themselves.
