@@ -579,7 +579,7 @@ profile-opt:
 
 pgo-profile-opt-locked: $(call pgo_stamp,$(lastword $(pgo_stages)))
 	@$(PROFOPT) summary $(PGO_STAMPS) >&2
-	@$(if $(wildcard $(PGO_SUMMARY_NOTES) $(pgo_dist_notes)),cat $(wildcard $(PGO_SUMMARY_NOTES) $(pgo_dist_notes)) >&2)
+	@$(if $(wildcard $(PGO_SUMMARY_NOTES) $(pgo_dist_notes) $(pgo_dispatch_note)),cat $(wildcard $(PGO_SUMMARY_NOTES) $(pgo_dist_notes) $(pgo_dispatch_note)) >&2)
 
 pgo-sources-changed:
 	@echo "==> sources changed since the profile-use build: rebuilding them with the kept profile" >&2
@@ -759,13 +759,17 @@ PGO_DISPATCH_MIN ?= 90
 PGO_OBJDUMP ?=
 PGO_DISPATCH_REF = $(pgo_abs_dir)/dispatch-reference.o
 pgo_dispatch_on = $(and $(strip $(PGO_DISPATCH_BINARY)),$(strip $(PGO_DISPATCH_REFERENCE)),$(strip $(PGO_DISPATCH_FUNCTION)$(PGO_DISPATCH_HANDLERS)))
-pgo_dispatch_check = rm -f $(PGO_DISPATCH_REF) && $(PROFOPT) run --label="verify: the eval loop compiled for reference" \
+pgo_dispatch_said = $(pgo_abs_dir)/dispatch.txt
+pgo_dispatch_note = $(if $(pgo_dispatch_on),$(pgo_dispatch_said))
+pgo_dispatch_check = rm -f $(PGO_DISPATCH_REF) $(pgo_dispatch_said) && $(PROFOPT) run --label="verify: the eval loop compiled for reference" \
 	--log=$(call pgo_log,dispatch-reference) -- sh -c $(call pgo_quote,$(PGO_DISPATCH_REFERENCE)) && \
 	$(call pgo_dispatch_count,$(abspath $(PGO_BUILD_DIR))/$(PGO_DISPATCH_BINARY))
-# $(1): the program whose dispatch is counted (BOLT's rewrite of it too).
+# $(1): the program whose dispatch is counted (BOLT's rewrite of it too); its line is shown
+# again after profile-opt's summary.
 pgo_dispatch_count = $(PROFOPT) dispatch $(if $(strip $(PGO_DISPATCH_FUNCTION)),--function=$(call pgo_quote,$(strip $(PGO_DISPATCH_FUNCTION))),\
 	--handlers=$(call pgo_quote,$(strip $(PGO_DISPATCH_HANDLERS)))) --reference=$(PGO_DISPATCH_REF) --min=$(PGO_DISPATCH_MIN) \
-	$(if $(PGO_OBJDUMP),--objdump=$(PGO_OBJDUMP)) $(1)
+	$(if $(PGO_OBJDUMP),--objdump=$(PGO_OBJDUMP)) $(1) > $(pgo_dispatch_said).tmp && cat $(pgo_dispatch_said).tmp && \
+	mv -f $(pgo_dispatch_said).tmp $(pgo_dispatch_said)
 
 # BOLT: the linked program is instrumented by llvm-bolt, trained (each workload, unweighted:
 # merge-fdata has no weights), and rewritten with the measured layout.  The program as the

@@ -22,6 +22,8 @@ dispatch_passes_as() {
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
 	expect_contains make.out '^dispatch: eval in /[^ ]*/gotoy: 25 indirect jumps, 100% of a reference -O3 compile.s 25$'
 	expect_stamps verify
+	# the line again after the summary: the last lines of profile-opt
+	tail -n 3 make.out | grep -Eq '^dispatch: eval in /[^ ]*/gotoy(\.bolt)?: 25 indirect jumps' || { cat make.out; fail "no dispatch line after the summary"; }
 	$1 ./gotoy 0123456789abcdefghijklmn 10 > /dev/null || fail "gotoy runs"
 }
 
