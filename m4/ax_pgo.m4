@@ -863,11 +863,15 @@ op$ax_pgo_sites: acc = (acc $ax_pgo_op sp@<:@$ax_pgo_sites % 4@:>@) + $ax_pgo_si
   ax_pgo_sites=`expr $ax_pgo_sites + 1`
 done
 AC_CACHE_CHECK([how many of $ax_pgo_sites computed gotos $CC keeps apart], [ax_cv_pgo_dispatch_jumps], [
-  _AX_PGO_DISPATCH_JUMPS([], [ax_cv_pgo_dispatch_jumps])])
+  _AX_PGO_DISPATCH_JUMPS([], [ax_pgo_n])
+  ax_cv_pgo_dispatch_jumps=${ax_pgo_n:-unknown (it does not compile the loop)}])
 ax_pgo_fix="-mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000"
+ax_pgo_merged=no
+AS_CASE([$ax_cv_pgo_dispatch_jumps], [*@<:@!0-9@:>@*], [],
+  [AS_IF([test "$ax_cv_pgo_dispatch_jumps" -lt `expr $ax_pgo_sites / 2`], [ax_pgo_merged=yes])])
 dnl The flags are found even under --disable-pgo-dispatch-fix: verify's reference compile of
 dnl the eval loop (PGO_DISPATCH_REF_CFLAGS) shows what the compiler can keep apart.
-AS_IF([test "$ax_cv_pgo_dispatch_jumps" -ge `expr $ax_pgo_sites / 2` 2>/dev/null], [],
+AS_IF([test $ax_pgo_merged = no], [],
   [AC_CACHE_CHECK([whether $ax_pgo_fix keeps them apart], [ax_cv_pgo_dispatch_fixed], [
     dnl (given twice: a build system that repeats its flags must not fail on them)
     _AX_PGO_DISPATCH_JUMPS([$ax_pgo_fix $ax_pgo_fix], [ax_pgo_n])
@@ -878,7 +882,7 @@ AS_IF([test "$ax_cv_pgo_dispatch_jumps" -ge `expr $ax_pgo_sites / 2` 2>/dev/null
   AS_IF([test -z "$PGO_DISPATCH_REF_CFLAGS" && test "x$ax_pgo_dispatch" = xyes],
     [AC_MSG_ERROR([--enable-pgo-dispatch-fix: $CC merges the computed gotos of an interpreter's dispatch ($ax_cv_pgo_dispatch_jumps indirect jumps for $ax_pgo_sites gotos), and $ax_pgo_fix does not undo it])])])
 AC_MSG_CHECKING([how PGO builds compile an interpreter's dispatch])
-AS_IF([test -n "$PGO_DISPATCH_CFLAGS"], [AC_MSG_RESULT([with $PGO_DISPATCH_CFLAGS (the LTO link: $PGO_DISPATCH_LDFLAGS)])],
+AS_IF([test -n "$PGO_DISPATCH_CFLAGS"], [AC_MSG_RESULT([with $PGO_DISPATCH_CFLAGS (the LTO link: ${PGO_DISPATCH_LDFLAGS:-none})])],
   [test "x$ax_pgo_dispatch" = xno], [AC_MSG_RESULT([as $CC does by default (--disable-pgo-dispatch-fix)])],
   [AC_MSG_RESULT([as $CC does by default])])
 PGO_GEN_CFLAGS="$PGO_GEN_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
