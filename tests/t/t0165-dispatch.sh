@@ -59,6 +59,13 @@ test_clang19_thinlto_link_keeps_the_dispatch() {
 	expect_contains pgo/logs/use.log ' -Wl,-plugin-opt=-tail-dup-pred-size=5000 -Wl,-plugin-opt=-tail-dup-succ-size=5000 -o gotoy '
 }
 
+# The compile's -mllvm flags alone do not reach a ThinLTO link's code generation.
+test_clang19_thinlto_link_without_the_link_flags_is_refused() {
+	configured_goto_fixture clang-19 CFLAGS="-O2 -flto=thin"
+	if make profile-opt PGO_DISPATCH_LDFLAGS= > make.out 2>&1; then cat make.out; fail "verify accepted a merged dispatch"; fi
+	expect_contains make.out 'error: eval in /[^ ]*/gotoy has 1 indirect jump where a reference -O3 compile of its source by the same compiler has 25 \(4%, under 90%\)'
+}
+
 # thin-link's backend jobs (--with-thinlto-workers) take the link's options for the linker's
 # LLVM as -mllvm: the link line has the flags only as -Wl,-plugin-opt=.
 test_clang19_thin_link_backends_keep_the_dispatch() {
