@@ -54,9 +54,11 @@
 #     PGO_OBJDUMP               a cross build's objdump (the target's, or llvm-objdump), for
 #                               verify's dispatch check (else empty)
 #     PGO_DISPATCH_CFLAGS, PGO_DISPATCH_LDFLAGS   where the compiler merges an interpreter's
-#                               computed gotos (clang 19), the flags that undo it: the first
-#                               are in the generate, use and cs flags already, the second for
-#                               a link with LTO (--disable-pgo-dispatch-fix: both empty)
+#                               computed gotos (clang 19; GCC's profile-use build, in the cold
+#                               part), the flags that undo it: the first are in the generate,
+#                               use and cs flags already (GCC's: in its use link flags too), the
+#                               second for a clang link with LTO (--disable-pgo-dispatch-fix:
+#                               both empty)
 #     PGO_DISPATCH_REF_CFLAGS   those flags for verify's reference compile of an eval loop
 #     PGO_LAUNCHER              distcc or icecc (--with-distcc, --with-icecc), else empty
 #     PGO_DISTCC_HOSTS          the HOSTS of --with-distcc=HOSTS (pgo.mk exports it as
@@ -881,8 +883,10 @@ AS_IF([test $ax_pgo_merged = no], [],
   AS_IF([test -n "$PGO_DISPATCH_REF_CFLAGS" && test "x$ax_pgo_dispatch" != xno], [PGO_DISPATCH_CFLAGS=$ax_pgo_fix _AX_PGO_DISPATCH_LTO])
   AS_IF([test -z "$PGO_DISPATCH_REF_CFLAGS" && test "x$ax_pgo_dispatch" = xyes],
     [AC_MSG_ERROR([--enable-pgo-dispatch-fix: $CC merges the computed gotos of an interpreter's dispatch ($ax_cv_pgo_dispatch_jumps indirect jumps for $ax_pgo_sites gotos), and $ax_pgo_fix does not undo it])])])
+AS_IF([test "$ax_cv_pgo_cc_family" = gcc && test "x$ax_pgo_dispatch" != xno && test "$cross_compiling" != yes],
+  [_AX_PGO_DISPATCH_PARTITION])
 AC_MSG_CHECKING([how PGO builds compile an interpreter's dispatch])
-AS_IF([test -n "$PGO_DISPATCH_CFLAGS"], [AC_MSG_RESULT([with $PGO_DISPATCH_CFLAGS (the LTO link: ${PGO_DISPATCH_LDFLAGS:-none})])],
+AS_IF([test -n "$PGO_DISPATCH_CFLAGS"], [AC_MSG_RESULT([with $PGO_DISPATCH_CFLAGS${PGO_DISPATCH_LDFLAGS:+ (the LTO link: $PGO_DISPATCH_LDFLAGS)}])],
   [test "x$ax_pgo_dispatch" = xno], [AC_MSG_RESULT([as $CC does by default (--disable-pgo-dispatch-fix)])],
   [AC_MSG_RESULT([as $CC does by default])])
 PGO_GEN_CFLAGS="$PGO_GEN_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
@@ -890,6 +894,57 @@ PGO_USE_CFLAGS="$PGO_USE_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
 AC_SUBST([PGO_DISPATCH_CFLAGS])
 AC_SUBST([PGO_DISPATCH_LDFLAGS])
 AC_SUBST([PGO_DISPATCH_REF_CFLAGS])
+])
+
+# _AX_PGO_DISPATCH_PARTITION: GCC keeps the computed gotos apart without a profile, but with one
+# it moves the handlers training never ran into the function's cold part, and a jump from there
+# to the shared computed goto crosses sections, which GCC does not duplicate: the untrained
+# handlers share one indirect jump.  A profile of the loop with half its handlers run shows
+# it; -fno-reorder-blocks-and-partition (as for BOLT) keeps them apart.  Natively only (the
+# probe's program runs).
+AC_DEFUN([_AX_PGO_DISPATCH_PARTITION], [
+AC_CACHE_CHECK([how many of $ax_pgo_sites computed gotos $CC keeps apart when training ran half the handlers],
+  [ax_cv_pgo_dispatch_trained], [
+  ax_cv_pgo_dispatch_trained=unknown ax_cv_pgo_dispatch_partition=no
+  cat > conftest.$ac_ext <<AX_PGO_EOF
+long conftest_eval(const unsigned char *pc, long *sp)
+{
+	static void *const t@<:@@:>@ = {$ax_pgo_labels&&done};
+	long acc = 0;
+#define NEXT goto *t@<:@*pc++@:>@
+	NEXT;
+done:	return acc;$ax_pgo_ops
+}
+int main(int argc, char **argv)
+{
+	static const unsigned char p@<:@@:>@ = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 24};
+	long s@<:@4@:>@ = {argc}, r = 0;
+	(void)argv;
+	for (long i = 0; i < 10000; i++)
+		r += conftest_eval(p, s);
+	return (int)(r & 1);
+}
+AX_PGO_EOF
+  ax_pgo_ijmp='(^|@<:@ 	@:>@)(notrack@<:@ 	@:>@+)?(jmpq?@<:@ 	@:>@+\*|br@<:@ 	@:>@+x|jr@<:@ 	@:>@|bctr)'
+  rm -f conftest.gcda
+  AS_IF([$CC $CFLAGS -O3 -fno-lto -fprofile-generate -c conftest.$ac_ext -o conftest.$ac_objext >&AS_MESSAGE_LOG_FD 2>&1 &&
+         $CC $CFLAGS -fno-lto -fprofile-generate conftest.$ac_objext -o conftest$ac_exeext >&AS_MESSAGE_LOG_FD 2>&1 &&
+         ./conftest$ac_exeext && test -f conftest.gcda &&
+         $CC $CFLAGS -O3 -fno-lto -fprofile-use -S conftest.$ac_ext -o conftest.s >&AS_MESSAGE_LOG_FD 2>&1], [
+    ax_cv_pgo_dispatch_trained=`grep -c -E "$ax_pgo_ijmp" conftest.s`
+    AS_IF([$CC $CFLAGS -O3 -fno-lto -fprofile-use -fno-reorder-blocks-and-partition -S conftest.$ac_ext -o conftest.s >&AS_MESSAGE_LOG_FD 2>&1],
+      [ax_cv_pgo_dispatch_partition=`grep -c -E "$ax_pgo_ijmp" conftest.s`])])
+  rm -f conftest.s conftest.gcda conftest.$ac_objext conftest$ac_exeext conftest.$ac_ext])
+dnl (the untrained half merged: fewer than 90% of the gotos)
+ax_pgo_most=`expr $ax_pgo_sites \* 9 / 10`
+AS_CASE([$ax_cv_pgo_dispatch_trained], [*@<:@!0-9@:>@*], [], [
+  AS_IF([test "$ax_cv_pgo_dispatch_trained" -lt $ax_pgo_most], [
+    AC_MSG_CHECKING([whether -fno-reorder-blocks-and-partition keeps them apart])
+    AS_IF([test "$ax_cv_pgo_dispatch_partition" -ge $ax_pgo_most 2>/dev/null], [
+      AC_MSG_RESULT([yes ($ax_cv_pgo_dispatch_partition)])
+      PGO_DISPATCH_CFLAGS=-fno-reorder-blocks-and-partition
+      PGO_USE_LDFLAGS="$PGO_USE_LDFLAGS -fno-reorder-blocks-and-partition"],
+      [AC_MSG_RESULT([no ($ax_cv_pgo_dispatch_partition)])])])])
 ])
 
 # _AX_PGO_DISPATCH_LTO: PGO_DISPATCH_LDFLAGS, the same options for the linker's LLVM (bfd and
