@@ -51,6 +51,15 @@
 #                               the programs it runs follow exec), else no
 #     PGO_TRAIN_TIMEOUT_SCALE   factor of the training's timeouts (10 emulated, else 1)
 #     PGO_NM, PGO_READELF       a cross GCC's nm and readelf, for verify (else empty)
+#     PGO_OBJDUMP               a cross build's objdump (the target's, or llvm-objdump), for
+#                               verify's dispatch check (else empty)
+#     PGO_DISPATCH_CFLAGS, PGO_DISPATCH_LDFLAGS   where the compiler merges an interpreter's
+#                               computed gotos (clang 19; GCC's profile-use build, in the cold
+#                               part), the flags that undo it: the first are in the generate,
+#                               use and cs flags already (GCC's: in its use link flags too), the
+#                               second for a clang link with LTO (--disable-pgo-dispatch-fix:
+#                               both empty)
+#     PGO_DISPATCH_REF_CFLAGS   those flags for verify's reference compile of an eval loop
 #     PGO_LAUNCHER              distcc or icecc (--with-distcc, --with-icecc), else empty
 #     PGO_DISTCC_HOSTS          the HOSTS of --with-distcc=HOSTS (pgo.mk exports it as
 #                               DISTCC_HOSTS; empty: distcc's own setting)
@@ -206,6 +215,10 @@ AC_ARG_ENABLE([pgo-partial-training],
   [AS_HELP_STRING([--enable-pgo-partial-training],
     [GCC: compile code the training never ran as without a profile, not for size])],
   [ax_pgo_partial=$enableval], [ax_pgo_partial=no])
+AC_ARG_ENABLE([pgo-dispatch-fix],
+  [AS_HELP_STRING([--disable-pgo-dispatch-fix],
+    [compile as the compiler does by default even where it merges every computed goto of an interpreter's dispatch into one indirect jump (clang 19); default: where configure finds it does, with the flags that undo it (--enable-pgo-dispatch-fix: their absence is an error)])],
+  [ax_pgo_dispatch=$enableval], [ax_pgo_dispatch=auto])
 AC_ARG_ENABLE([pgo-cs],
   [AS_HELP_STRING([--enable-pgo-cs],
     [Clang: context-sensitive PGO (a second instrumented build and training)])],
@@ -255,7 +268,7 @@ _AX_PGO_LAUNCHER
 _AX_PGO_THIN_LAUNCHER
 
 PGO_ENABLED=no PGO_BOLT=no PGO_BOLT_LDFLAGS= PGO_BOLT_CFLAGS= PGO_BOLT_ICF=
-PGO_NM= PGO_READELF= ax_pgo_foreign=no
+PGO_NM= PGO_READELF= PGO_OBJDUMP= ax_pgo_foreign=no
 AS_IF([test "x$ax_pgo_enabled" != xno], [
   _AX_PGO_CHECK_PATH([build directory], [`pwd`])
   _AX_PGO_CHECK_PATH([source directory], [`cd "$srcdir" && pwd`])
@@ -281,6 +294,7 @@ AC_SUBST([PGO_RUNNER])
 AC_SUBST([PGO_RUNNER_EMULATED])
 AC_SUBST([PGO_TRAIN_TIMEOUT_SCALE])
 AC_SUBST([PGO_NM])
+AC_SUBST([PGO_OBJDUMP])
 AC_SUBST([PGO_READELF])
 AC_SUBST([PGO_BOLT])
 AC_SUBST([LLVM_BOLT])
@@ -651,6 +665,15 @@ AS_IF([test $ax_pgo_foreign = yes && test "$ax_cv_pgo_cc_family" = gcc], [
   AS_IF([test -n "$host_alias" && command -v "$host_alias-readelf" >/dev/null 2>&1], [PGO_READELF=$host_alias-readelf])
   AS_IF([test -n "$PGO_NM$PGO_READELF"], [AC_MSG_NOTICE([verify reads the objects with ${PGO_NM:-nm} and ${PGO_READELF:-readelf}])])
 ])
+dnl The dispatch check disassembles the target's program: the target's objdump, or clang's
+dnl llvm-objdump, which reads every target's.
+AS_IF([test $ax_pgo_foreign = yes], [
+  ax_pgo_triple=`echo "$PGO_TARGET" | $SED 's/-unknown-/-/; s/-pc-/-/'`
+  for ax_pgo_cand in ${host_alias:+$host_alias-objdump} $ax_pgo_triple-objdump ${LLVM_PROFDATA:+`dirname "$LLVM_PROFDATA"`/llvm-objdump} llvm-objdump-$PGO_CC_MAJOR; do
+    AS_IF([command -v "$ax_pgo_cand" >/dev/null 2>&1], [PGO_OBJDUMP=$ax_pgo_cand; break])
+  done
+  AC_MSG_NOTICE([the dispatch check disassembles with ${PGO_OBJDUMP:-objdump}])
+])
 ])
 
 # _AX_PGO_RUNNER_GIVEN: the runner PGO_RUNNER (given) must run the test program.
@@ -813,6 +836,7 @@ AS_IF([test -n "$PGO_USE_CFLAGS"], [AS_CASE([$ax_cv_pgo_cc_family], [clang|apple
   _AX_PGO_CHECK_FLAG([-fdebug-default-version=4], [
     PGO_GEN_CFLAGS="$PGO_GEN_CFLAGS -fdebug-default-version=4"
     PGO_USE_CFLAGS="$PGO_USE_CFLAGS -fdebug-default-version=4"])])])
+_AX_PGO_DISPATCH
 dnl Context-sensitive PGO: clang only; the second instrumented build uses the first profile.
 PGO_CS=no PGO_CSGEN_CFLAGS= PGO_CSGEN_LDFLAGS=
 AS_IF([test "x$ax_pgo_cs" != xno], [
@@ -824,7 +848,7 @@ AS_IF([test "x$ax_pgo_cs" != xno], [
         [AC_MSG_ERROR([--enable-pgo-cs: $CC does not accept -fcs-profile-generate (clang 11 or newer does)])])
       dnl (The first profile as merged: these compiles stay local, as every IR profile compile.)
       ax_pgo_cs_use="$ax_pgo_use="'$(PGO_PROFDATA)'
-      PGO_CSGEN_CFLAGS="$ax_pgo_cs_use -fcs-profile-generate $ax_pgo_update_flag $ax_pgo_vp"
+      PGO_CSGEN_CFLAGS="$ax_pgo_cs_use -fcs-profile-generate $ax_pgo_update_flag $ax_pgo_vp${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
       PGO_CSGEN_LDFLAGS="$ax_pgo_cs_use -fcs-profile-generate $ax_pgo_update_flag"],
     [AC_MSG_WARN([--enable-pgo-cs is a Clang option; ignored for $ax_cv_pgo_cc_family])])
 ])
@@ -835,6 +859,154 @@ AC_SUBST([PGO_GEN_CFLAGS])
 AC_SUBST([PGO_GEN_LDFLAGS])
 AC_SUBST([PGO_USE_CFLAGS])
 AC_SUBST([PGO_USE_LDFLAGS])
+])
+
+# _AX_PGO_DISPATCH: whether $CC merges the computed gotos of an interpreter's dispatch into
+# one indirect jump (LLVM 19: llvm/llvm-project#106846), on a small computed-goto loop; if so,
+# and --disable-pgo-dispatch-fix was not given, the flags that undo it: PGO_DISPATCH_CFLAGS,
+# added to every compile's flags, and PGO_DISPATCH_LDFLAGS for a link with LTO (the linker
+# plugin generates the code there; a link without LTO refuses them).  PGO_DISPATCH_REF_CFLAGS:
+# the flags of verify's reference compile of an eval loop (those that undo it, where they do).
+AC_DEFUN([_AX_PGO_DISPATCH], [
+PGO_DISPATCH_CFLAGS= PGO_DISPATCH_LDFLAGS= PGO_DISPATCH_REF_CFLAGS=
+dnl Distinct handlers, so that no compiler merges them for being alike: one goto each, and one
+dnl before the first.
+ax_pgo_sites=1 ax_pgo_labels= ax_pgo_ops=
+for ax_pgo_op in + - '*' '^' '|' '&' + - '*' '^' '|' '&' + - '*' '^' '|' '&' + - '*' '^' '|' '&'; do
+  ax_pgo_labels="$ax_pgo_labels&&op$ax_pgo_sites, "
+  ax_pgo_ops="$ax_pgo_ops
+op$ax_pgo_sites: acc = (acc $ax_pgo_op sp@<:@$ax_pgo_sites % 4@:>@) + $ax_pgo_sites; NEXT;"
+  ax_pgo_sites=`expr $ax_pgo_sites + 1`
+done
+AC_CACHE_CHECK([how many of $ax_pgo_sites computed gotos $CC keeps apart], [ax_cv_pgo_dispatch_jumps], [
+  _AX_PGO_DISPATCH_JUMPS([], [ax_pgo_n])
+  ax_cv_pgo_dispatch_jumps=${ax_pgo_n:-unknown (it does not compile the loop)}])
+ax_pgo_fix="-mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000"
+ax_pgo_merged=no
+AS_CASE([$ax_cv_pgo_dispatch_jumps], [*@<:@!0-9@:>@*], [],
+  [AS_IF([test "$ax_cv_pgo_dispatch_jumps" -lt `expr $ax_pgo_sites / 2`], [ax_pgo_merged=yes])])
+dnl The flags are found even under --disable-pgo-dispatch-fix: verify's reference compile of
+dnl the eval loop (PGO_DISPATCH_REF_CFLAGS) shows what the compiler can keep apart.
+AS_IF([test $ax_pgo_merged = no], [],
+  [AC_CACHE_CHECK([whether $ax_pgo_fix keeps them apart], [ax_cv_pgo_dispatch_fixed], [
+    dnl (given twice: a build system that repeats its flags must not fail on them)
+    _AX_PGO_DISPATCH_JUMPS([$ax_pgo_fix $ax_pgo_fix], [ax_pgo_n])
+    ax_cv_pgo_dispatch_fixed="no ($ax_pgo_n)"
+    AS_IF([test "$ax_pgo_n" -ge `expr $ax_pgo_sites / 2` 2>/dev/null], [ax_cv_pgo_dispatch_fixed="yes ($ax_pgo_n)"])])
+  AS_CASE([$ax_cv_pgo_dispatch_fixed], [yes*], [PGO_DISPATCH_REF_CFLAGS=$ax_pgo_fix])
+  AS_IF([test -n "$PGO_DISPATCH_REF_CFLAGS" && test "x$ax_pgo_dispatch" != xno], [PGO_DISPATCH_CFLAGS=$ax_pgo_fix _AX_PGO_DISPATCH_LTO])
+  AS_IF([test -z "$PGO_DISPATCH_REF_CFLAGS" && test "x$ax_pgo_dispatch" = xyes],
+    [AC_MSG_ERROR([--enable-pgo-dispatch-fix: $CC merges the computed gotos of an interpreter's dispatch ($ax_cv_pgo_dispatch_jumps indirect jumps for $ax_pgo_sites gotos), and $ax_pgo_fix does not undo it])])])
+AS_IF([test "$ax_cv_pgo_cc_family" = gcc && test "x$ax_pgo_dispatch" != xno && test "$cross_compiling" != yes],
+  [_AX_PGO_DISPATCH_PARTITION])
+AC_MSG_CHECKING([how PGO builds compile an interpreter's dispatch])
+AS_IF([test -n "$PGO_DISPATCH_CFLAGS"], [AC_MSG_RESULT([with $PGO_DISPATCH_CFLAGS${PGO_DISPATCH_LDFLAGS:+ (the LTO link: $PGO_DISPATCH_LDFLAGS)}])],
+  [test "x$ax_pgo_dispatch" = xno], [AC_MSG_RESULT([as $CC does by default (--disable-pgo-dispatch-fix)])],
+  [AC_MSG_RESULT([as $CC does by default])])
+PGO_GEN_CFLAGS="$PGO_GEN_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
+PGO_USE_CFLAGS="$PGO_USE_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
+AC_SUBST([PGO_DISPATCH_CFLAGS])
+AC_SUBST([PGO_DISPATCH_LDFLAGS])
+AC_SUBST([PGO_DISPATCH_REF_CFLAGS])
+])
+
+# _AX_PGO_DISPATCH_PARTITION: GCC keeps the computed gotos apart without a profile, but with one
+# it moves the handlers training never ran into the function's cold part, and a jump from there
+# to the shared computed goto crosses sections, which GCC does not duplicate: the untrained
+# handlers share one indirect jump.  A profile of the loop with half its handlers run shows
+# it; -fno-reorder-blocks-and-partition (as for BOLT) keeps them apart.  Natively only (the
+# probe's program runs).
+AC_DEFUN([_AX_PGO_DISPATCH_PARTITION], [
+AC_CACHE_CHECK([how many of $ax_pgo_sites computed gotos $CC keeps apart when training ran half the handlers],
+  [ax_cv_pgo_dispatch_trained], [
+  ax_cv_pgo_dispatch_trained=unknown ax_cv_pgo_dispatch_partition=no
+  cat > conftest.$ac_ext <<AX_PGO_EOF
+long conftest_eval(const unsigned char *pc, long *sp)
+{
+	static void *const t@<:@@:>@ = {$ax_pgo_labels&&done};
+	long acc = 0;
+#define NEXT goto *t@<:@*pc++@:>@
+	NEXT;
+done:	return acc;$ax_pgo_ops
+}
+int main(int argc, char **argv)
+{
+	static const unsigned char p@<:@@:>@ = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 24};
+	long s@<:@4@:>@ = {argc}, r = 0;
+	(void)argv;
+	for (long i = 0; i < 10000; i++)
+		r += conftest_eval(p, s);
+	return (int)(r & 1);
+}
+AX_PGO_EOF
+  ax_pgo_ijmp='(^|@<:@ 	@:>@)(notrack@<:@ 	@:>@+)?(jmpq?@<:@ 	@:>@+\*|br@<:@ 	@:>@+x|jr@<:@ 	@:>@|bctr)'
+  rm -f conftest.gcda
+  AS_IF([$CC $CFLAGS -O3 -fno-lto -fprofile-generate -c conftest.$ac_ext -o conftest.$ac_objext >&AS_MESSAGE_LOG_FD 2>&1 &&
+         $CC $CFLAGS -fno-lto -fprofile-generate conftest.$ac_objext -o conftest$ac_exeext >&AS_MESSAGE_LOG_FD 2>&1 &&
+         ./conftest$ac_exeext && test -f conftest.gcda &&
+         $CC $CFLAGS -O3 -fno-lto -fprofile-use -S conftest.$ac_ext -o conftest.s >&AS_MESSAGE_LOG_FD 2>&1], [
+    ax_cv_pgo_dispatch_trained=`grep -c -E "$ax_pgo_ijmp" conftest.s`
+    AS_IF([$CC $CFLAGS -O3 -fno-lto -fprofile-use -fno-reorder-blocks-and-partition -S conftest.$ac_ext -o conftest.s >&AS_MESSAGE_LOG_FD 2>&1],
+      [ax_cv_pgo_dispatch_partition=`grep -c -E "$ax_pgo_ijmp" conftest.s`])])
+  rm -f conftest.s conftest.gcda conftest.$ac_objext conftest$ac_exeext conftest.$ac_ext])
+dnl (the untrained half merged: fewer than 90% of the gotos)
+ax_pgo_most=`expr $ax_pgo_sites \* 9 / 10`
+AS_CASE([$ax_cv_pgo_dispatch_trained], [*@<:@!0-9@:>@*], [], [
+  AS_IF([test "$ax_cv_pgo_dispatch_trained" -lt $ax_pgo_most], [
+    AC_MSG_CHECKING([whether -fno-reorder-blocks-and-partition keeps them apart])
+    AS_IF([test "$ax_cv_pgo_dispatch_partition" -ge $ax_pgo_most 2>/dev/null], [
+      AC_MSG_RESULT([yes ($ax_cv_pgo_dispatch_partition)])
+      PGO_DISPATCH_CFLAGS=-fno-reorder-blocks-and-partition
+      PGO_USE_LDFLAGS="$PGO_USE_LDFLAGS -fno-reorder-blocks-and-partition"],
+      [AC_MSG_RESULT([no ($ax_cv_pgo_dispatch_partition)])])])])
+])
+
+# _AX_PGO_DISPATCH_LTO: PGO_DISPATCH_LDFLAGS, the same options for the linker's LLVM (bfd and
+# gold with LLVM's plugin, lld: clang passes no -mllvm on to them), when a ThinLTO link with
+# them keeps the gotos apart; without a ThinLTO link here, unchecked.
+AC_DEFUN([_AX_PGO_DISPATCH_LTO], [
+ax_pgo_ld="-Wl,-plugin-opt=-tail-dup-pred-size=5000 -Wl,-plugin-opt=-tail-dup-succ-size=5000"
+dnl (clang's llvm-objdump reads a cross build's program too)
+ax_pgo_objdump=objdump
+AS_IF([test -n "$LLVM_PROFDATA" && test -x "`dirname "$LLVM_PROFDATA"`/llvm-objdump"],
+  [ax_pgo_objdump="`dirname "$LLVM_PROFDATA"`/llvm-objdump"])
+AC_CACHE_CHECK([whether a ThinLTO link keeps them apart with $ax_pgo_ld], [ax_cv_pgo_dispatch_lto], [
+  _AX_PGO_DISPATCH_JUMPS([], [ax_pgo_n], [ ])
+  AS_IF([test -z "$ax_pgo_n"], [ax_cv_pgo_dispatch_lto="unchecked (no ThinLTO link here)"], [
+    _AX_PGO_DISPATCH_JUMPS([], [ax_pgo_n], [$ax_pgo_ld])
+    ax_cv_pgo_dispatch_lto="no (${ax_pgo_n:-the link fails})"
+    AS_IF([test "${ax_pgo_n:-0}" -ge `expr $ax_pgo_sites / 2`], [ax_cv_pgo_dispatch_lto="yes ($ax_pgo_n)"])])])
+AS_CASE([$ax_cv_pgo_dispatch_lto], [no*],
+  [AC_MSG_WARN([$CC's ThinLTO link does not take $ax_pgo_ld: an LTO build's dispatch stays merged, which verify refuses])],
+  [PGO_DISPATCH_LDFLAGS=$ax_pgo_ld])
+])
+
+# _AX_PGO_DISPATCH_JUMPS(FLAGS, VAR, [LINK-FLAGS]): VAR is the number of indirect jumps in
+# the computed-goto loop (ax_pgo_labels, ax_pgo_ops) compiled at -O3 with FLAGS: in its
+# assembly, or with LINK-FLAGS in the program a ThinLTO link makes (disassembled); empty
+# when it does not compile or link.
+AC_DEFUN([_AX_PGO_DISPATCH_JUMPS], [
+$2=
+cat > conftest.$ac_ext <<AX_PGO_EOF
+long conftest_eval(const unsigned char *pc, long *sp)
+{
+	static void *const t@<:@@:>@ = {$ax_pgo_labels&&done};
+	long acc = 0;
+#define NEXT goto *t@<:@*pc++@:>@
+	NEXT;
+done:	return acc;$ax_pgo_ops
+}
+int main(int argc, char **argv) { long s@<:@4@:>@ = {argc}; return (int)conftest_eval((const unsigned char *)argv@<:@0@:>@, s); }
+AX_PGO_EOF
+ax_pgo_ijmp='(^|@<:@ 	@:>@)(notrack@<:@ 	@:>@+)?(jmpq?@<:@ 	@:>@+\*|br@<:@ 	@:>@+x|jr@<:@ 	@:>@|bctr)'
+m4_ifval([$3], [
+AS_IF([$CC $CFLAGS $CPPFLAGS -O3 -flto=thin $1 conftest.$ac_ext -o conftest$ac_exeext $LDFLAGS $3 >&AS_MESSAGE_LOG_FD 2>&1],
+  [$2=`$ax_pgo_objdump -d conftest$ac_exeext 2>/dev/null | $SED -n '/<_*conftest_eval>:/,/^$/p' | grep -c -E "$ax_pgo_ijmp"`])
+rm -f conftest$ac_exeext], [
+AS_IF([$CC $CFLAGS $CPPFLAGS -O3 -fno-lto $1 -S conftest.$ac_ext -o conftest.s >&AS_MESSAGE_LOG_FD 2>&1],
+  [$2=`$SED -n '/conftest_eval/,/main/p' conftest.s | grep -c -E "$ax_pgo_ijmp"`])
+rm -f conftest.s])
+rm -f conftest.$ac_ext
 ])
 
 # _AX_PGO_FIND_BOLT: llvm-bolt and a merge-fdata of the same version, for --enable-bolt.

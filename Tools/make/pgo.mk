@@ -86,6 +86,18 @@
 #                        task's name (default {}-%m.profraw: files per task, reproducible)
 #   PGO_MIN_RAN          share of training tasks that must run to the end (default 90%)
 #   PGO_VERIFY_REQUIRE   objects (relative to PGO_BUILD_DIR) that must get profile data
+#   PGO_DISPATCH_FUNCTION  an interpreter's eval loop (e.g. _PyEval_EvalFrameDefault): verify
+#                        refuses the program when it keeps less than PGO_DISPATCH_MIN percent
+#                        (default 90; 0: any) of the indirect jumps (the computed gotos) a
+#                        reference compile of its source has (profopt dispatch), and says both
+#                        counts; PGO_DISPATCH_HANDLERS instead: the name prefix of a tail-calling
+#                        interpreter's opcode handlers, whose indirect tail jumps are counted
+#   PGO_DISPATCH_BINARY  the program holding it (relative to PGO_BUILD_DIR); when it is
+#                        PGO_BOLT_BINARY, BOLT's rewrite must pass the same check
+#   PGO_DISPATCH_REFERENCE  command that compiles the loop's source into $(PGO_DISPATCH_REF)
+#                        (set by pgo.mk) as the build compiles it, but at -O3 and with AX_PGO's
+#                        $(PGO_DISPATCH_REF_CFLAGS) instead of the profile and LTO flags
+#   PGO_OBJDUMP          the target's objdump, for the dispatch check (default: objdump)
 #   PGO_VERIFY_RUN       command the optimized program must pass at the verify stage, e.g.
 #                        the training's tasks run on it by $(PGO_TRAIN_CMD) (default: none): a miscompiled
 #                        program crashes where its instrumented build ran; pass it
@@ -588,7 +600,7 @@ profile-opt:
 
 pgo-profile-opt-locked: $(call pgo_stamp,$(lastword $(pgo_stages)))
 	@$(PROFOPT) summary $(PGO_STAMPS) >&2
-	@$(if $(wildcard $(PGO_SUMMARY_NOTES) $(pgo_dist_notes)),cat $(wildcard $(PGO_SUMMARY_NOTES) $(pgo_dist_notes)) >&2)
+	@$(if $(wildcard $(PGO_SUMMARY_NOTES) $(pgo_dist_notes) $(pgo_dispatch_note)),cat $(wildcard $(PGO_SUMMARY_NOTES) $(pgo_dist_notes) $(pgo_dispatch_note)) >&2)
 
 pgo-sources-changed:
 	@echo "==> sources changed since the profile-use build: rebuilding them with the kept profile" >&2
@@ -756,11 +768,33 @@ $(call pgo_stamp,verify): $(call pgo_after,verify) $(pgo_runner_dep)
 	@$(if $(strip $(PGO_VERIFY_RUN)),$(pgo_list_if_imported) && $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) \
 		--label="verify: the optimized program runs the training's tasks" --log=$(call pgo_log,verify-run) \
 		-- sh -c $(call pgo_quote,$(PGO_VERIFY_RUN)))
+	@$(if $(pgo_dispatch_on),$(pgo_dispatch_check))
 	@$(PROFOPT) verify --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) --build-log=$(call pgo_log,use) \
 		--stamp=$(call pgo_stamp,verify) --since=$(pgo_abs_dir)/verify.started $(pgo_skip) \
 		$(if $(wildcard $(pgo_fingerprint)),--fingerprint=$(pgo_fingerprint)) \
 		$(pgo_merged_profile) \
 		$(if $(PGO_NM),--nm=$(PGO_NM)) $(if $(PGO_READELF),--readelf=$(PGO_READELF)) $(foreach o,$(PGO_VERIFY_REQUIRE),--require=$(o))
+
+# The dispatch check (PGO_DISPATCH_FUNCTION or PGO_DISPATCH_HANDLERS): the reference compile,
+# logged, then the counts of both.
+PGO_DISPATCH_FUNCTION ?=
+PGO_DISPATCH_HANDLERS ?=
+PGO_DISPATCH_BINARY ?=
+PGO_DISPATCH_MIN ?= 90
+PGO_OBJDUMP ?=
+PGO_DISPATCH_REF = $(pgo_abs_dir)/dispatch-reference.o
+pgo_dispatch_on = $(and $(strip $(PGO_DISPATCH_BINARY)),$(strip $(PGO_DISPATCH_REFERENCE)),$(strip $(PGO_DISPATCH_FUNCTION)$(PGO_DISPATCH_HANDLERS)))
+pgo_dispatch_said = $(pgo_abs_dir)/dispatch.txt
+pgo_dispatch_note = $(if $(pgo_dispatch_on),$(pgo_dispatch_said))
+pgo_dispatch_check = rm -f $(PGO_DISPATCH_REF) $(pgo_dispatch_said) && $(PROFOPT) run --label="verify: the eval loop compiled for reference" \
+	--log=$(call pgo_log,dispatch-reference) -- sh -c $(call pgo_quote,$(PGO_DISPATCH_REFERENCE)) && \
+	$(call pgo_dispatch_count,$(abspath $(PGO_BUILD_DIR))/$(PGO_DISPATCH_BINARY))
+# $(1): the program whose dispatch is counted (BOLT's rewrite of it too); its line is shown
+# again after profile-opt's summary.
+pgo_dispatch_count = $(PROFOPT) dispatch $(if $(strip $(PGO_DISPATCH_FUNCTION)),--function=$(call pgo_quote,$(strip $(PGO_DISPATCH_FUNCTION))),\
+	--handlers=$(call pgo_quote,$(strip $(PGO_DISPATCH_HANDLERS)))) --reference=$(PGO_DISPATCH_REF) --min=$(PGO_DISPATCH_MIN) \
+	$(if $(PGO_OBJDUMP),--objdump=$(PGO_OBJDUMP)) $(1) > $(pgo_dispatch_said).tmp && cat $(pgo_dispatch_said).tmp && \
+	mv -f $(pgo_dispatch_said).tmp $(pgo_dispatch_said)
 
 # BOLT: the linked program is instrumented by llvm-bolt, trained (each workload, unweighted:
 # merge-fdata has no weights), and rewritten with the measured layout.  The program as the
@@ -789,7 +823,8 @@ PGO_BOLT_NEW = $(pgo_bolt_bin).bolt
 pgo_bolt_apply = $(MERGE_FDATA) $(pgo_bolt_dir)/prof.*.fdata > $(pgo_bolt_dir)/merged.fdata && \
 	$(LLVM_BOLT) $(pgo_bolt_bin).prebolt -o $(PGO_BOLT_NEW) -data=$(pgo_bolt_dir)/merged.fdata $(PGO_BOLT_FLAGS) \
 		$(if $(PGO_BOLT_SKIP),"-skip-funcs=$(PGO_BOLT_SKIP)") && \
-	$(PGO_BOLT_CHECK) && mv -f $(PGO_BOLT_NEW) $(pgo_bolt_bin) && rm -f $(PGO_BOLT_INST) $(pgo_bolt_dir)/prof.*.fdata
+	$(PGO_BOLT_CHECK) && $(if $(and $(pgo_dispatch_on),$(filter $(PGO_BOLT_BINARY),$(PGO_DISPATCH_BINARY))),$(call pgo_dispatch_count,$(PGO_BOLT_NEW)) &&) \
+	mv -f $(PGO_BOLT_NEW) $(pgo_bolt_bin) && rm -f $(PGO_BOLT_INST) $(pgo_bolt_dir)/prof.*.fdata
 $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 	@test -n "$(PGO_BOLT_BINARY)" || { echo "pgo.mk: PGO_BOLT=yes needs PGO_BOLT_BINARY" >&2; exit 1; }
 	@rm -rf $(pgo_bolt_dir) && mkdir -p $(pgo_bolt_dir) && touch $(pgo_bolt_dir)/started

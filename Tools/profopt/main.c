@@ -40,6 +40,8 @@ const struct command commands[] = {
 	{"merge", cmd_merge, "merge raw profiles into one (llvm-profdata) or check .gcda files", NULL, &options_merge},
 	{"stash", cmd_stash, "save or restore profile files around a clean", NULL, &options_stash},
 	{"verify", cmd_verify, "after the profile-use build: check each object was compiled with the profile", NULL, &options_verify},
+	{"dispatch", cmd_dispatch, "after the profile-use build: check the interpreter's dispatch kept its indirect jumps",
+	 NULL, &options_dispatch},
 	{"summary", cmd_summary, "collect pipeline stage stamps into a JSON summary", NULL, &options_summary},
 	{"export", cmd_export, "write the merged profile and its manifest as one reusable file", NULL, &options_export},
 	{"import", cmd_import, "check a profile bundle against this build and install its profile", NULL, &options_import},

@@ -160,14 +160,34 @@ static const char *lto_level(char **link)
 	return level;
 }
 
+/* The LLVM options in a link's -Wl,... for the linker's LLVM (-plugin-opt=-X for bfd's and gold's
+ * plugin, lld's -mllvm,X; AX_PGO's PGO_DISPATCH_LDFLAGS), where the backends generate the code:
+ * appended to argv from k as -mllvm X; the new k. */
+static int plugin_llvm_options(const char *wl, char **argv, int k)
+{
+	char *copy = xstrdup(wl + 4), *save = NULL;
+	int after_mllvm = 0;
+	for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		const char *x = starts_with(p, "-plugin-opt=-") ? p + 12 : starts_with(p, "--plugin-opt=-") ? p + 13
+				: after_mllvm ? p : NULL;
+		after_mllvm = !strcmp(p, "-mllvm") || !strcmp(p, "--mllvm");
+		if (x) {
+			argv[k++] = "-mllvm";
+			argv[k++] = xstrdup(x);
+		}
+	}
+	free(copy);
+	return k;
+}
+
 static char **backend_compile(char **link, const char *compiler)
 {
-	int n = 0, first = 0;
+	int n = 0, first = 0, room = 3;
 	while (link[n])
-		n++;
+		room += 1 + (starts_with(link[n], "-Wl,") ? 2 * (int)strlen(link[n]) : 0), n++;
 	while (first < n && link[first][0] != '-')
 		first++;
-	char **argv = xcalloc(n + 3, sizeof *argv);
+	char **argv = xcalloc(room, sizeof *argv);
 	int k = 0;
 	argv[k++] = (char *)(compiler ? compiler : link[first ? first - 1 : 0]);
 	argv[k++] = (char *)lto_level(link);
@@ -178,6 +198,8 @@ static char **backend_compile(char **link, const char *compiler)
 		}
 		if (backend_flag(link[i]))
 			argv[k++] = link[i];
+		else if (starts_with(link[i], "-Wl,"))
+			k = plugin_llvm_options(link[i], argv, k);
 	}
 	return argv;
 }

@@ -1,0 +1,1 @@
+long eval(const unsigned char *pc, long *sp);
