@@ -40,9 +40,9 @@ static void compare(const struct fingerprint *old, const struct fingerprint *cur
 /* Stale sources: changed, added, removed, and distinct files the compiler called stale
  * that are not among the changed ones (a stale message naming no file counts once).  Hash
  * tables keep it linear: a log of many messages is not compared pairwise. */
-static int count_stale(const struct diff *d, const struct build_log *s)
+static int count_stale(const struct diff *d, const struct build_log *s, int ignore_removed)
 {
-	int n = d->n[CHANGED] + d->n[ADDED] + d->n[REMOVED];
+	int n = d->n[CHANGED] + d->n[ADDED] + (ignore_removed ? 0 : d->n[REMOVED]);
 	struct strmap changed = {0}, seen = {0};
 	for (int k = 0; k < d->n[CHANGED]; k++)
 		*strmap_slot(&changed, d->v[CHANGED][k], 1) = (void *)1;
@@ -131,7 +131,7 @@ static void write_compiled_fingerprint(const char *file, const char *log_path, c
 struct check_opts {
 	const char *write_fp, *root, *against, *log, *limit_arg, *objdir, *add_from;
 	struct option_list suffixes, skip;
-	int json;
+	int json, ignore_removed;
 	double limit; /* --max-changed: files, or a percentage of them */
 	int percent;
 };
@@ -182,6 +182,9 @@ static const struct option_spec check_options[] = {
 		   "how many stale sources are tolerated (with a warning): a count N or a share of the "
 		   "fingerprinted files 'P%'.  Changed, added and removed files and files the compiler called "
 		   "stale all count.  Default 0: any change fails"),
+	OPT_FLAG("ignore-removed", 0, O, ignore_removed,
+		 "files gone since the fingerprint do not count toward --max-changed (a header the build "
+		 "generates, which a clean removed; a gone source is compiled by no one); still listed"),
 	OPT_FLAG("json", 0, O, json,
 		 "machine-readable result (keys: files, changed, added, removed, "
 		 "log.{stale,corrupted,missing,messages}, stale_sources, limit, ok)"),
@@ -245,7 +248,7 @@ static void check_run(const struct check_opts *o, const char *const *suf, struct
 	}
 	if (o->log && build_log_read(&r->log, o->log, NULL) < 0)
 		fatal("cannot read build log %s: %s", o->log, strerror(errno));
-	r->stale = count_stale(&r->d, &r->log);
+	r->stale = count_stale(&r->d, &r->log, o->ignore_removed);
 	r->allowed = o->percent ? o->limit / 100 * r->old.n : o->limit;
 	r->ok = r->stale <= r->allowed && r->log.count[LOG_CORRUPTED] == 0;
 }
