@@ -51,3 +51,22 @@ test_every_table_in_benchmarks_is_what_its_command_prints() {
 	done < commands.txt
 	expect_eq "$n" 8 "tables in Misc/BENCHMARKS (the test results, the speed, the pipeline with more workers, the cross builds and their instructions, python's ThinLTO link split, the stack budget and what its bound costs)"
 }
+
+# The stack budget's tables (Misc/BENCHMARKS section 7) refuse what is not their results.
+test_stack_tables_refuse_bad_input() {
+	require python3
+	printf 'not json' > bad.json
+	printf '{"optimized": {"getattr": {"ok": true}}, "plain": {}}' > half.json
+	printf '{"mode": "time", "workloads": []}' > timed.json
+	expect_status 1 "$SRCDIR/Tools/scripts/stack-table" x=bad.json
+	expect_contains out 'stack-table: bad.json: '
+	expect_status 1 "$SRCDIR/Tools/scripts/stack-table" x=half.json
+	expect_contains out "optimized path 'getattr' has no ok and per_level"
+	expect_status 1 "$SRCDIR/Tools/scripts/stack-table" nolabel.json
+	expect_contains out "is not LABEL=RESULT.json"
+	expect_status 1 "$SRCDIR/Tools/scripts/bound-cost-table" x=timed.json
+	expect_contains out 'not a profopt bench --callgrind JSON result'
+	mkdir empty
+	expect_status 1 "$SRCDIR/Tools/scripts/bound-cost-table" empty
+	expect_contains out 'holds no LABEL.json'
+}
