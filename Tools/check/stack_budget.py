@@ -410,25 +410,26 @@ def marshal_path(depth, probe):
     return marshal.dumps(nested(depth, 0, lambda v: [v]))
 
 
-def element_copy_path(depth, probe):
+def nested_element(depth, text=None):
+    """An ElementTree element nested depth levels deep, the innermost holding text."""
     from xml.etree import ElementTree
-    root = ElementTree.Element("r")
-    root.text = Probe(probe)
-    for _ in range(DEEP if depth is None else depth):
+
+    def wrap(child):
         parent = ElementTree.Element("e")
-        parent.append(root)
-        root = parent
-    return copy.deepcopy(root)
+        parent.append(child)
+        return parent
+    root = ElementTree.Element("r")
+    root.text = text
+    return nested(depth, root, wrap)
+
+
+def element_copy_path(depth, probe):
+    return copy.deepcopy(nested_element(depth, Probe(probe)))
 
 
 def element_write_path(depth, probe):
     from xml.etree import ElementTree
-    root = ElementTree.Element("r")
-    for _ in range(DEEP if depth is None else depth):
-        parent = ElementTree.Element("e")
-        parent.append(root)
-        root = parent
-    return ElementTree.tostring(root)
+    return ElementTree.tostring(nested_element(depth))
 
 
 def dealloc_path(depth, probe):
