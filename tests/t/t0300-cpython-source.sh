@@ -227,6 +227,9 @@ test_shared_build_has_no_bolt_and_an_rpath() {
 	fi
 	make -n cpython-configure > dry.out 2>&1
 	expect_contains dry.out "'LDFLAGS=-Wl,-rpath,/opt/py/lib' --enable-shared --with-ensurepip=no"
+	# verify's build_config check expects the library of this build
+	make -s --eval='show-expect: ; $(info $(py_expect))@:' show-expect > expect.out
+	expect_contains expect.out "^shared=yes free-threaded=no libdir=$PWD/cpython/build\$"
 	expect_status 1 $c --enable-bolt PYTHON_CONFIGURE_ARGS=--enable-shared
 	expect_contains out 'enable-bolt with --enable-shared: the BOLT stage rewrites the python executable'
 	# the last word wins, as in CPython's configure
@@ -239,6 +242,7 @@ test_shared_build_has_no_bolt_and_an_rpath() {
 # A free-threaded CPython trains with threads that run at once: counters are updated atomically
 # where the compiler can (prefer-atomic), with gcc and clang, unless the user says otherwise.
 test_free_threaded_build_counts_atomically() {
+	local show='show-list: ; $(info $(PGO_TRAIN_LIST))@:'
 	require_out_of_tree_configure
 	require gcc
 	fake_release 3.13.9
@@ -248,8 +252,17 @@ test_free_threaded_build_counts_atomically() {
 		command -v $cc > /dev/null || continue
 		$c CC=$cc PYTHON_CONFIGURE_ARGS=--disable-gil > configure.out 2>&1 || { cat configure.out; fail "configure $cc"; }
 		expect_contains Makefile '^PGO_GEN_CFLAGS = .*-fprofile-update=prefer-atomic'
+		# the training adds the threaded task, and verify's build_config check expects no GIL
+		make -s --eval="$show" show-list > list.out
+		expect_contains list.out 'train,ft_|ft_\)|train-threaded.txt >> [^ ]*/train-profopt.txt'
+		make -s --eval='show-expect: ; $(info $(py_expect))@:' show-expect > expect.out
+		expect_contains expect.out '^shared=no free-threaded=yes$'
 		$c CC=$cc > /dev/null 2>&1 || fail "configure $cc, with the GIL"
 		expect_not_contains Makefile '^PGO_GEN_CFLAGS = .*-fprofile-update=prefer-atomic'
+		make -s --eval="$show" show-list > list.out
+		expect_not_contains list.out 'train-threaded'
+		make -s --eval='show-expect: ; $(info $(py_expect))@:' show-expect > expect.out
+		expect_contains expect.out '^shared=no free-threaded=no$'
 	done
 	$c CC=gcc --with-pgo-profile-update=single PYTHON_CONFIGURE_ARGS=--disable-gil > /dev/null 2>&1 || fail "configure, single"
 	expect_contains Makefile '^PGO_GEN_CFLAGS = .*-fprofile-update=single'
