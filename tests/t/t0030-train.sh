@@ -170,3 +170,19 @@ test_exit_126_127_is_not_started() {
 	expect_not_contains out 'failed: .*their counts are in the profile'
 	expect_eq "$(json_get r.json not-started) $(json_get r.json failed)" "2 0" "results"
 }
+
+# A program that fails every task (an interpreter that cannot find its standard library, say)
+# trains nothing but start-up: that stops the build, with no stamp; one task passing is enough,
+# and --min-ran=0 accepts anything.
+test_no_task_passing_is_an_error() {
+	printf 'one\tfalse\ntwo\tsh -c "exit 3"\n' > broken.txt
+	expect_status 1 "$PROFOPT" train --tasks=broken.txt --results=r.json --stamp=t.stamp
+	expect_contains out 'error: none of 2 training tasks passed \(the first: one\): the program does not work'
+	[ ! -e t.stamp ] || fail "a stamp claims a training where no task passed"
+	expect_contains r.json '"status": "failed"'
+	printf 'three\ttrue\n' >> broken.txt
+	expect_status 0 "$PROFOPT" train --tasks=broken.txt --stamp=t.stamp
+	expect_contains out '2 of 3 training tasks failed'
+	rm -f t.stamp
+	expect_status 0 "$PROFOPT" train --min-ran=0 'false'
+}

@@ -715,10 +715,21 @@ int cmd_train(int argc, char **argv)
 	int failed_now = o.all_pass ? report_new_failures(&pool, &o) : 0;
 	/* With --all-pass every task counts by its result, excused ones included: no share applies. */
 	int enough = (o.all_pass || ran >= o.min_ran * pool.njobs - 1e-9) && !failed_now && !crashed_now;
+	/* No task passing is a program that does not work (one that cannot find its library or
+	 * standard library fails each task at start-up), not a workload: its counts are of start-up
+	 * and error paths.  --min-ran=0 accepts anything. */
+	int none_passed = !o.all_pass && o.min_ran > 0 && pool.njobs > 0 && count_results(&pool, RESULT_PASSED) == 0;
+	enough = enough && !none_passed;
 	if (o.results)
 		write_results(&pool, o.results, seconds, enough ? "ok" : "failed");
 	if (crashed_now || failed_now)
 		return 1;
+	if (none_passed) {
+		fprintf(stderr, "%s: error: none of %d training tasks passed (the first: %s): the program does not work "
+				"as trained, and a profile of its failures is one of start-up and error paths, so the build "
+				"stops here\n", progname, pool.njobs, pool.jobs[0].name);
+		return 1;
+	}
 	if (!enough) {
 		fprintf(stderr, "%s: error: only %d of %d training tasks ran to the end (%.0f%%), below the required "
 				"%.0f%%: the profile would not represent the workload, so the build stops here (see "
