@@ -378,7 +378,8 @@ pgo_wname = $(word 1,$(subst :, ,$(1)))
 pgo_wweight = $(or $(word 2,$(subst :, ,$(1))),1)
 # A stage's tasks, $(1) the prefix of each workload's arguments' variable (PGO_TRAIN_ARGS_,
 # PGO_BOLT_TRAIN_ARGS_) and $(2) the arguments of the one workload when there are none.
-pgo_tasks = $(if $(pgo_workloads),$(foreach w,$(pgo_workloads),--workload=$(w) $($(1)$(call pgo_wname,$(w)))),$(2))
+pgo_tasks = $(call pgo_tasks_of,$(1),$(2),$(pgo_workloads))
+pgo_tasks_of = $(if $(strip $(3)),$(foreach w,$(3),--workload=$(w) $($(1)$(call pgo_wname,$(w)))),$(2))
 PGO_TRAIN_WRAPPER ?=
 # The runner (Cross builds, above): every task's command starts through target-run; the
 # timeout scaled by PGO_TRAIN_TIMEOUT_SCALE (at most profopt's limit, a week), and said
@@ -809,6 +810,9 @@ pgo_dispatch_count = $(PROFOPT) dispatch $(if $(strip $(PGO_DISPATCH_FUNCTION)),
 # slot functions by address, and llvm-bolt's -icf=1 merged wrap_binaryfunc with wrap_binaryfunc_l
 # (a wrong interpreter; t0190).  AX_PGO substitutes -icf=safe from LLVM 20, else -icf=0.
 PGO_BOLT_ICF ?= -icf=0
+# The workloads BOLT's training runs (default: the PGO training's); its effect is layout, which
+# a smaller training can give as well as the whole (CPython's Makefile.pre.in picks one).
+PGO_BOLT_WORKLOADS ?= $(PGO_WORKLOADS)
 PGO_BOLT_BINARY ?=
 PGO_BOLT_SKIP ?=
 PGO_BOLT_CHECK ?= $(PGO_BOLT_NEW) --version
@@ -834,7 +838,7 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 		-instrument -instrumentation-file=$(pgo_bolt_dir)/prof -instrumentation-file-append-pid -o $(PGO_BOLT_INST) \
 		$(if $(PGO_BOLT_SKIP),"-skip-funcs=$(PGO_BOLT_SKIP)")
 	@echo "==> BOLT training" >&2 && $(PGO_TRAIN_CMD) --log-dir=$(pgo_abs_dir)/logs/bolt-train \
-		--results=$(pgo_abs_dir)/bolt-train-results.json $(call pgo_tasks,PGO_BOLT_TRAIN_ARGS_,$(PGO_BOLT_TRAIN_ARGS_main))
+		--results=$(pgo_abs_dir)/bolt-train-results.json $(call pgo_tasks_of,PGO_BOLT_TRAIN_ARGS_,$(PGO_BOLT_TRAIN_ARGS_main),$(PGO_BOLT_WORKLOADS))
 	@$(call pgo_run,BOLT: optimize the layout,bolt,--since=$(pgo_bolt_dir)/started) sh -c $(call pgo_quote,$(pgo_bolt_apply))
 	@sed -n 's/^BOLT-INFO: \(.*have non-empty execution profile\)/bolt: \1/p' $(call pgo_log,bolt) >&2
 
