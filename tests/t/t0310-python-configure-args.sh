@@ -147,7 +147,7 @@ test_carried_options_reach_every_build() {
 	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.13.9" \
 		PYTHON_CONFIGURE_ARGS="--enable-shared --with-ensurepip=no" > /dev/null 2>&1 || fail "configure, shared"
 	make -s --eval='show: ; $(info $(py_plain_cmd))@:' show > plain.out
-	expect_contains plain.out "'LDFLAGS=-Wl,--disable-new-dtags,-rpath,$PWD/cpython/plain' --enable-shared --with-ensurepip=no && "
+	expect_contains plain.out "'LDFLAGS_NODIST=-Wl,--disable-new-dtags,-rpath,$PWD/cpython/plain' --enable-shared --with-ensurepip=no && "
 }
 
 # Docker's official python image: its configure line as PYTHON_CONFIGURE_ARGS, unchanged, and
