@@ -3,12 +3,6 @@
 #include "commands.h"
 #include "format/family.h"
 #include "lib/util.h"
-#include "lib/walk.h"
-
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
 struct clear_options {
 	const char *family, *dir;
@@ -40,14 +34,8 @@ int cmd_clear(int argc, char **argv)
 	struct clear_options o = {0};
 	if (options_parse(&options_clear, argc, argv, &o) < argc || !o.family || !o.dir)
 		usage_error("give --family=gcc|clang|apple-clang and --build-dir=DIR, nothing else");
-	if (family_parse(o.family)->merged)
-		return 0; /* clang's raw profiles are never written into the build tree */
-	if (access(o.dir, F_OK) < 0 && errno == ENOENT)
-		return 0; /* no build tree, no profile data in it */
-	int n = remove_files(o.dir, ".gcda", o.skip.v);
-	int m = o.notes ? remove_files(o.dir, ".gcno", o.skip.v) : 0;
-	if (n + m)
-		fprintf(stderr, "clear: %d .gcda%s files removed under %s\n", n + m, o.notes ? " and .gcno" : "",
-			printable(o.dir));
+	const struct family *fam = family_parse(o.family);
+	if (fam->clear) /* clang's raw profiles are never written into the build tree */
+		fam->clear(o.dir, o.notes, o.skip.v);
 	return 0;
 }

@@ -99,17 +99,15 @@ static char **task_env(const struct train_opts *o, const struct source *src, con
 		option_list_add(&t, o->src[0].env.v[i]);
 	for (int i = 0; src != &o->src[0] && i < src->env.n; i++)
 		option_list_add(&t, src->env.v[i]);
-	char *e = !o->raw_dir ? NULL
-		  : o->fam == &family_gcc ? xasprintf("GCOV_PREFIX=%s", o->raw_dir)
-					  : xasprintf("LLVM_PROFILE_FILE=%s%s%s/%s", o->raw_dir, src->name ? "/" : "",
-						      src->name ? src->name : "", o->pattern);
-	if (e)
-		option_list_add(&t, e);
-	if (e && o->fam == &family_gcc)
-		option_list_add(&t, "GCOV_PREFIX_STRIP=0");
-	for (int i = 0; i < t.n; i++) /* the list, NULL-terminated, becomes the environment */
-		t.v[i] = substitute(t.v[i], file, 0);
-	free(e);
+	int own = t.n; /* from here on, the family's entries: malloc'd */
+	if (o->raw_dir)
+		o->fam->train_env(&t, o->raw_dir, src->name, o->pattern);
+	for (int i = 0; i < t.n; i++) { /* the list, NULL-terminated, becomes the environment */
+		char *v = substitute(t.v[i], file, 0);
+		if (i >= own)
+			free((char *)t.v[i]);
+		t.v[i] = v;
+	}
 	return (char **)t.v;
 }
 
@@ -118,7 +116,7 @@ static void add_job(struct pool *pool, int *cap, const struct source *src, const
 		    const struct train_opts *o)
 {
 	char *file = safe_name(name);
-	for (int run = 0; run < (o->fam == &family_gcc ? src->weight : 1); run++) {
+	for (int run = 0; run < (o->fam && o->fam->weight_by_runs ? src->weight : 1); run++) {
 		pool->jobs = grow_array(pool->jobs, pool->njobs, cap, sizeof *pool->jobs, 64);
 		struct job *j = &pool->jobs[pool->njobs];
 		memset(j, 0, sizeof *j);

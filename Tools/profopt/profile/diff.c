@@ -179,7 +179,7 @@ static void check_raw(const char *path)
 	struct stat st;
 	if (stat(path, &st) < 0)
 		fatal("%s: %s", printable(path), strerror(errno));
-	if (ends_with(path, ".profraw") && family_count_damaged(&family_clang, one, 1, &bad))
+	if (ends_with(path, ".profraw") && family_count_damaged(&family_llvm, one, 1, &bad))
 		fatal("%s is damaged (named above): nothing to compare", printable(path));
 }
 
