@@ -19,6 +19,12 @@ const struct family *family_parse(const char *value)
 	usage_error("--family must be gcc, clang or apple-clang, not '%s'", printable(value));
 }
 
+const char *family_tool(const char *given)
+{
+	const char *env = getenv("LLVM_PROFDATA");
+	return given && *given ? given : env && *env ? env : "llvm-profdata";
+}
+
 static int has_files(const char *dir, const char *suffix, const char *const *skip)
 {
 	struct file_list l = {0};

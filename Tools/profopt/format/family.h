@@ -127,6 +127,12 @@ void report_dir_exists(const struct report_input *in);
 /* report: a new function of r (zeroed). */
 struct fn_stat *report_add_fn(struct report *r);
 
+/* The option rows of the profile kind and its tool, shared by the commands (lib/options.h). */
+#define OPT_FAMILY(type, field) OPT_STRING("family", 0, type, field, "gcc|clang", "the compiler family: gcc, clang or apple-clang")
+#define OPT_TOOL(type, field) OPT_STRING("tool", 0, type, field, "PATH", "llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)")
+/* --tool's value: given, else $LLVM_PROFDATA, else llvm-profdata. */
+const char *family_tool(const char *given);
+
 #define TRAIN_AGAIN "train again (make profile-removal profile-opt)"
 
 #endif

@@ -11,10 +11,10 @@ struct clear_options {
 };
 
 static const struct option_spec clear_options[] = {
-	OPT_STRING("family", 0, struct clear_options, family, "gcc|clang|apple-clang", "the compiler family"),
-	OPT_STRING("build-dir", 0, struct clear_options, dir, "DIR", "the build tree"),
+	OPT_FAMILY(struct clear_options, family),
+	OPT_BUILD_DIR(struct clear_options, dir),
 	OPT_FLAG("notes", 0, struct clear_options, notes, "gcc: its compiles' *.gcno notes too"),
-	OPT_LIST("skip", 0, struct clear_options, skip, "NAME", "directories of that name are not entered (repeatable)"),
+	OPT_SKIP(struct clear_options, skip),
 	OPT_END,
 };
 

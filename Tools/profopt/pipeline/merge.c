@@ -17,7 +17,7 @@ struct merge_opts {
 
 #define O struct merge_opts
 static const struct option_spec merge_options[] = {
-	OPT_STRING("family", 0, O, family, "gcc|clang", "the compiler family"),
+	OPT_FAMILY(O, family),
 	OPT_STRING("profile-dir", 0, O, job.dir, "DIR",
 		   "where the training's profile data is: gcc's .gcda files (beside the objects, so the build "
 		   "tree), clang's *.profraw files"),
@@ -26,10 +26,10 @@ static const struct option_spec merge_options[] = {
 		 "times (repeatable); then only the workloads' files are merged, after every raw file under "
 		 "--profile-dir was checked.  gcc has no weighted merge: a workload of weight W runs W times and "
 		 "libgcov adds the counts (gcov-tool 12 cannot merge CPython's profiles)"),
-	OPT_STRING("tool", 0, O, job.tool, "PATH", "llvm-profdata to use (default: llvm-profdata)"),
+	OPT_TOOL(O, job.tool),
 	OPT_STRING("output", 0, O, job.output, "FILE", "merged profile (clang; default: DIR/merged.profdata)"),
-	OPT_LIST("skip", 0, O, skip, "NAME", "do not descend into directories called NAME (repeatable)"),
-	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE"),
+	OPT_SKIP(O, skip),
+	OPT_STAMP(O, stamp),
 	OPT_STRING("from", 0, O, job.from, "RUN",
 		   "gcc: the .gcda tree a training run wrote under GCOV_PREFIX=RUN; every file is checked, then "
 		   "the .gcda files under DIR are replaced by RUN's (each goes where the program would have "
@@ -80,6 +80,7 @@ static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 	m->work = xcalloc((size_t)o->weighted.n + 1, sizeof *m->work);
 	m->nwork = o->weighted.n;
 	m->skip = o->skip.v;
+	m->tool = family_tool(m->tool);
 	for (int k = 0; k < o->weighted.n; k++) {
 		const char *arg = o->weighted.v[k], *colon = strrchr(arg, ':');
 		long weight = colon ? parse_positive(colon + 1) : -1;
@@ -99,7 +100,7 @@ static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
 
 int cmd_merge(int argc, char **argv)
 {
-	struct merge_opts o = {.job.tool = "llvm-profdata"};
+	struct merge_opts o = {0};
 	parse_merge_opts(&o, argc, argv);
 	double start = now();
 	family_parse(o.family)->merge(&o.job);

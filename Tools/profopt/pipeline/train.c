@@ -522,11 +522,10 @@ static const struct option_spec train_options[] = {
 	OPT_LIST("setenv", 0, O, cur.env, "NAME=VALUE",
 		 "set for every task (repeatable; after --workload, for that workload's tasks); {} in VALUE becomes "
 		 "the task's name (as in its log's name)"),
-	OPT_STRING("family", 0, O, family, "gcc|clang|apple-clang",
-		   "with --raw-dir: where the instrumented program writes its profile: gcc, GCOV_PREFIX=DIR (the .gcda "
-		   "files under DIR at their objects' absolute paths, for profopt merge --from=DIR); clang, "
-		   "LLVM_PROFILE_FILE=DIR[/NAME]/PATTERN"),
-	OPT_STRING("raw-dir", 0, O, raw_dir, "DIR", "the training's raw profiles (see --family)"),
+	OPT_FAMILY(O, family),
+	OPT_STRING("raw-dir", 0, O, raw_dir, "DIR",
+		   "with --family: where the instrumented program writes its profile (gcc: GCOV_PREFIX=DIR, for merge "
+		   "--from=DIR; clang: LLVM_PROFILE_FILE=DIR[/NAME]/PATTERN)"),
 	OPT_STRING("profile-pattern", 0, O, pattern, "PAT",
 		   "clang: raw profile file names, {} the task's name (default {}-%m.profraw: files per task, the "
 		   "same in every training)"),
@@ -535,7 +534,7 @@ static const struct option_spec train_options[] = {
 		   "reaches it with its first word)"),
 	OPT_SECONDS("heartbeat", 0, O, heartbeat, "interval of plain progress lines off a terminal (default 30)"),
 	OPT_STRING("results", 0, O, results, "FILE", "write per-task results as JSON"),
-	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE"),
+	OPT_STAMP(O, stamp),
 	OPT_STRING("stage", 0, O, stage, "NAME", "the stage the record names (default train; e.g. cs-train)"),
 	OPT_FLAG("stop-with-parent", 0, O, stop_with_parent,
 		 "(Linux) stop as on SIGTERM when the process that started profopt train ends: a training whose make "

@@ -443,8 +443,8 @@ static int verify_run(struct verify *v)
 
 #define O struct verify_options
 static const struct option_spec verify_options[] = {
-	OPT_STRING("family", 0, O, family, "gcc|clang", "the compiler family"),
-	OPT_STRING("build-dir", 0, O, dir, "DIR", "the profile-use build's tree"),
+	OPT_FAMILY(O, family),
+	OPT_BUILD_DIR(O, dir),
 	OPT_STRING("build-log", 0, O, log, "FILE",
 		   "the profile-use build's log: compile commands and diagnostics (a few shown; all with --list)"),
 	OPT_STRING("fingerprint", 0, O, fingerprint, "FILE",
@@ -452,16 +452,16 @@ static const struct option_spec verify_options[] = {
 		   "clang's hash mismatch is a changed source or another function of the same name (e.g. several "
 		   "programs' main), and a unit as trained with no hot/cold sections used the profile (lukewarm)"),
 	OPT_STRING("profdata", 0, O, profdata, "FILE", "merged profile (clang; gcc's is the .gcda files)"),
-	OPT_STRING("tool", 0, O, tool, "PATH", "llvm-profdata (clang; default llvm-profdata)"),
+	OPT_TOOL(O, tool),
 	OPT_STRING("nm", 0, O, nm, "PATH",
 		   "nm to list the objects' symbols (default: clang, the llvm-nm beside --tool, which reads LTO "
 		   "bitcode whole; else nm)"),
 	OPT_STRING("readelf", 0, O, readelf, "PATH", "readelf to read recorded switches (default readelf)"),
 	OPT_LIST("require", 0, O, require, "OBJ",
 		 "object (relative to DIR) that must have used the profile (repeatable)"),
-	OPT_LIST("skip", 0, O, skip, "NAME", "do not descend into directories called NAME (repeatable)"),
+	OPT_SKIP(O, skip),
 	OPT_FLAG("list", 0, O, list, "list the objects that did not use the profile, with the reason"),
-	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE (removed first)"),
+	OPT_STAMP(O, stamp),
 	OPT_STRING("since", 0, O, since, "FILE",
 		   "the record's duration counts from FILE's modification time (a stage whose earlier commands ran "
 		   "first)"),
@@ -489,12 +489,13 @@ const struct command_options options_verify = {
 
 int cmd_verify(int argc, char **argv)
 {
-	struct verify v = {.o = {.readelf = "readelf", .tool = "llvm-profdata"}};
+	struct verify v = {.o = {.readelf = "readelf"}};
 	int first = options_parse(&options_verify, argc, argv, &v.o);
 	if (first < argc)
 		usage_error("unexpected argument '%s' (see 'profopt verify --help')", printable(argv[first]));
 	if (!(v.fam = family_parse(v.o.family)) || !v.o.dir)
 		usage_error("--family=gcc|clang|apple-clang and --build-dir=DIR are required");
+	v.o.tool = family_tool(v.o.tool);
 	setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors in the order they happen */
 	if (v.fam->merged && !v.o.profdata)
 		usage_error("--profdata=FILE is required for clang");

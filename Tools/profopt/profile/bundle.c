@@ -74,7 +74,7 @@ static const struct option_spec import_options[] = {
 		   "BUNDLE must have this SHA-256 (configure --with-profile-sha256, make PGO_PROFILE_SHA256): any "
 		   "other file is refused before it is read"),
 	OPT_STRING("manifest-out", 0, O, manifest_out, "FILE", "write the bundle's manifest (JSON) to FILE"),
-	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE"),
+	OPT_STAMP(O, stamp),
 	OPT_STRING("relocate-root", 0, O, relocate_root, "DIR",
 		   "when the manifest records another relocate_root (an absolute directory that appears inside the "
 		   "archive's member names), the .gcda archive's members under it are renamed to DIR: a profile of "

@@ -165,16 +165,13 @@ static const struct option_spec check_options[] = {
 		   "unreadable ('profile data may be corrupted', 'not a gcov data file', another GCC's version, "
 		   "'Could not read profile', malformed or unsupported profile), missing (-Wmissing-profile, 'no "
 		   "profile data available', 'profile data may be incomplete')"),
-	OPT_STRING("build-dir", 0, O, objdir, "DIR",
-		   "where the build ran, for a log without \"Entering directory\" lines (default: the current "
-		   "directory)"),
+	OPT_BUILD_DIR(O, objdir),
 	OPT_STRING("add-files-of", 0, O, add_from, "FILE",
 		   "with --build-log: also fingerprint the files FILE (an earlier fingerprint) lists, for a build "
 		   "that compiled only what changed"),
 	OPT_LIST("suffix", 0, O, suffixes, "SUF",
 		 "source files to fingerprint (repeatable; default .c .h .cc .cpp .cxx .hh .hpp .inc .S)"),
-	OPT_LIST("skip", 0, O, skip, "NAME",
-		 "do not descend into directories called NAME (repeatable; .git is always skipped)"),
+	OPT_SKIP(O, skip),
 	OPT_STRING("against", 0, O, against, "FILE",
 		   "compare the sources with the fingerprint in FILE: list the files changed, added and removed "
 		   "since training"),
@@ -185,9 +182,7 @@ static const struct option_spec check_options[] = {
 	OPT_FLAG("ignore-removed", 0, O, ignore_removed,
 		 "files gone since the fingerprint do not count toward --max-changed (a header the build "
 		 "generates, which a clean removed; a gone source is compiled by no one); still listed"),
-	OPT_FLAG("json", 0, O, json,
-		 "machine-readable result (keys: files, changed, added, removed, "
-		 "log.{stale,corrupted,missing,messages}, stale_sources, limit, ok)"),
+	OPT_JSON(O, json),
 	OPT_END,
 };
 #undef O

@@ -2,6 +2,7 @@
  * clang writes?  Asked before a training run is spent (or of the FILEs given). */
 #include "commands.h"
 #include "lib/json.h"
+#include "format/family.h"
 #include "format/profraw.h"
 #include "lib/util.h"
 
@@ -16,11 +17,8 @@ struct check_raw_options {
 static const struct option_spec check_raw_options[] = {
 	OPT_STRING("cc", 0, struct check_raw_options, cc, "CC",
 		   "clang command (default: $CC, else clang), split into words without a shell"),
-	OPT_STRING("tool", 0, struct check_raw_options, tool, "PATH",
-		   "llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)"),
-	OPT_FLAG("json", 0, struct check_raw_options, json,
-		 "machine-readable result per file: file, version, variant, layout_checked, functions, executed, "
-		 "counters, names_bytes, bitmap_bytes, value_data_bytes, tool_reads, error"),
+	OPT_TOOL(struct check_raw_options, tool),
+	OPT_JSON(struct check_raw_options, json),
 	OPT_END,
 };
 
@@ -82,9 +80,9 @@ static void show(struct json *j, const char *file, const struct profraw_info *in
 
 int cmd_check_raw(int argc, char **argv)
 {
-	struct check_raw_options o = {.cc = getenv("CC"), .tool = getenv("LLVM_PROFDATA")};
+	struct check_raw_options o = {.cc = getenv("CC"), };
 	int first = options_parse(&options_check_raw, argc, argv, &o), json = o.json, bad = 0;
-	const char *cc = o.cc && *o.cc ? o.cc : "clang", *tool = o.tool && *o.tool ? o.tool : "llvm-profdata";
+	const char *cc = o.cc && *o.cc ? o.cc : "clang", *tool = family_tool(o.tool);
 	struct json j;
 	if (json) {
 		jw_init(&j, stdout);

@@ -35,11 +35,7 @@ static const struct option_spec coverage_options[] = {
 		   "clang: map the functions the profile names no file for (global ones) to the objects under DIR "
 		   "that define them (nm); without it they form the row '(no file)'"),
 	OPT_STRING("nm", 0, O, nm, "PATH", "the nm that reads those objects (default: nm; llvm-nm for LTO bitcode)"),
-	OPT_FLAG("json", 0, O, json,
-		 "machine-readable output; keys: threshold, groups_source, inputs[] {name, file, family, units, "
-		 "functions, executed, count_sum, unlisted_executed}, groups[] {name, patterns, results[] {input, "
-		 "units, units_with_counts, functions, executed, executed_share, count_sum, count_share, "
-		 "in_profile, reached}}, not_reached {INPUT: [GROUP...]}, not_in_profile {INPUT: [GROUP...]}"),
+	OPT_JSON(O, json),
 	OPT_END,
 };
 #undef O

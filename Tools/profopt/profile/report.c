@@ -260,23 +260,19 @@ static const struct option_spec report_options[] = {
 		   "build tree; the .gcno too), clang's *.profraw files (merged by llvm-profdata)"),
 	OPT_STRING("archive", 0, O, in.archive, "FILE", "input, gcc: a stash of .gcda files (tar), e.g. pgo/profiles.tar"),
 	OPT_STRING("profdata", 0, O, in.profdata, "FILE", "input, clang: a merged .profdata, or one .profraw"),
-	OPT_STRING("family", 0, O, family, "gcc|clang", "compiler (default: guessed from the files found)"),
+	OPT_FAMILY(O, family),
 	OPT_STRING("notes-dir", 0, O, in.notes_dir, "DIR",
 		   "gcc: where the .gcno files are (default: beside the .gcda; with --archive, the --profile-dir "
 		   "if given)"),
-	OPT_STRING("tool", 0, O, in.tool, "PATH", "llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)"),
+	OPT_TOOL(O, in.tool),
 	OPT_STRING("nm", 0, O, in.nm, "PATH",
 		   "gcc without .gcno: nm, to name global functions from the symbols of the objects beside the "
 		   ".gcda files (default: nm)"),
 	OPT_INT("top", 0, O, top, "N", 1, 1000000000, "hottest functions to list (default 10)"),
 	OPT_FLAG("list-cold", 0, O, list_cold, "also list every function never executed"),
 	OPT_FLAG("brief", 0, O, brief, "only the lines of functions executed and never executed (what make shows)"),
-	OPT_LIST("skip", 0, O, skip, "NAME", "do not descend into directories called NAME (repeatable)"),
-	OPT_FLAG("json", 0, O, json,
-		 "machine-readable output; keys: family, profile_files, damaged_files, objects_without_data (gcc "
-		 "without notes), functions.{total,executed,never_executed, never_executed_share}, "
-		 "counters.{total,never_taken, never_taken_share}, lines (gcc with .gcno), files[] (count_sum: "
-		 "the file's counter values added up), hottest[], never_executed[]"),
+	OPT_SKIP(O, skip),
+	OPT_JSON(O, json),
 	OPT_END,
 };
 #undef O
@@ -303,13 +299,12 @@ const struct command_options options_report = {
 /* Options and their consistency; the family guessed from the files when not given. */
 static void parse_options(int argc, char **argv, struct report_opts *o)
 {
-	*o = (struct report_opts){.in = {.tool = getenv("LLVM_PROFDATA"), .nm = "nm"}, .top = 10};
+	*o = (struct report_opts){.in = {.nm = "nm"}, .top = 10};
 	int first = options_parse(&options_report, argc, argv, o);
 	if (first < argc)
 		usage_error("unexpected argument '%s' (see 'profopt report --help')", printable(argv[first]));
 	struct report_input *in = &o->in;
-	if (!in->tool || !*in->tool)
-		in->tool = "llvm-profdata";
+	in->tool = family_tool(in->tool);
 	in->skip = o->skip.v;
 	if (!in->dir && !in->archive && !in->profdata)
 		usage_error("what to report on? --profile-dir=DIR, --archive=FILE or --profdata=FILE");
