@@ -18,28 +18,14 @@ struct merge_opts {
 #define O struct merge_opts
 static const struct option_spec merge_options[] = {
 	OPT_FAMILY(O, family),
-	OPT_STRING("profile-dir", 0, O, job.dir, "DIR",
-		   "where the training's profile data is: gcc's .gcda files (beside the objects, so the build "
-		   "tree), clang's *.profraw files"),
-	OPT_LIST("weighted", 0, O, weighted, "DIR:W",
-		 "clang: a training workload's raw profiles in DIR, a directory under --profile-dir, counted W "
-		 "times (repeatable); then only the workloads' files are merged, after every raw file under "
-		 "--profile-dir was checked.  gcc has no weighted merge: a workload of weight W runs W times and "
-		 "libgcov adds the counts (gcov-tool 12 cannot merge CPython's profiles)"),
+	OPT_STRING("profile-dir", 0, O, job.dir, "DIR", "the training's raw profiles (gcc: the build tree)"),
+	OPT_LIST("weighted", 0, O, weighted, "DIR:W", "clang: merge the workload under DIR (in --profile-dir) W times"),
 	OPT_TOOL(O, job.tool),
 	OPT_STRING("output", 0, O, job.output, "FILE", "merged profile (clang; default: DIR/merged.profdata)"),
 	OPT_SKIP(O, skip),
 	OPT_STAMP(O, stamp),
-	OPT_STRING("from", 0, O, job.from, "RUN",
-		   "gcc: the .gcda tree a training run wrote under GCOV_PREFIX=RUN; every file is checked, then "
-		   "the .gcda files under DIR are replaced by RUN's (each goes where the program would have "
-		   "written it, which must be under DIR); then each libtool object copy (X.o and .libs/X.o) that "
-		   "training did not run gets its twin's counts, for the functions its notes (.gcno) show "
-		   "compiled alike"),
-	OPT_FLAG("check-only", 0, O, job.check_only,
-		 "check, merge nothing: gcc, every .gcda under DIR; clang, the merged profile --profdata=FILE "
-		 "(llvm-profdata reads it, and it still has the SHA-256 sealed in FILE.sha256 by the merge, if "
-		 "there is one)"),
+	OPT_STRING("from", 0, O, job.from, "RUN", "gcc: install the .gcda tree a training wrote under GCOV_PREFIX=RUN"),
+	OPT_FLAG("check-only", 0, O, job.check_only, "check what the rebuild reads (clang: --profdata), merge nothing"),
 	OPT_FLAG("seal", 0, O, job.seal, "clang: check --profdata=FILE and seal it (FILE.sha256)"),
 	OPT_STRING("profdata", 0, O, job.profdata, "FILE", "the merged profile, for --check-only and --seal"),
 	OPT_END,
@@ -50,12 +36,9 @@ const struct command_options options_merge = {
 	"merge",
 	"--family=gcc|clang --profile-dir=DIR [OPTIONS]",
 	"clang: merges every *.profraw under DIR with llvm-profdata into --output.\n"
-	"gcc:   checks the *.gcda files under DIR (counts are merged by the GCC runtime).\n"
-	"Either way it fails when there is no profile data at all, and reports how many raw\n"
-	"files and bytes were merged.\n",
+	"gcc:   checks the *.gcda files under DIR (counts are merged by the GCC runtime).\n",
 	merge_options,
-	"A damaged file (empty, truncated, not a profile) stops it, naming the file; nothing is\n"
-	"merged or installed then, and the previous merged profile is left as it was.\n",
+	"A damaged file stops it, naming the file; the previous merged profile is left as it was.\n",
 	0,
 };
 

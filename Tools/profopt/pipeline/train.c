@@ -495,50 +495,29 @@ static void add_source(struct train_opts *o, const char *spec)
 #define O struct train_opts
 static const struct option_spec train_options[] = {
 	OPT_INT("jobs", 'j', O, jobs, "N", 1, MAX_JOBS, "parallel tasks (default: number of CPUs)"),
-	OPT_SECONDS("timeout", 0, O, timeout,
-		    "per-task limit, at most 604800 (a week): SIGTERM to the task's process group, then SIGKILL "
-		    "5 s later (default 1200)"),
+	OPT_SECONDS("timeout", 0, O, timeout, "per-task limit, at most a week (default 1200)"),
 	OPT_STRING("work-dir", 'C', O, cwd, "DIR", "run tasks in DIR"),
 	OPT_STRING("log-dir", 0, O, log_dir, "DIR", "one log per task, DIR/NAME.log (default: train-logs)"),
-	OPT_STRING("workload", 0, O, workload, "NAME[:WEIGHT]",
-		   "start a workload: the --tasks, --each, --setenv and COMMANDs after it are its tasks"),
+	OPT_STRING("workload", 0, O, workload, "NAME[:WEIGHT]", "start a workload: the task options after it are its"),
 	OPT_STRING("tasks", 0, O, cur.tasks_file, "FILE", "the task list (per workload after --workload)"),
 	OPT_STRING("each", 0, O, cur.each, "TEMPLATE", "each line of --tasks is a name; the command is TEMPLATE with {} the name"),
-	OPT_SHARE("min-ran", 0, O, min_ran, "SHARE",
-		  "fail unless this share of tasks ran to the end, passing or failing (default 90%; '100%' or '1' = all)"),
-	OPT_FLAG("all-pass", 0, O, all_pass,
-		 "fail unless every task passed (exit status 0): for checking a program with self-checking tasks "
-		 "rather than training it (--min-ran then does not apply)"),
-	OPT_FLAG("no-crash", 0, O, no_crash,
-		 "fail if a task was killed by a signal it was not sent (a crash): for checking that an optimized "
-		 "program runs what its instrumented build ran, where tests may fail for other reasons"),
+	OPT_SHARE("min-ran", 0, O, min_ran, "SHARE", "fail unless this share of tasks ran to the end (default 90%)"),
+	OPT_FLAG("all-pass", 0, O, all_pass, "fail unless every task passed (then --min-ran does not apply)"),
+	OPT_FLAG("no-crash", 0, O, no_crash, "fail if a task was killed by a signal profopt did not send (a crash)"),
 	OPT_LIST("crashed-before", 0, O, crashed_before_files, "FILE",
-		 "with --no-crash: a task that crashed in the run whose --results FILE is (the training) is named but "
-		 "excused (repeatable)"),
+		 "with --no-crash: excuse a task that crashed in the run of these --results (repeatable)"),
 	OPT_LIST("failed-before", 0, O, failed_before_files, "FILE",
-		 "with --all-pass: a task that did not pass in the run whose --results FILE is (the training, on the "
-		 "instrumented build) is named but excused, a crash, timeout or failed start only by the same there; "
-		 "every other task must pass (repeatable)"),
-	OPT_LIST("setenv", 0, O, cur.env, "NAME=VALUE",
-		 "set for every task (repeatable; after --workload, for that workload's tasks); {} in VALUE becomes "
-		 "the task's name (as in its log's name)"),
+		 "with --all-pass: excuse a task that did not pass in the run of these --results (repeatable)"),
+	OPT_LIST("setenv", 0, O, cur.env, "NAME=VALUE", "set for every task (or the workload's); {} is the task's name"),
 	OPT_FAMILY(O, family),
-	OPT_STRING("raw-dir", 0, O, raw_dir, "DIR",
-		   "with --family: where the instrumented program writes its profile (gcc: GCOV_PREFIX=DIR, for merge "
-		   "--from=DIR; clang: LLVM_PROFILE_FILE=DIR[/NAME]/PATTERN)"),
-	OPT_STRING("profile-pattern", 0, O, pattern, "PAT",
-		   "clang: raw profile file names, {} the task's name (default {}-%m.profraw: files per task, the "
-		   "same in every training)"),
-	OPT_STRING("launcher", 0, O, launcher, "PROGRAM",
-		   "start every task's command as PROGRAM COMMAND (a cross build's runner; a command in shell syntax "
-		   "reaches it with its first word)"),
+	OPT_STRING("raw-dir", 0, O, raw_dir, "DIR", "with --family: where the instrumented program writes its profile"),
+	OPT_STRING("profile-pattern", 0, O, pattern, "PAT", "clang: raw profile names, {} the task's (default {}-%m.profraw)"),
+	OPT_STRING("launcher", 0, O, launcher, "PROGRAM", "start every task's command as PROGRAM COMMAND (a cross runner)"),
 	OPT_SECONDS("heartbeat", 0, O, heartbeat, "interval of plain progress lines off a terminal (default 30)"),
 	OPT_STRING("results", 0, O, results, "FILE", "write per-task results as JSON"),
 	OPT_STAMP(O, stamp),
 	OPT_STRING("stage", 0, O, stage, "NAME", "the stage the record names (default train; e.g. cs-train)"),
-	OPT_FLAG("stop-with-parent", 0, O, stop_with_parent,
-		 "(Linux) stop as on SIGTERM when the process that started profopt train ends: a training whose make "
-		 "was killed does not run on"),
+	OPT_FLAG("stop-with-parent", 0, O, stop_with_parent, "(Linux) stop when the process that started it ends"),
 	OPT_END,
 };
 #undef O
@@ -547,30 +526,10 @@ const struct command_options options_train = {
 	"train",
 	"[OPTIONS] [--tasks=FILE] [--] [COMMAND...]\n"
 	"[OPTIONS] --workload=NAME[:WEIGHT] [WORKLOAD OPTIONS] [COMMAND...] ...",
-	"Runs training tasks for a PGO build, N at a time.  Tasks come from --tasks=FILE\n"
-	"(one per line: 'NAME<TAB>COMMAND', or just COMMAND; '#' starts a comment) and from\n"
-	"the COMMAND arguments.  With --each=TEMPLATE each line of FILE is a name and the\n"
-	"command is TEMPLATE with {} replaced by the name.  Commands without shell syntax\n"
-	"are executed directly, others by /bin/sh -c.  FILE is UTF-8 text without control\n"
-	"characters but tab, lines of at most 65536 bytes, names of at most 255: a line that is\n"
-	"not refuses the list, naming it (no byte may hide the tasks after it).\n"
-	"\n"
-	"Several workloads train in one call: each --workload=NAME[:WEIGHT] argument starts a\n"
-	"workload, whose tasks are the --tasks, --each, --setenv and COMMAND arguments after it, up\n"
-	"to the next --workload (which therefore ends a list of COMMANDs too).  All of them run in\n"
-	"one pool; their logs go to LOG-DIR/NAME/.  WEIGHT (default 1) counts the workload so many\n"
-	"times: with --family=gcc its tasks run WEIGHT times (libgcov adds the counts); otherwise\n"
-	"merge applies it (clang: profopt merge --weighted=RAW-DIR/NAME:WEIGHT).\n",
+	"Runs training tasks for a PGO build, N at a time: the lines of --tasks=FILE\n"
+	"('NAME<TAB>COMMAND' or COMMAND) and the COMMAND arguments, per --workload if given.\n"
+	"What a failed, crashed or lost task leaves in the profile: profopt(1).\n",
 	train_options,
-	"A task that fails (non-zero exit) still ran and its counts are in the profile.  Of a task\n"
-	"that crashed or timed out, what its processes counted is in the profile if they exited\n"
-	"(on SIGTERM too) and lost if a signal killed them; the rest of the profile is intact.  A\n"
-	"task that timed out gets SIGTERM, and what of it still runs 5 s later SIGKILL.  A task\n"
-	"whose profile could not be written (the profiling runtime said so in its output:\n"
-	"'profiling:FILE:...' from libgcov, 'LLVM Profile Error: ...' from clang's) is lost too.\n"
-	"Processes a task leaves behind in its process group are stopped when it ends.  A task the\n"
-	"shell could not start (exit 126: not executable, 127: not found) did not run: it wrote no\n"
-	"counts and does not count toward --min-ran.\n"
 	"Exit status: 0 ok, 1 too few tasks ran (or, with --all-pass, one did not pass; with\n"
 	"--no-crash, one crashed), 2 bad usage, 130 interrupted.\n",
 	1,

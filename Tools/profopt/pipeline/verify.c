@@ -445,26 +445,17 @@ static int verify_run(struct verify *v)
 static const struct option_spec verify_options[] = {
 	OPT_FAMILY(O, family),
 	OPT_BUILD_DIR(O, dir),
-	OPT_STRING("build-log", 0, O, log, "FILE",
-		   "the profile-use build's log: compile commands and diagnostics (a few shown; all with --list)"),
-	OPT_STRING("fingerprint", 0, O, fingerprint, "FILE",
-		   "the sources' fingerprint recorded at training (profopt check --write-fingerprint): says whether "
-		   "clang's hash mismatch is a changed source or another function of the same name (e.g. several "
-		   "programs' main), and a unit as trained with no hot/cold sections used the profile (lukewarm)"),
+	OPT_STRING("build-log", 0, O, log, "FILE", "the profile-use build's log (compile commands, diagnostics)"),
+	OPT_STRING("fingerprint", 0, O, fingerprint, "FILE", "the sources' fingerprint recorded at training"),
 	OPT_STRING("profdata", 0, O, profdata, "FILE", "merged profile (clang; gcc's is the .gcda files)"),
 	OPT_TOOL(O, tool),
-	OPT_STRING("nm", 0, O, nm, "PATH",
-		   "nm to list the objects' symbols (default: clang, the llvm-nm beside --tool, which reads LTO "
-		   "bitcode whole; else nm)"),
+	OPT_STRING("nm", 0, O, nm, "PATH", "nm for the objects' symbols (default: clang, llvm-nm beside --tool; nm)"),
 	OPT_STRING("readelf", 0, O, readelf, "PATH", "readelf to read recorded switches (default readelf)"),
-	OPT_LIST("require", 0, O, require, "OBJ",
-		 "object (relative to DIR) that must have used the profile (repeatable)"),
+	OPT_LIST("require", 0, O, require, "OBJ", "object (relative to DIR) that must have used the profile (repeatable)"),
 	OPT_SKIP(O, skip),
 	OPT_FLAG("list", 0, O, list, "list the objects that did not use the profile, with the reason"),
 	OPT_STAMP(O, stamp),
-	OPT_STRING("since", 0, O, since, "FILE",
-		   "the record's duration counts from FILE's modification time (a stage whose earlier commands ran "
-		   "first)"),
+	OPT_STRING("since", 0, O, since, "FILE", "the record's duration counts from FILE's modification time"),
 	OPT_END,
 };
 #undef O
@@ -474,13 +465,8 @@ const struct command_options options_verify = {
 	"--family=gcc|clang --build-dir=DIR [OPTIONS]",
 	"Checks, after the profile-use build, that the objects were really compiled with the profile.\n"
 	"\n"
-	"Decides for each object file under DIR whether it was compiled with the profile, from:\n"
-	"its compile command (the build log, else the switches recorded in the object), the\n"
-	"compiler's profile diagnostics about its source, the profile's data for it (gcc: a\n"
-	"well-formed .gcda beside it; clang: records for the functions it defines) and, for\n"
-	"clang, the hot/cold layout the profile gives the object.  Fails if a required object\n"
-	"(e.g. Python/ceval.o) did not use the profile, if none did, or if a profile file or the\n"
-	"compiler says a profile is damaged.\n",
+	"The evidence, per object: its compile command, the compiler's diagnostics, the profile's\n"
+	"data for it and (clang) its hot/cold layout; see profopt(1).\n",
 	verify_options,
 	"Exit status: 0 ok, 1 a required object without profile, none with it, or a damaged\n"
 	"profile, 2 bad usage.\n",

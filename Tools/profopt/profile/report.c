@@ -255,19 +255,13 @@ struct report_opts {
 
 #define O struct report_opts
 static const struct option_spec report_options[] = {
-	OPT_STRING("profile-dir", 0, O, in.dir, "DIR",
-		   "input: where the training's profile data is: gcc's .gcda files (beside the objects, so the "
-		   "build tree; the .gcno too), clang's *.profraw files (merged by llvm-profdata)"),
+	OPT_STRING("profile-dir", 0, O, in.dir, "DIR", "input: the training's raw profiles (gcc: the build tree)"),
 	OPT_STRING("archive", 0, O, in.archive, "FILE", "input, gcc: a stash of .gcda files (tar), e.g. pgo/profiles.tar"),
 	OPT_STRING("profdata", 0, O, in.profdata, "FILE", "input, clang: a merged .profdata, or one .profraw"),
 	OPT_FAMILY(O, family),
-	OPT_STRING("notes-dir", 0, O, in.notes_dir, "DIR",
-		   "gcc: where the .gcno files are (default: beside the .gcda; with --archive, the --profile-dir "
-		   "if given)"),
+	OPT_STRING("notes-dir", 0, O, in.notes_dir, "DIR", "gcc: where the .gcno files are (default: beside the .gcda)"),
 	OPT_TOOL(O, in.tool),
-	OPT_STRING("nm", 0, O, in.nm, "PATH",
-		   "gcc without .gcno: nm, to name global functions from the symbols of the objects beside the "
-		   ".gcda files (default: nm)"),
+	OPT_STRING("nm", 0, O, in.nm, "PATH", "gcc without .gcno: nm, to name global functions (default: nm)"),
 	OPT_INT("top", 0, O, top, "N", 1, 1000000000, "hottest functions to list (default 10)"),
 	OPT_FLAG("list-cold", 0, O, list_cold, "also list every function never executed"),
 	OPT_FLAG("brief", 0, O, brief, "only the lines of functions executed and never executed (what make shows)"),
@@ -281,18 +275,10 @@ const struct command_options options_report = {
 	"report",
 	"[--family=gcc|clang] INPUT [--json] [--top=N] [--list-cold]",
 	"Shows what a training run covered: functions executed out of all instrumented ones,\n"
-	"per source file and overall; the hottest functions (by their largest counter); and\n"
-	"the share never executed, which the profile-use build optimizes as cold code.\n"
-	"INPUT is one of --profile-dir, --archive, --profdata.\n",
+	"per file and overall, and the hottest.  INPUT: --profile-dir, --archive or --profdata.\n",
 	report_options,
-	"GCC names functions only in its .gcno notes, which -fprofile-generate alone does not\n"
-	"write: add -ftest-coverage to the instrumented build (the counters are the same) to\n"
-	"get names and source files.  Without notes, global functions are named from the\n"
-	"objects' symbols (GCC numbers them by a hash of their name); static ones stay\n"
-	"numbered (#IDENT), per object file.\n"
-	"\n"
-	"Exit status: 0, 1 when no profile was found or a profile file is damaged (each is\n"
-	"named with the offset of the problem), 2 on bad usage.\n",
+	"gcc names functions in its .gcno notes only: build with -ftest-coverage for names.\n"
+	"Exit status: 0, 1 when no profile was found or a profile file is damaged, 2 bad usage.\n",
 	0,
 };
 
