@@ -150,38 +150,17 @@ static void parse_limit(struct check_opts *o)
 
 #define O struct check_opts
 static const struct option_spec check_options[] = {
-	OPT_STRING("write-fingerprint", 0, O, write_fp, "FILE",
-		   "at training time: write a fingerprint (SHA-256 and size) of every source file under "
-		   "--source-dir (or that the build in --build-log compiled) to FILE"),
-	OPT_STRING("source-dir", 0, O, root, "DIR",
-		   "the source tree (fingerprinting: required; checking: default the tree named in FILE)"),
+	OPT_STRING("write-fingerprint", 0, O, write_fp, "FILE", "at training: write the sources' fingerprint to FILE"),
+	OPT_STRING("source-dir", 0, O, root, "DIR", "the source tree (checking: default the tree named in FILE)"),
 	OPT_STRING("build-log", 0, O, log, "FILE",
-		   "with --write-fingerprint and no --source-dir: fingerprint the files the build in that log "
-		   "compiled: each compile command's source, and every source or header under its directory and "
-		   "its -I directories (not /usr, /lib, /opt); --against then compares exactly those files "
-		   "(without compile commands in the log, the tree under --build-dir).  Otherwise: scan a build "
-		   "log for the compilers' profile diagnostics: stale (gcc -Wcoverage-mismatch, 'does not match "
-		   "its profile data'; clang 'profile data may be out of date', hash mismatch), corrupted or "
-		   "unreadable ('profile data may be corrupted', 'not a gcov data file', another GCC's version, "
-		   "'Could not read profile', malformed or unsupported profile), missing (-Wmissing-profile, 'no "
-		   "profile data available', 'profile data may be incomplete')"),
+		   "fingerprint the files this build compiled; or scan it for profile diagnostics"),
 	OPT_BUILD_DIR(O, objdir),
-	OPT_STRING("add-files-of", 0, O, add_from, "FILE",
-		   "with --build-log: also fingerprint the files FILE (an earlier fingerprint) lists, for a build "
-		   "that compiled only what changed"),
-	OPT_LIST("suffix", 0, O, suffixes, "SUF",
-		 "source files to fingerprint (repeatable; default .c .h .cc .cpp .cxx .hh .hpp .inc .S)"),
+	OPT_STRING("add-files-of", 0, O, add_from, "FILE", "with --build-log: also fingerprint the files FILE lists"),
+	OPT_LIST("suffix", 0, O, suffixes, "SUF", "source files to fingerprint (repeatable; default .c .h .cc ...)"),
 	OPT_SKIP(O, skip),
-	OPT_STRING("against", 0, O, against, "FILE",
-		   "compare the sources with the fingerprint in FILE: list the files changed, added and removed "
-		   "since training"),
-	OPT_STRING("max-changed", 0, O, limit_arg, "LIMIT",
-		   "how many stale sources are tolerated (with a warning): a count N or a share of the "
-		   "fingerprinted files 'P%'.  Changed, added and removed files and files the compiler called "
-		   "stale all count.  Default 0: any change fails"),
-	OPT_FLAG("ignore-removed", 0, O, ignore_removed,
-		 "files gone since the fingerprint do not count toward --max-changed (a header the build "
-		 "generates, which a clean removed; a gone source is compiled by no one); still listed"),
+	OPT_STRING("against", 0, O, against, "FILE", "list the sources changed, added and removed since FILE"),
+	OPT_STRING("max-changed", 0, O, limit_arg, "LIMIT", "stale sources tolerated: N or P% (default 0)"),
+	OPT_FLAG("ignore-removed", 0, O, ignore_removed, "files gone since the fingerprint do not count (still listed)"),
 	OPT_JSON(O, json),
 	OPT_END,
 };

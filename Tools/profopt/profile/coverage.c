@@ -24,16 +24,10 @@ struct coverage_options {
 
 #define O struct coverage_options
 static const struct option_spec coverage_options[] = {
-	OPT_STRING("groups", 0, O, groups, "FILE",
-		   "your own groups: lines 'GROUP PATTERN...' ('#' starts a comment; a group on several lines gets "
-		   "all their patterns)"),
+	OPT_STRING("groups", 0, O, groups, "FILE", "your own groups: lines 'GROUP PATTERN...'"),
 	OPT_FLAG("list-groups", 0, O, list_groups, "print the groups (built-in or --groups) in that format and exit"),
-	OPT_SHARE("threshold", 0, O, threshold, "PCT",
-		  "a group is not reached when at most PCT% of its functions ran (default 0: not one function "
-		  "executed)"),
-	OPT_STRING("objects", 0, O, objects, "DIR",
-		   "clang: map the functions the profile names no file for (global ones) to the objects under DIR "
-		   "that define them (nm); without it they form the row '(no file)'"),
+	OPT_SHARE("threshold", 0, O, threshold, "PCT", "not reached: at most PCT% of its functions ran (default 0)"),
+	OPT_STRING("objects", 0, O, objects, "DIR", "clang: place global functions in the objects under DIR"),
 	OPT_STRING("nm", 0, O, nm, "PATH", "the nm that reads those objects (default: nm; llvm-nm for LTO bitcode)"),
 	OPT_JSON(O, json),
 	OPT_END,
@@ -43,17 +37,9 @@ static const struct option_spec coverage_options[] = {
 const struct command_options options_coverage = {
 	"coverage",
 	"[OPTIONS] [NAME=]REPORT.json [[NAME=]REPORT.json ...]",
-	"Shows, per group of compiled units, how much of it a training reached: units (source\n"
-	"files) with counts out of all, functions executed out of all, and the group's share of\n"
-	"all the counts of the run; one column per input, e.g.\n"
-	"  profopt coverage own=report-own.json regrtest=report-regrtest.json\n"
-	"Each input is the output of 'profopt report --json' (give it --top=1000000 so that it\n"
-	"lists every executed function, which --objects needs).  Then it names the groups each\n"
-	"training did not reach, and those with no unit in its profile at all.\n"
-	"\n"
-	"Groups: by default CPython's (--list-groups prints them); units that match no group\n"
-	"are 'other'.  A unit belongs to the first group with a pattern that matches its path or a\n"
-	"part of it after a '/' (fnmatch, '*' matches '/' too); an object X.o also as X.c.\n",
+	"Shows, per group of compiled units, how much of it a training reached, one column per\n"
+	"'profopt report --json' output, e.g.\n"
+	"  profopt coverage own=report-own.json regrtest=report-regrtest.json\n",
 	coverage_options,
 	"Exit status: 0, 1 when an input cannot be read, 2 on bad usage.\n",
 	0,
