@@ -175,3 +175,11 @@ char *jw_escape(const char *s)
 	fclose(f);
 	return data;
 }
+
+json_t *jw_text(const char *s)
+{
+	char *q = jw_escape(s);
+	json_t *v = json_loads(q, JSON_DECODE_ANY, NULL);
+	free(q);
+	return v;
+}

@@ -2,6 +2,7 @@
 #ifndef PROFOPT_JSON_H
 #define PROFOPT_JSON_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 struct json {
@@ -32,6 +33,8 @@ void jw_kv_int(struct json *j, const char *key, long long v);
 void jw_kv_bool(struct json *j, const char *key, int v);
 /* A malloc'd, quoted JSON string literal for s. */
 char *jw_escape(const char *s);
+/* s as a jansson string, its bytes that are not UTF-8 as U+FFFD (jansson refuses them). */
+json_t *jw_text(const char *s);
 /* Ends the document with a newline. */
 void jw_finish(struct json *j);
 

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,25 +343,25 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 
 static void write_results(const struct pool *pool, const char *path, double seconds, const char *status)
 {
-	struct buf b = {0};
-	buf_printf(&b, "{\"stage\": \"train\", \"status\": \"%s\", \"seconds\": %.1f, \"jobs\": %d, \"tasks\": %d", status,
-		   seconds, pool->parallel, pool->njobs);
+	json_t *doc = json_pack("{s:s, s:s, s:f, s:i, s:i}", "stage", "train", "status", status, "seconds",
+				round(seconds * 10) / 10, "jobs", pool->parallel, "tasks", pool->njobs), *all = json_array();
 	for (enum job_result r = RESULT_PASSED; r <= RESULT_PROFILE_LOST; r++) /* in pool.h's order */
-		buf_printf(&b, ", \"%s\": %d", job_result_name(r), count_results(pool, r));
-	buf_puts(&b, ", \"results\": [");
+		json_object_set_new(doc, job_result_name(r), json_integer(count_results(pool, r)));
 	for (int i = 0; i < pool->njobs; i++) {
 		const struct job *j = &pool->jobs[i];
-		char *name = jw_escape(j->name), *log = jw_escape(j->log_path);
-		buf_printf(&b, "%s\n  {\"name\": %s, \"result\": \"%s\", \"exit\": %d, \"seconds\": %.2f, \"log\": %s}",
-			   i ? "," : "", name, job_result_name(j->result),
-			   j->state == JOB_DONE ? shell_status(j->status) : -1,
-			   j->state == JOB_DONE ? j->end - j->start : 0.0, log);
-		free(name);
-		free(log);
+		int done = j->state == JOB_DONE;
+		json_array_append_new(all, json_pack("{s:o, s:s, s:i, s:f, s:o}", "name", jw_text(j->name), "result",
+						     job_result_name(j->result), "exit", done ? shell_status(j->status) : -1,
+						     "seconds", done ? round((j->end - j->start) * 100) / 100 : 0.0,
+						     "log", jw_text(j->log_path)));
 	}
-	buf_puts(&b, "\n]}\n");
-	output_write(path, b.data, b.len);
-	buf_free(&b);
+	json_object_set_new(doc, "results", all);
+	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(12));
+	char *line = xasprintf("%s\n", text);
+	output_write(path, line, strlen(line));
+	free(line);
+	free(text);
+	json_decref(doc);
 }
 
 /* --no-crash: says which crashes are excused (--crashed-before) and which are not; returns how
