@@ -183,3 +183,10 @@ json_t *jw_text(const char *s)
 	free(q);
 	return v;
 }
+
+void jw_set(json_t *obj, const char *key, json_t *v)
+{
+	json_t *k = jw_text(key);
+	json_object_set_new(obj, json_string_value(k), v);
+	json_decref(k);
+}

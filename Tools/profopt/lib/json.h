@@ -35,6 +35,8 @@ void jw_kv_bool(struct json *j, const char *key, int v);
 char *jw_escape(const char *s);
 /* s as a jansson string, its bytes that are not UTF-8 as U+FFFD (jansson refuses them). */
 json_t *jw_text(const char *s);
+/* obj[key] = v (taking v's reference), key's bytes that are not UTF-8 as U+FFFD. */
+void jw_set(json_t *obj, const char *key, json_t *v);
 /* Ends the document with a newline. */
 void jw_finish(struct json *j);
 

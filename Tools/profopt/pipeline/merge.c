@@ -88,11 +88,11 @@ int cmd_merge(int argc, char **argv)
 	double start = now();
 	family_parse(o.family)->merge(&o.job);
 	if (o.stamp && !o.job.check_only && !o.job.seal) {
-		struct stamp s;
-		struct json *j = stamp_begin(&s, "merge", now() - start);
-		jw_kv_int(j, "raw_files", o.job.files.n), jw_kv_int(j, "raw_bytes", o.job.files.total_bytes);
-		jw_kv_int(j, "output_bytes", o.job.output_bytes);
-		stamp_end(&s, o.stamp);
+		json_t *j = stamp_begin("merge", now() - start);
+		json_object_update_new(j, json_pack("{s:i, s:I, s:I}", "raw_files", o.job.files.n, "raw_bytes",
+						    (json_int_t)o.job.files.total_bytes, "output_bytes",
+						    (json_int_t)o.job.output_bytes));
+		stamp_end(j, o.stamp);
 	}
 	file_list_free(&o.job.files);
 	return 0;

@@ -614,16 +614,15 @@ static void load_sources(struct pool *pool, const struct train_opts *o)
 
 static void write_stamp(const struct train_opts *o, const struct pool *pool, double seconds, int failed, int lost)
 {
-	struct stamp s;
 	struct buf workloads = {0}; /* "main:1 extra:2" */
 	for (int k = 1; k < o->nsrc; k++)
 		buf_printf(&workloads, "%s%s:%d", k > 1 ? " " : "", o->src[k].name, o->src[k].weight);
-	struct json *j = stamp_begin(&s, o->stage, seconds);
-	jw_kv_int(j, "tasks", pool->njobs), jw_kv_int(j, "ran", pool->njobs - lost), jw_kv_int(j, "failed", failed);
-	jw_kv_int(j, "lost", lost), jw_kv_int(j, "jobs", pool->parallel);
+	json_t *j = stamp_begin(o->stage, seconds);
+	json_object_update_new(j, json_pack("{s:i, s:i, s:i, s:i, s:i}", "tasks", pool->njobs, "ran", pool->njobs - lost,
+					    "failed", failed, "lost", lost, "jobs", pool->parallel));
 	if (workloads.len)
-		jw_kv_string(j, "workloads", workloads.data);
-	stamp_end(&s, o->stamp);
+		json_object_set_new(j, "workloads", jw_text(workloads.data));
+	stamp_end(j, o->stamp);
 	buf_free(&workloads);
 }
 

@@ -360,22 +360,15 @@ static int check_required(const struct verify *v, int *ok, const char *log)
 /* The stage record: the counts, the reasons, the required objects. */
 static void write_stamp(const struct verify *v, const int *count, const int *ok, double seconds)
 {
-	struct stamp s;
-	struct json *j = stamp_begin(&s, "verify", seconds);
-	jw_kv_int(j, "units", v->n);
-	jw_kv_int(j, "units_with_profile", count[USED]);
-	jw_key(j, "without_profile");
-	jw_begin_object(j);
+	json_t *j = stamp_begin("verify", seconds), *without = json_object(), *required = json_object();
 	for (int r = 1; r < NREASONS; r++)
-		jw_kv_int(j, reasons[r][0], count[r]);
-	jw_end_object(j);
-	jw_kv_string(j, "build_log", v->o.log);
-	jw_key(j, "required");
-	jw_begin_object(j);
+		json_object_set_new(without, reasons[r][0], json_integer(count[r]));
 	for (int r = 0; r < v->o.require.n; r++)
-		jw_kv_bool(j, v->o.require.v[r], ok[r]);
-	jw_end_object(j);
-	stamp_end(&s, v->o.stamp);
+		jw_set(required, v->o.require.v[r], json_boolean(ok[r]));
+	json_object_update_new(j, json_pack("{s:i, s:i, s:o, s:o, s:o}", "units", v->n, "units_with_profile", count[USED],
+					    "without_profile", without, "build_log",
+					    v->o.log ? jw_text(v->o.log) : json_null(), "required", required));
+	stamp_end(j, v->o.stamp);
 }
 
 static int verify_run(struct verify *v)

@@ -334,11 +334,10 @@ int cmd_import(int argc, char **argv)
 	fprintf(stderr, "import: profile from %s (made %s) checked and installed as %s\n", printable(o.bundle),
 		printable(created ? created : "?"), printable(o.dest));
 	if (o.stamp) {
-		struct stamp s;
-		struct json *j = stamp_begin(&s, "import", now() - start);
-		jw_kv_string(j, "imported_from", o.bundle);
-		jw_kv_bool(j, "forced", differ);
-		stamp_end(&s, o.stamp);
+		json_t *j = stamp_begin("import", now() - start);
+		json_object_set_new(j, "imported_from", jw_text(o.bundle));
+		json_object_set_new(j, "forced", json_boolean(differ));
+		stamp_end(j, o.stamp);
 	}
 	return 0;
 }
