@@ -10,10 +10,10 @@
 #include "lib/strmap.h"
 #include "lib/walk.h"
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct json;
 
 /* merge: one training workload's raw profiles (--weighted=DIR:W). */
 struct workload {
@@ -97,7 +97,7 @@ struct family {
 	/* report: reads the input into r; prints what only this kind counts (JSON keys into j,
 	 * else text); format: what its version is of ("GCC 13.2") */
 	void (*collect)(struct report *r, const struct report_input *in);
-	void (*facts)(const struct report *r, struct json *j);
+	void (*facts)(const struct report *r, json_t *j);
 	const char *format;
 	/* verify: loads the profile (or checks its files); then per object, and per text symbol
 	 * of it, whether the profile has data for it */

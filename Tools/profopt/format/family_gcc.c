@@ -4,7 +4,6 @@
 #include "format/family.h"
 #include "format/gcov_io.h"
 #include "format/tooltext.h"
-#include "lib/json.h"
 #include "lib/output.h"
 #include "lib/tarfile.h"
 #include "lib/util.h"
@@ -507,15 +506,13 @@ static void collect(struct report *r, const struct report_input *in)
 	r->have_names = r->have_lines = r->notes_files > 0;
 }
 
-static void facts(const struct report *r, struct json *j)
+static void facts(const struct report *r, json_t *j)
 {
 	if (j) {
-		jw_kv_int(j, "notes_files", r->notes_files);
-		jw_kv_int(j, "mismatched_files", r->mismatched);
-		jw_kv_int(j, "objects_never_loaded", r->unloaded);
-		jw_kv_int(j, "objects_without_data", r->objects_without_data);
-		jw_kv_int(j, "named_by_symbol", r->named_by_symbol);
-		jw_kv_int(j, "runs", r->runs);
+		json_object_update_new(j, json_pack("{s:i, s:i, s:i, s:i, s:i, s:I}", "notes_files", r->notes_files,
+						    "mismatched_files", r->mismatched, "objects_never_loaded", r->unloaded,
+						    "objects_without_data", r->objects_without_data, "named_by_symbol",
+						    r->named_by_symbol, "runs", (json_int_t)r->runs));
 		return;
 	}
 	printf(", %u run%s, notes (.gcno) for %d", r->runs, r->runs == 1 ? "" : "s", r->notes_files - r->unloaded);

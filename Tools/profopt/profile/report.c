@@ -6,6 +6,8 @@
 #include "commands.h"
 #include "format/family.h"
 #include "lib/json.h"
+
+#include <jansson.h>
 #include "lib/util.h"
 
 #include <stdint.h>
@@ -93,90 +95,54 @@ static double share(double part, double whole)
 	return whole > 0 ? part / whole : 0;
 }
 
-static void json_totals(struct json *j, const struct totals *t, int lines)
+#define I(v) ((json_int_t)(v))
+static json_t *json_totals(const struct totals *t, int lines)
 {
-	jw_kv_int(j, "functions", t->functions);
-	jw_kv_int(j, "executed", t->executed);
-	jw_kv_int(j, "never_executed", t->functions - t->executed);
-	jw_kv_int(j, "counters", (long long)t->counters);
-	jw_kv_int(j, "zero_counters", (long long)t->zero);
-	jw_kv_int(j, "count_sum", t->sum > INT64_MAX ? INT64_MAX : (long long)t->sum); /* for profopt coverage */
-	if (lines) {
-		jw_kv_int(j, "lines", t->lines);
-		jw_kv_int(j, "cold_lines", t->cold_lines);
-	}
+	json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "functions", I(t->functions), "executed", I(t->executed),
+			      "never_executed", I(t->functions - t->executed), "counters", I(t->counters), "zero_counters",
+			      I(t->zero), "count_sum", I(t->sum > INT64_MAX ? INT64_MAX : t->sum)); /* for profopt coverage */
+	if (lines)
+		json_object_update_new(o, json_pack("{s:I, s:I}", "lines", I(t->lines), "cold_lines", I(t->cold_lines)));
+	return o;
 }
+
+/* A function: its name and file, and more (a "{s:I...}" format and its values). */
+#define FN(f, more, ...) json_pack("{s:o, s:o" more "}", "name", jw_text((f)->name), "file", jw_text((f)->file), __VA_ARGS__)
 
 static void print_json(const struct report *r, const struct totals *all, struct fn_stat **hot, int top)
 {
-	struct json j;
-	jw_init(&j, stdout);
-	jw_begin_object(&j);
-	jw_kv_string(&j, "family", r->family->name);
-	jw_kv_string(&j, "format", r->version[0] ? r->version : NULL);
-	jw_kv_int(&j, "profile_files", r->profile_files);
-	jw_kv_int(&j, "damaged_files", r->damaged);
+	json_t *doc = json_pack("{s:s, s:o, s:i, s:i}", "family", r->family->name, "format",
+				r->version[0] ? jw_text(r->version) : json_null(), "profile_files", r->profile_files,
+				"damaged_files", r->damaged), *files = json_array(), *hottest = json_array(), *cold = json_array();
 	if (r->family->facts)
-		r->family->facts(r, &j);
-	jw_key(&j, "functions");
-	jw_begin_object(&j);
-	jw_kv_int(&j, "total", all->functions);
-	jw_kv_int(&j, "executed", all->executed);
-	jw_kv_int(&j, "never_executed", all->functions - all->executed);
-	jw_kv_number(&j, "never_executed_share", share((double)(all->functions - all->executed), (double)all->functions));
-	jw_end_object(&j);
-	jw_key(&j, "counters");
-	jw_begin_object(&j);
-	jw_kv_int(&j, "total", (long long)all->counters);
-	jw_kv_int(&j, "never_taken", (long long)all->zero);
-	jw_kv_number(&j, "never_taken_share", share((double)all->zero, (double)all->counters));
-	jw_end_object(&j);
-	jw_key(&j, "lines");
-	if (r->have_lines) {
-		jw_begin_object(&j);
-		jw_kv_int(&j, "total", all->lines);
-		jw_kv_int(&j, "in_never_executed_functions", all->cold_lines);
-		jw_kv_number(&j, "cold_share", share((double)all->cold_lines, (double)all->lines));
-		jw_end_object(&j);
-	} else {
-		jw_null(&j);
-	}
-	jw_key(&j, "files");
-	jw_begin_array(&j);
+		r->family->facts(r, doc);
 	for (int i = 0, next; i < r->nfn; i = next) {
 		struct totals t;
 		next = file_totals(r, i, &t);
-		jw_begin_object(&j);
-		jw_kv_string(&j, "file", r->fn[i].file);
-		json_totals(&j, &t, r->have_lines);
-		jw_end_object(&j);
+		json_t *o = json_pack("{s:o}", "file", jw_text(r->fn[i].file));
+		json_object_update_new(o, json_totals(&t, r->have_lines));
+		json_array_append_new(files, o);
 	}
-	jw_end_array(&j);
-	jw_key(&j, "hottest");
-	jw_begin_array(&j);
-	for (int i = 0; i < top && i < r->nfn && hot[i]->executed; i++) {
-		jw_begin_object(&j);
-		jw_kv_string(&j, "name", hot[i]->name);
-		jw_kv_string(&j, "file", hot[i]->file);
-		jw_kv_int(&j, "max_count", (long long)hot[i]->max);
-		jw_kv_int(&j, "sum_count", (long long)hot[i]->sum);
-		jw_end_object(&j);
-	}
-	jw_end_array(&j);
-	jw_key(&j, "never_executed");
-	jw_begin_array(&j);
+	for (int i = 0; i < top && i < r->nfn && hot[i]->executed; i++)
+		json_array_append_new(hottest, FN(hot[i], ", s:I, s:I", "max_count", I(hot[i]->max), "sum_count", I(hot[i]->sum)));
 	for (int i = 0; i < r->nfn; i++)
-		if (!r->fn[i].executed) {
-			jw_begin_object(&j);
-			jw_kv_string(&j, "name", r->fn[i].name);
-			jw_kv_string(&j, "file", r->fn[i].file);
-			if (r->fn[i].line)
-				jw_kv_int(&j, "line", r->fn[i].line);
-			jw_end_object(&j);
-		}
-	jw_end_array(&j);
-	jw_end_object(&j);
-	jw_finish(&j);
+		if (!r->fn[i].executed)
+			json_array_append_new(cold, r->fn[i].line ? FN(&r->fn[i], ", s:i", "line", (int)r->fn[i].line)
+								  : FN(&r->fn[i], "", NULL));
+	json_t *lines = !r->have_lines ? json_null()
+		: json_pack("{s:I, s:I, s:f}", "total", I(all->lines), "in_never_executed_functions", I(all->cold_lines),
+			    "cold_share", share((double)all->cold_lines, (double)all->lines));
+	json_object_update_new(doc, json_pack("{s:{s:I, s:I, s:I, s:f}, s:{s:I, s:I, s:f}, s:o, s:o, s:o, s:o}",
+		"functions", "total", I(all->functions), "executed", I(all->executed), "never_executed",
+		I(all->functions - all->executed), "never_executed_share",
+		share((double)(all->functions - all->executed), (double)all->functions),
+		"counters", "total", I(all->counters), "never_taken", I(all->zero), "never_taken_share",
+		share((double)all->zero, (double)all->counters),
+		"lines", lines, "files", files, "hottest", hottest, "never_executed", cold));
+	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	puts(text);
+	free(text);
+	json_decref(doc);
 }
 
 /* The two lines the pipeline shows after its merge (--brief): how much ran, how much is cold. */
