@@ -190,3 +190,17 @@ void jw_set(json_t *obj, const char *key, json_t *v)
 	json_object_set_new(obj, json_string_value(k), v);
 	json_decref(k);
 }
+
+json_t *jw_opt(const char *s)
+{
+	return s ? jw_text(s) : json_null();
+}
+
+void jw_print(json_t *doc)
+{
+	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	puts(text ? text : "null");
+	fflush(stdout);
+	free(text);
+	json_decref(doc);
+}

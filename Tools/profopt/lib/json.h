@@ -1,4 +1,6 @@
-/* json.h - a small streaming JSON writer (objects, arrays, strings, numbers). */
+/* json.h - JSON: the driver writes it with jansson, which also reads it (jw_text, jw_set, jw_opt,
+ * jw_print carry its names and print its documents); the streaming writer (jw_init...) is the
+ * benchmark tool's. */
 #ifndef PROFOPT_JSON_H
 #define PROFOPT_JSON_H
 
@@ -37,6 +39,10 @@ char *jw_escape(const char *s);
 json_t *jw_text(const char *s);
 /* obj[key] = v (taking v's reference), key's bytes that are not UTF-8 as U+FFFD. */
 void jw_set(json_t *obj, const char *key, json_t *v);
+/* s as jw_text, or null for NULL. */
+json_t *jw_opt(const char *s);
+/* Prints doc on stdout (two-space indents, keys in their order) and frees it. */
+void jw_print(json_t *doc);
 /* Ends the document with a newline. */
 void jw_finish(struct json *j);
 

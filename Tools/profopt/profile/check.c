@@ -227,51 +227,32 @@ static void check_run(const struct check_opts *o, const char *const *suf, struct
 	r->ok = r->stale <= r->allowed && r->log.count[LOG_CORRUPTED] == 0;
 }
 
-static void json_log(struct json *j, const struct build_log *s, const char *file)
+static json_t *json_log(const struct build_log *s, const char *file)
 {
-	jw_begin_object(j);
-	jw_kv_string(j, "file", file);
+	json_t *log = json_pack("{s:o}", "file", jw_text(file)), *messages = json_array();
 	for (int k = 0; k < LOG_KINDS; k++)
-		jw_kv_int(j, log_kind_names[k], s->count[k]);
-	jw_key(j, "messages");
-	jw_begin_array(j);
-	for (int i = 0; i < s->n; i++) {
-		jw_begin_object(j);
-		jw_kv_int(j, "line", s->m[i].line);
-		jw_kv_string(j, "kind", log_kind_names[s->m[i].kind]);
-		jw_kv_string(j, "source", s->m[i].source);
-		jw_kv_string(j, "text", s->m[i].text);
-		jw_end_object(j);
-	}
-	jw_end_array(j);
-	jw_end_object(j);
+		json_object_set_new(log, log_kind_names[k], json_integer(s->count[k]));
+	for (int i = 0; i < s->n; i++)
+		json_array_append_new(messages, json_pack("{s:i, s:s, s:o, s:o}", "line", s->m[i].line, "kind",
+							  log_kind_names[s->m[i].kind], "source", jw_opt(s->m[i].source),
+							  "text", jw_opt(s->m[i].text)));
+	json_object_set_new(log, "messages", messages);
+	return log;
 }
 
 static void print_check_json(const struct check_opts *o, const struct check_result *r)
 {
-	struct json j;
-	jw_init(&j, stdout);
-	jw_begin_object(&j);
-	jw_kv_string(&j, "fingerprint", o->against);
-	jw_kv_string(&j, "root", o->against ? (o->root ? o->root : r->old.root) : NULL);
-	jw_kv_int(&j, "files", r->old.n);
+	json_t *doc = json_pack("{s:o, s:o, s:i}", "fingerprint", jw_opt(o->against), "root",
+				jw_opt(o->against ? (o->root ? o->root : r->old.root) : NULL), "files", r->old.n);
 	for (int c = 0; c < CHANGES; c++) {
-		jw_key(&j, change_names[c]);
-		jw_begin_array(&j);
+		json_t *files = json_array();
 		for (int i = 0; i < r->d.n[c]; i++)
-			jw_string(&j, r->d.v[c][i]);
-		jw_end_array(&j);
+			json_array_append_new(files, jw_text(r->d.v[c][i]));
+		json_object_set_new(doc, change_names[c], files);
 	}
-	jw_key(&j, "log");
-	if (o->log)
-		json_log(&j, &r->log, o->log);
-	else
-		jw_null(&j);
-	jw_kv_int(&j, "stale_sources", r->stale);
-	jw_kv_string(&j, "limit", o->limit_arg);
-	jw_kv_bool(&j, "ok", r->ok);
-	jw_end_object(&j);
-	jw_finish(&j);
+	json_object_update_new(doc, json_pack("{s:o, s:i, s:o, s:b}", "log", o->log ? json_log(&r->log, o->log) : json_null(),
+					      "stale_sources", r->stale, "limit", jw_opt(o->limit_arg), "ok", r->ok));
+	jw_print(doc);
 }
 
 static void print_check_text(const struct check_opts *o, const struct check_result *r)

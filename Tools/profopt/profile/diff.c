@@ -225,17 +225,8 @@ static void print_result(int json, double similarity, const struct diff_result *
 {
 	int no_counts = r->total_a == 0 && r->total_b == 0;
 	if (json) {
-		struct json j;
-		jw_init(&j, stdout);
-		jw_begin_object(&j);
-		jw_key(&j, "similarity");
-		jw_fixed(&j, similarity, 6);
-		jw_kv_bool(&j, "identical", r->identical);
-		jw_kv_bool(&j, "no_counts", no_counts);
-		jw_kv_int(&j, "files", r->files);
-		jw_kv_int(&j, "files_differing", r->differing);
-		jw_end_object(&j);
-		jw_finish(&j);
+		jw_print(json_pack("{s:f, s:b, s:b, s:i, s:i}", "similarity", similarity, "identical", r->identical,
+				   "no_counts", no_counts, "files", r->files, "files_differing", r->differing));
 		return;
 	}
 	printf("similarity: %.3f%% (edge-count overlap%s)\nidentical:  %s", 100 * similarity,

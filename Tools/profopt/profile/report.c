@@ -112,7 +112,7 @@ static json_t *json_totals(const struct totals *t, int lines)
 static void print_json(const struct report *r, const struct totals *all, struct fn_stat **hot, int top)
 {
 	json_t *doc = json_pack("{s:s, s:o, s:i, s:i}", "family", r->family->name, "format",
-				r->version[0] ? jw_text(r->version) : json_null(), "profile_files", r->profile_files,
+				jw_opt(r->version[0] ? r->version : NULL), "profile_files", r->profile_files,
 				"damaged_files", r->damaged), *files = json_array(), *hottest = json_array(), *cold = json_array();
 	if (r->family->facts)
 		r->family->facts(r, doc);
@@ -139,10 +139,7 @@ static void print_json(const struct report *r, const struct totals *all, struct 
 		"counters", "total", I(all->counters), "never_taken", I(all->zero), "never_taken_share",
 		share((double)all->zero, (double)all->counters),
 		"lines", lines, "files", files, "hottest", hottest, "never_executed", cold));
-	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-	puts(text);
-	free(text);
-	json_decref(doc);
+	jw_print(doc);
 }
 
 /* The two lines the pipeline shows after its merge (--brief): how much ran, how much is cold. */
