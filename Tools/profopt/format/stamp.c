@@ -4,49 +4,35 @@
 #include "lib/util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-struct json *stamp_begin(struct stamp *s, const char *stage, double seconds)
+json_t *stamp_begin(const char *stage, double seconds)
 {
 	char when[32];
 	time_t t = time(NULL);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	*s = (struct stamp){.stage = stage};
-	if (!(s->mem = open_memstream(&s->data, &s->len)))
-		fatal("open_memstream: %s", strerror(errno));
-	jw_init_line(&s->json, s->mem);
-	jw_begin_object(&s->json);
-	jw_kv_string(&s->json, "stage", stage);
-	jw_kv_string(&s->json, "status", "ok");
-	jw_key(&s->json, "seconds");
-	jw_fixed(&s->json, seconds, 1);
-	jw_kv_string(&s->json, "finished", when);
-	return &s->json;
+	return json_pack("{s:o, s:s, s:o, s:s}", "stage", jw_text(stage), "status", "ok", "seconds",
+			 isfinite(seconds) ? json_real(round(seconds * 10) / 10) : json_null(), "finished", when);
 }
 
-void stamp_end(struct stamp *s, const char *path)
+void stamp_end(json_t *rec, const char *path)
 {
-	jw_end_object(&s->json);
-	jw_finish(&s->json);
-	if (fclose(s->mem) != 0)
-		fatal("the %s stage's record: %s", s->stage, strerror(errno));
-	/* a record summary would take for a damaged stamp is never written */
-	char err[200];
-	json_t *rec = stamp_parse(s->data, s->len, "the record", err, sizeof err);
-	if (!rec)
-		fatal("the %s stage's record is not a valid stamp (%s): %.200s", s->stage, err, s->data);
+	char *text = json_dumps(rec, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+	if (!text)
+		fatal("the %s stage's record cannot be written", json_string_value(json_object_get(rec, "stage")));
+	char *line = xasprintf("%s\n", text);
+	output_write(path, line, strlen(line));
+	free(line);
+	free(text);
 	json_decref(rec);
-	output_write(path, s->data, s->len);
-	free(s->data);
 }
 
 void stamp_write(const char *path, const char *stage, double seconds)
 {
-	struct stamp s;
-	stamp_begin(&s, stage, seconds);
-	stamp_end(&s, path);
+	stamp_end(stamp_begin(stage, seconds), path);
 }
 
 json_t *stamp_parse(const char *data, size_t len, const char *name, char *why, size_t n)

@@ -5,19 +5,12 @@
 
 #include "lib/json.h"
 
-#include <jansson.h>
 #include <stddef.h>
 
-/* stamp_begin returns the writer for the stage's own facts; stamp_end writes the file (exits on failure). */
-struct stamp {
-	struct json json;
-	FILE *mem;
-	char *data;
-	size_t len;
-	const char *stage;
-};
-struct json *stamp_begin(struct stamp *s, const char *stage, double seconds);
-void stamp_end(struct stamp *s, const char *path);
+/* A stage's record (stage, status ok, seconds, finished), to which it adds its own facts;
+ * stamp_end writes it to path as one line and frees it (exits on failure). */
+json_t *stamp_begin(const char *stage, double seconds);
+void stamp_end(json_t *rec, const char *path);
 /* A record with no facts of its own. */
 void stamp_write(const char *path, const char *stage, double seconds);
 

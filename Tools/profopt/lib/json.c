@@ -175,3 +175,32 @@ char *jw_escape(const char *s)
 	fclose(f);
 	return data;
 }
+
+json_t *jw_text(const char *s)
+{
+	char *q = jw_escape(s);
+	json_t *v = json_loads(q, JSON_DECODE_ANY, NULL);
+	free(q);
+	return v;
+}
+
+void jw_set(json_t *obj, const char *key, json_t *v)
+{
+	json_t *k = jw_text(key);
+	json_object_set_new(obj, json_string_value(k), v);
+	json_decref(k);
+}
+
+json_t *jw_opt(const char *s)
+{
+	return s ? jw_text(s) : json_null();
+}
+
+void jw_print(json_t *doc)
+{
+	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	puts(text ? text : "null");
+	fflush(stdout);
+	free(text);
+	json_decref(doc);
+}

@@ -1,7 +1,10 @@
-/* json.h - a small streaming JSON writer (objects, arrays, strings, numbers). */
+/* json.h - JSON: the driver writes it with jansson, which also reads it (jw_text, jw_set, jw_opt,
+ * jw_print carry its names and print its documents); the streaming writer (jw_init...) is the
+ * benchmark tool's. */
 #ifndef PROFOPT_JSON_H
 #define PROFOPT_JSON_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 struct json {
@@ -32,6 +35,14 @@ void jw_kv_int(struct json *j, const char *key, long long v);
 void jw_kv_bool(struct json *j, const char *key, int v);
 /* A malloc'd, quoted JSON string literal for s. */
 char *jw_escape(const char *s);
+/* s as a jansson string, its bytes that are not UTF-8 as U+FFFD (jansson refuses them). */
+json_t *jw_text(const char *s);
+/* obj[key] = v (taking v's reference), key's bytes that are not UTF-8 as U+FFFD. */
+void jw_set(json_t *obj, const char *key, json_t *v);
+/* s as jw_text, or null for NULL. */
+json_t *jw_opt(const char *s);
+/* Prints doc on stdout (two-space indents, keys in their order) and frees it. */
+void jw_print(json_t *doc);
 /* Ends the document with a newline. */
 void jw_finish(struct json *j);
 

@@ -43,6 +43,12 @@ struct option_spec {
 #define OPT_LIST(name, letter, type, field, arg, help) {name, letter, OPTION_LIST, offsetof(type, field), arg, help, 0, 0}
 #define OPT_END {NULL, 0, OPTION_FLAG, 0, NULL, NULL, 0, 0}
 
+/* The rows several commands share (as git's OPT__QUIET): one name, one help, one default. */
+#define OPT_JSON(type, field) OPT_FLAG("json", 0, type, field, "machine-readable output (keys: profopt(1), JSON OUTPUT)")
+#define OPT_STAMP(type, field) OPT_STRING("stamp", 0, type, field, "FILE", "on success, write the stage record (JSON) to FILE")
+#define OPT_BUILD_DIR(type, field) OPT_STRING("build-dir", 0, type, field, "DIR", "the build tree")
+#define OPT_SKIP(type, field) OPT_LIST("skip", 0, type, field, "NAME", "do not descend into directories called NAME (repeatable)")
+
 /* A command's whole interface: what --help prints, and what the parser accepts. */
 struct command_options {
 	const char *name;    /* "merge" */

@@ -3,12 +3,6 @@
 #include "commands.h"
 #include "format/family.h"
 #include "lib/util.h"
-#include "lib/walk.h"
-
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
 struct clear_options {
 	const char *family, *dir;
@@ -17,10 +11,10 @@ struct clear_options {
 };
 
 static const struct option_spec clear_options[] = {
-	OPT_STRING("family", 0, struct clear_options, family, "gcc|clang|apple-clang", "the compiler family"),
-	OPT_STRING("build-dir", 0, struct clear_options, dir, "DIR", "the build tree"),
+	OPT_FAMILY(struct clear_options, family),
+	OPT_BUILD_DIR(struct clear_options, dir),
 	OPT_FLAG("notes", 0, struct clear_options, notes, "gcc: its compiles' *.gcno notes too"),
-	OPT_LIST("skip", 0, struct clear_options, skip, "NAME", "directories of that name are not entered (repeatable)"),
+	OPT_SKIP(struct clear_options, skip),
 	OPT_END,
 };
 
@@ -40,14 +34,8 @@ int cmd_clear(int argc, char **argv)
 	struct clear_options o = {0};
 	if (options_parse(&options_clear, argc, argv, &o) < argc || !o.family || !o.dir)
 		usage_error("give --family=gcc|clang|apple-clang and --build-dir=DIR, nothing else");
-	if (family_parse(o.family)->merged)
-		return 0; /* clang's raw profiles are never written into the build tree */
-	if (access(o.dir, F_OK) < 0 && errno == ENOENT)
-		return 0; /* no build tree, no profile data in it */
-	int n = remove_files(o.dir, ".gcda", o.skip.v);
-	int m = o.notes ? remove_files(o.dir, ".gcno", o.skip.v) : 0;
-	if (n + m)
-		fprintf(stderr, "clear: %d .gcda%s files removed under %s\n", n + m, o.notes ? " and .gcno" : "",
-			printable(o.dir));
+	const struct family *fam = family_parse(o.family);
+	if (fam->clear) /* clang's raw profiles are never written into the build tree */
+		fam->clear(o.dir, o.notes, o.skip.v);
 	return 0;
 }

@@ -171,34 +171,22 @@ static struct jumps count_jumps(const struct dispatch_options *o, const char *fi
 }
 
 static const struct option_spec dispatch_options[] = {
-	OPT_STRING("function", 0, struct dispatch_options, function, "NAME",
-		   "the eval loop, whose computed gotos are counted (with its parts NAME.SUFFIX)"),
-	OPT_STRING("handlers", 0, struct dispatch_options, handlers, "PREFIX",
-		   "instead, a tail-calling interpreter: its opcode handlers, the functions named PREFIX..."),
-	OPT_STRING("reference", 0, struct dispatch_options, reference, "OBJ",
-		   "the same source compiled by the same compiler at -O3, without profile or LTO (with the flags "
-		   "that keep a dispatch apart where the compiler needs them: AX_PGO's PGO_DISPATCH_REF_CFLAGS)"),
-	OPT_INT("min", 0, struct dispatch_options, min, "PERCENT", 0, 100,
-		"the least share of the reference's indirect jumps the program must keep (default 90; 0: "
-		"any, the counts said)"),
-	OPT_STRING("objdump", 0, struct dispatch_options, objdump, "PATH",
-		   "objdump that disassembles both (default objdump; a cross build's: the target's)"),
+	OPT_STRING("function", 0, struct dispatch_options, function, "NAME", "the eval loop, whose computed gotos are counted"),
+	OPT_STRING("handlers", 0, struct dispatch_options, handlers, "PREFIX", "instead, a tail-calling interpreter's handlers PREFIX..."),
+	OPT_STRING("reference", 0, struct dispatch_options, reference, "OBJ", "the same source by the same compiler at -O3, no profile"),
+	OPT_INT("min", 0, struct dispatch_options, min, "PERCENT", 0, 100, "least share of OBJ's indirect jumps to keep (default 90)"),
+	OPT_STRING("objdump", 0, struct dispatch_options, objdump, "PATH", "objdump that disassembles both (default objdump)"),
 	OPT_END,
 };
 
 const struct command_options options_dispatch = {
 	"dispatch",
 	"(--function=NAME | --handlers=PREFIX) --reference=OBJ [OPTIONS] PROGRAM",
-	"Checks that PROGRAM's interpreter dispatch was not merged: counts the indirect jumps of\n"
-	"its eval loop (--function: the computed gotos, one per opcode handler; --handlers: a\n"
-	"tail-calling interpreter's handlers, each ending in an indirect tail jump to the next)\n"
-	"and compares them with the same count in OBJ, a reference compile of the same source by\n"
-	"the same compiler at -O3.  Clang 19 merges every computed goto into one indirect jump\n"
-	"(llvm/llvm-project#106846), which costs an interpreter much of its speed.  Prints the\n"
-	"dispatch line: both counts and the share kept.\n",
+	"Checks that PROGRAM's interpreter dispatch was not merged (clang 19): its eval loop's\n"
+	"indirect jumps against OBJ's, a reference compile.  Prints both counts and the share kept.\n",
 	dispatch_options,
-	"Exit status: 0 ok, 1 PROGRAM keeps less than --min percent of OBJ's indirect jumps (both\n"
-	"numbers said), or the loop is in neither, 2 bad usage.\n",
+	"Exit status: 0 ok, 1 PROGRAM keeps less than --min percent of OBJ's indirect jumps, or\n"
+	"the loop is in neither, 2 bad usage.\n",
 	0,
 };
 

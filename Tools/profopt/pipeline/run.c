@@ -172,7 +172,7 @@ struct run_options {
 static const struct option_spec run_options[] = {
 	OPT_STRING("label", 0, O, label, "TEXT", "stage name shown in banners"),
 	OPT_STRING("log", 0, O, log, "FILE", "where the command's output goes (required)"),
-	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE"),
+	OPT_STAMP(O, stamp),
 	OPT_STRING("since", 0, O, since, "FILE",
 		   "the record's duration counts from FILE's modification time (a stage of several commands, this "
 		   "one the last)"),

@@ -17,11 +17,10 @@ struct stash_options {
 };
 
 static const struct option_spec stash_options[] = {
-	OPT_STRING("build-dir", 0, struct stash_options, dir, "DIR", "the build tree whose profile files are kept"),
+	OPT_BUILD_DIR(struct stash_options, dir),
 	OPT_STRING("archive", 0, struct stash_options, archive, "FILE", "the archive (tar) they are kept in"),
 	OPT_STRING("suffix", 0, struct stash_options, suffix, "SUFFIX", "the profile files' suffix (default .gcda)"),
-	OPT_LIST("skip", 0, struct stash_options, skip, "NAME",
-		 "directories of that name are not entered (e.g. the pipeline's own; repeatable)"),
+	OPT_SKIP(struct stash_options, skip),
 	OPT_END,
 };
 

@@ -17,7 +17,7 @@ struct summary_options {
 };
 
 static const struct option_spec summary_options[] = {
-	OPT_FLAG("json", 0, struct summary_options, json, "the summary as JSON, on stdout"),
+	OPT_JSON(struct summary_options, json),
 	OPT_END,
 };
 

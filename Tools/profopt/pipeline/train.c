@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,17 +100,15 @@ static char **task_env(const struct train_opts *o, const struct source *src, con
 		option_list_add(&t, o->src[0].env.v[i]);
 	for (int i = 0; src != &o->src[0] && i < src->env.n; i++)
 		option_list_add(&t, src->env.v[i]);
-	char *e = !o->raw_dir ? NULL
-		  : o->fam == &family_gcc ? xasprintf("GCOV_PREFIX=%s", o->raw_dir)
-					  : xasprintf("LLVM_PROFILE_FILE=%s%s%s/%s", o->raw_dir, src->name ? "/" : "",
-						      src->name ? src->name : "", o->pattern);
-	if (e)
-		option_list_add(&t, e);
-	if (e && o->fam == &family_gcc)
-		option_list_add(&t, "GCOV_PREFIX_STRIP=0");
-	for (int i = 0; i < t.n; i++) /* the list, NULL-terminated, becomes the environment */
-		t.v[i] = substitute(t.v[i], file, 0);
-	free(e);
+	int own = t.n; /* from here on, the family's entries: malloc'd */
+	if (o->raw_dir)
+		o->fam->train_env(&t, o->raw_dir, src->name, o->pattern);
+	for (int i = 0; i < t.n; i++) { /* the list, NULL-terminated, becomes the environment */
+		char *v = substitute(t.v[i], file, 0);
+		if (i >= own)
+			free((char *)t.v[i]);
+		t.v[i] = v;
+	}
 	return (char **)t.v;
 }
 
@@ -118,7 +117,7 @@ static void add_job(struct pool *pool, int *cap, const struct source *src, const
 		    const struct train_opts *o)
 {
 	char *file = safe_name(name);
-	for (int run = 0; run < (o->fam == &family_gcc ? src->weight : 1); run++) {
+	for (int run = 0; run < (o->fam && o->fam->weight_by_runs ? src->weight : 1); run++) {
 		pool->jobs = grow_array(pool->jobs, pool->njobs, cap, sizeof *pool->jobs, 64);
 		struct job *j = &pool->jobs[pool->njobs];
 		memset(j, 0, sizeof *j);
@@ -344,25 +343,25 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 
 static void write_results(const struct pool *pool, const char *path, double seconds, const char *status)
 {
-	struct buf b = {0};
-	buf_printf(&b, "{\"stage\": \"train\", \"status\": \"%s\", \"seconds\": %.1f, \"jobs\": %d, \"tasks\": %d", status,
-		   seconds, pool->parallel, pool->njobs);
+	json_t *doc = json_pack("{s:s, s:s, s:f, s:i, s:i}", "stage", "train", "status", status, "seconds",
+				round(seconds * 10) / 10, "jobs", pool->parallel, "tasks", pool->njobs), *all = json_array();
 	for (enum job_result r = RESULT_PASSED; r <= RESULT_PROFILE_LOST; r++) /* in pool.h's order */
-		buf_printf(&b, ", \"%s\": %d", job_result_name(r), count_results(pool, r));
-	buf_puts(&b, ", \"results\": [");
+		json_object_set_new(doc, job_result_name(r), json_integer(count_results(pool, r)));
 	for (int i = 0; i < pool->njobs; i++) {
 		const struct job *j = &pool->jobs[i];
-		char *name = jw_escape(j->name), *log = jw_escape(j->log_path);
-		buf_printf(&b, "%s\n  {\"name\": %s, \"result\": \"%s\", \"exit\": %d, \"seconds\": %.2f, \"log\": %s}",
-			   i ? "," : "", name, job_result_name(j->result),
-			   j->state == JOB_DONE ? shell_status(j->status) : -1,
-			   j->state == JOB_DONE ? j->end - j->start : 0.0, log);
-		free(name);
-		free(log);
+		int done = j->state == JOB_DONE;
+		json_array_append_new(all, json_pack("{s:o, s:s, s:i, s:f, s:o}", "name", jw_text(j->name), "result",
+						     job_result_name(j->result), "exit", done ? shell_status(j->status) : -1,
+						     "seconds", done ? round((j->end - j->start) * 100) / 100 : 0.0,
+						     "log", jw_text(j->log_path)));
 	}
-	buf_puts(&b, "\n]}\n");
-	output_write(path, b.data, b.len);
-	buf_free(&b);
+	json_object_set_new(doc, "results", all);
+	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(12));
+	char *line = xasprintf("%s\n", text);
+	output_write(path, line, strlen(line));
+	free(line);
+	free(text);
+	json_decref(doc);
 }
 
 /* --no-crash: says which crashes are excused (--crashed-before) and which are not; returns how
@@ -497,51 +496,29 @@ static void add_source(struct train_opts *o, const char *spec)
 #define O struct train_opts
 static const struct option_spec train_options[] = {
 	OPT_INT("jobs", 'j', O, jobs, "N", 1, MAX_JOBS, "parallel tasks (default: number of CPUs)"),
-	OPT_SECONDS("timeout", 0, O, timeout,
-		    "per-task limit, at most 604800 (a week): SIGTERM to the task's process group, then SIGKILL "
-		    "5 s later (default 1200)"),
+	OPT_SECONDS("timeout", 0, O, timeout, "per-task limit, at most a week (default 1200)"),
 	OPT_STRING("work-dir", 'C', O, cwd, "DIR", "run tasks in DIR"),
 	OPT_STRING("log-dir", 0, O, log_dir, "DIR", "one log per task, DIR/NAME.log (default: train-logs)"),
-	OPT_STRING("workload", 0, O, workload, "NAME[:WEIGHT]",
-		   "start a workload: the --tasks, --each, --setenv and COMMANDs after it are its tasks"),
+	OPT_STRING("workload", 0, O, workload, "NAME[:WEIGHT]", "start a workload: the task options after it are its"),
 	OPT_STRING("tasks", 0, O, cur.tasks_file, "FILE", "the task list (per workload after --workload)"),
 	OPT_STRING("each", 0, O, cur.each, "TEMPLATE", "each line of --tasks is a name; the command is TEMPLATE with {} the name"),
-	OPT_SHARE("min-ran", 0, O, min_ran, "SHARE",
-		  "fail unless this share of tasks ran to the end, passing or failing (default 90%; '100%' or '1' = all)"),
-	OPT_FLAG("all-pass", 0, O, all_pass,
-		 "fail unless every task passed (exit status 0): for checking a program with self-checking tasks "
-		 "rather than training it (--min-ran then does not apply)"),
-	OPT_FLAG("no-crash", 0, O, no_crash,
-		 "fail if a task was killed by a signal it was not sent (a crash): for checking that an optimized "
-		 "program runs what its instrumented build ran, where tests may fail for other reasons"),
+	OPT_SHARE("min-ran", 0, O, min_ran, "SHARE", "fail unless this share of tasks ran to the end (default 90%)"),
+	OPT_FLAG("all-pass", 0, O, all_pass, "fail unless every task passed (then --min-ran does not apply)"),
+	OPT_FLAG("no-crash", 0, O, no_crash, "fail if a task was killed by a signal profopt did not send (a crash)"),
 	OPT_LIST("crashed-before", 0, O, crashed_before_files, "FILE",
-		 "with --no-crash: a task that crashed in the run whose --results FILE is (the training) is named but "
-		 "excused (repeatable)"),
+		 "with --no-crash: excuse a task that crashed in the run of these --results (repeatable)"),
 	OPT_LIST("failed-before", 0, O, failed_before_files, "FILE",
-		 "with --all-pass: a task that did not pass in the run whose --results FILE is (the training, on the "
-		 "instrumented build) is named but excused, a crash, timeout or failed start only by the same there; "
-		 "every other task must pass (repeatable)"),
-	OPT_LIST("setenv", 0, O, cur.env, "NAME=VALUE",
-		 "set for every task (repeatable; after --workload, for that workload's tasks); {} in VALUE becomes "
-		 "the task's name (as in its log's name)"),
-	OPT_STRING("family", 0, O, family, "gcc|clang|apple-clang",
-		   "with --raw-dir: where the instrumented program writes its profile: gcc, GCOV_PREFIX=DIR (the .gcda "
-		   "files under DIR at their objects' absolute paths, for profopt merge --from=DIR); clang, "
-		   "LLVM_PROFILE_FILE=DIR[/NAME]/PATTERN"),
-	OPT_STRING("raw-dir", 0, O, raw_dir, "DIR", "the training's raw profiles (see --family)"),
-	OPT_STRING("profile-pattern", 0, O, pattern, "PAT",
-		   "clang: raw profile file names, {} the task's name (default {}-%m.profraw: files per task, the "
-		   "same in every training)"),
-	OPT_STRING("launcher", 0, O, launcher, "PROGRAM",
-		   "start every task's command as PROGRAM COMMAND (a cross build's runner; a command in shell syntax "
-		   "reaches it with its first word)"),
+		 "with --all-pass: excuse a task that did not pass in the run of these --results (repeatable)"),
+	OPT_LIST("setenv", 0, O, cur.env, "NAME=VALUE", "set for every task (or the workload's); {} is the task's name"),
+	OPT_FAMILY(O, family),
+	OPT_STRING("raw-dir", 0, O, raw_dir, "DIR", "with --family: where the instrumented program writes its profile"),
+	OPT_STRING("profile-pattern", 0, O, pattern, "PAT", "clang: raw profile names, {} the task's (default {}-%m.profraw)"),
+	OPT_STRING("launcher", 0, O, launcher, "PROGRAM", "start every task's command as PROGRAM COMMAND (a cross runner)"),
 	OPT_SECONDS("heartbeat", 0, O, heartbeat, "interval of plain progress lines off a terminal (default 30)"),
 	OPT_STRING("results", 0, O, results, "FILE", "write per-task results as JSON"),
-	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE"),
+	OPT_STAMP(O, stamp),
 	OPT_STRING("stage", 0, O, stage, "NAME", "the stage the record names (default train; e.g. cs-train)"),
-	OPT_FLAG("stop-with-parent", 0, O, stop_with_parent,
-		 "(Linux) stop as on SIGTERM when the process that started profopt train ends: a training whose make "
-		 "was killed does not run on"),
+	OPT_FLAG("stop-with-parent", 0, O, stop_with_parent, "(Linux) stop when the process that started it ends"),
 	OPT_END,
 };
 #undef O
@@ -550,30 +527,10 @@ const struct command_options options_train = {
 	"train",
 	"[OPTIONS] [--tasks=FILE] [--] [COMMAND...]\n"
 	"[OPTIONS] --workload=NAME[:WEIGHT] [WORKLOAD OPTIONS] [COMMAND...] ...",
-	"Runs training tasks for a PGO build, N at a time.  Tasks come from --tasks=FILE\n"
-	"(one per line: 'NAME<TAB>COMMAND', or just COMMAND; '#' starts a comment) and from\n"
-	"the COMMAND arguments.  With --each=TEMPLATE each line of FILE is a name and the\n"
-	"command is TEMPLATE with {} replaced by the name.  Commands without shell syntax\n"
-	"are executed directly, others by /bin/sh -c.  FILE is UTF-8 text without control\n"
-	"characters but tab, lines of at most 65536 bytes, names of at most 255: a line that is\n"
-	"not refuses the list, naming it (no byte may hide the tasks after it).\n"
-	"\n"
-	"Several workloads train in one call: each --workload=NAME[:WEIGHT] argument starts a\n"
-	"workload, whose tasks are the --tasks, --each, --setenv and COMMAND arguments after it, up\n"
-	"to the next --workload (which therefore ends a list of COMMANDs too).  All of them run in\n"
-	"one pool; their logs go to LOG-DIR/NAME/.  WEIGHT (default 1) counts the workload so many\n"
-	"times: with --family=gcc its tasks run WEIGHT times (libgcov adds the counts); otherwise\n"
-	"merge applies it (clang: profopt merge --weighted=RAW-DIR/NAME:WEIGHT).\n",
+	"Runs training tasks for a PGO build, N at a time: the lines of --tasks=FILE\n"
+	"('NAME<TAB>COMMAND' or COMMAND) and the COMMAND arguments, per --workload if given.\n"
+	"What a failed, crashed or lost task leaves in the profile: profopt(1).\n",
 	train_options,
-	"A task that fails (non-zero exit) still ran and its counts are in the profile.  Of a task\n"
-	"that crashed or timed out, what its processes counted is in the profile if they exited\n"
-	"(on SIGTERM too) and lost if a signal killed them; the rest of the profile is intact.  A\n"
-	"task that timed out gets SIGTERM, and what of it still runs 5 s later SIGKILL.  A task\n"
-	"whose profile could not be written (the profiling runtime said so in its output:\n"
-	"'profiling:FILE:...' from libgcov, 'LLVM Profile Error: ...' from clang's) is lost too.\n"
-	"Processes a task leaves behind in its process group are stopped when it ends.  A task the\n"
-	"shell could not start (exit 126: not executable, 127: not found) did not run: it wrote no\n"
-	"counts and does not count toward --min-ran.\n"
 	"Exit status: 0 ok, 1 too few tasks ran (or, with --all-pass, one did not pass; with\n"
 	"--no-crash, one crashed), 2 bad usage, 130 interrupted.\n",
 	1,
@@ -657,16 +614,15 @@ static void load_sources(struct pool *pool, const struct train_opts *o)
 
 static void write_stamp(const struct train_opts *o, const struct pool *pool, double seconds, int failed, int lost)
 {
-	struct stamp s;
 	struct buf workloads = {0}; /* "main:1 extra:2" */
 	for (int k = 1; k < o->nsrc; k++)
 		buf_printf(&workloads, "%s%s:%d", k > 1 ? " " : "", o->src[k].name, o->src[k].weight);
-	struct json *j = stamp_begin(&s, o->stage, seconds);
-	jw_kv_int(j, "tasks", pool->njobs), jw_kv_int(j, "ran", pool->njobs - lost), jw_kv_int(j, "failed", failed);
-	jw_kv_int(j, "lost", lost), jw_kv_int(j, "jobs", pool->parallel);
+	json_t *j = stamp_begin(o->stage, seconds);
+	json_object_update_new(j, json_pack("{s:i, s:i, s:i, s:i, s:i}", "tasks", pool->njobs, "ran", pool->njobs - lost,
+					    "failed", failed, "lost", lost, "jobs", pool->parallel));
 	if (workloads.len)
-		jw_kv_string(j, "workloads", workloads.data);
-	stamp_end(&s, o->stamp);
+		json_object_set_new(j, "workloads", jw_text(workloads.data));
+	stamp_end(j, o->stamp);
 	buf_free(&workloads);
 }
 

@@ -44,24 +44,15 @@ struct unit {
 	int flags;              /* PROFILE_FLAG_* of its compile command; -1 unknown */
 	char *how;              /* where the command was read */
 	int instrumented;       /* the object holds profile-generate symbols */
-	int profile;            /* the profile has data for it */
-	int expect_layout;      /* clang: the profile calls one of its functions hot or never run */
+	struct unit_evidence ev; /* what the profile says of it */
 	int as_trained;         /* its source as at training (fingerprint): 1, 0 changed, -1 unknown,
 				 * TWIN_LAID_OUT: another compile of it is laid out */
 	int layout;             /* .text.hot / .text.unlikely section: 1, 0, or -1 (not ELF) */
 	const struct log_message *complaint;
-	const struct strmap *missing_fns; /* gcc: functions its compile found no profile for, or NULL */
-	const struct log_message *missing; /* the first such message */
-	int functions, unmatched; /* gcc: functions it defines; of them, those in missing_fns */
+	const struct log_message *missing; /* the first message of ev.missing_fns */
 	const char *dir;        /* make's directory at its compile (the log's), or NULL */
 	const char *source;     /* its compile's source, as the command named it, or NULL */
 	enum reason reason;
-};
-
-/* A function of the clang profile, by name without its file prefix. */
-struct fn_info {
-	uint64_t max;
-	int records;
 };
 
 struct verify_options {
@@ -72,75 +63,13 @@ struct verify_options {
 
 struct verify {
 	struct verify_options o;
-	const struct family *fam; /* gcc: a .gcda beside each object; clang: one merged profile */
+	const struct family *fam;
+	struct evidence ev; /* the profile */
 	struct unit *u;
 	int n;
 	struct strmap by_arg; /* "./path" -> unit index + 1 */
-	struct strmap fns;    /* clang: bare name -> struct fn_info */
-	uint64_t hot;         /* clang: the profile's hot count threshold (0: unknown) */
-	int nfuncs;           /* clang: functions with non-zero counts */
 	struct fingerprint *fp;  /* the sources at training, or NULL */
 };
-
-/* Strips the file prefix clang gives local functions in profiles ("file.c:f" or "file.c;f"). */
-static const char *bare_name(const char *s)
-{
-	const char *p = strrchr(s, ';');
-	if (!p)
-		p = strrchr(s, ':');
-	return p ? p + 1 : s;
-}
-
-/* Fails naming the tool and its words (or that it did not run). */
-static _Noreturn void tool_failed(const char *tool, const char *what, char *why)
-{
-	size_t n = why ? strlen(why) : 0;
-	while (n && (why[n - 1] == '\n' || why[n - 1] == ' '))
-		why[--n] = '\0';
-	fatal("%s show %s failed: %.500s", tool, what, n ? why : "cannot run it");
-}
-
-/* Whether a local function's profile name carries a distcc worker's temporary file
- * ("distccd_XXXX.i:f"): clang names a static function after the file it compiles, a worker's
- * changes every compile, so the use stage cannot find that function's counts. */
-static int named_by_worker_temp(const char *name)
-{
-	const char *colon = strrchr(name, ':');
-	if (!colon)
-		return 0;
-	const char *file = name;
-	for (const char *s = name; s < colon; s++)
-		if (*s == '/')
-			file = s + 1;
-	return starts_with(file, "distccd_") && colon - file > 2 && colon[-2] == '.' && colon[-1] == 'i';
-}
-
-/* Every function of the merged profile with its largest counter; and the hot threshold. */
-static void load_profile(struct verify *v, const char *path)
-{
-	struct shown_profile p;
-	char *why = NULL;
-	if (profdata_show(v->o.tool, path, &p, &why) < 0)
-		tool_failed(v->o.tool, v->o.profdata, why);
-	int temp = 0, example = -1;
-	for (int i = 0; i < p.n; i++) {
-		void **slot = strmap_slot(&v->fns, bare_name(p.fn[i].name), 1);
-		struct fn_info *f = *slot ? *slot : (*slot = xcalloc(1, sizeof *f));
-		f->records++;
-		f->max = p.fn[i].max > f->max ? p.fn[i].max : f->max;
-		v->nfuncs += p.fn[i].max > 0;
-		if (named_by_worker_temp(p.fn[i].name) && temp++ == 0)
-			example = i;
-	}
-	if (temp)
-		fatal("%d of %d functions of %s are named after a distcc worker's temporary file (%s): the "
-		      "instrumented compiles did not name their source (-Xclang=-main-file-name, which AX_PGO's "
-		      "distcc launcher adds), so no later compile finds these functions' counts",
-		      temp, p.n, printable(v->o.profdata), printable(p.fn[example].name));
-	shown_profile_free(&p);
-	if (profdata_hot_count(v->o.tool, path, &v->hot, &why) < 0)
-		tool_failed(v->o.tool, v->o.profdata, why);
-}
 
 /* One symbol of unit `object` (nm: every symbol, defined or not). */
 static void on_symbol(void *ctx, int object, const char *sym, char type)
@@ -151,20 +80,7 @@ static void on_symbol(void *ctx, int object, const char *sym, char type)
 			   starts_with(sym, "__llvm_profile_") || starts_with(sym, "__profc_") || starts_with(sym, "__profd_");
 	if (type != 'T' && type != 't' && type != 'W')
 		return;
-	if (!v->fam->merged) {
-		char *base = xasprintf("%.*s", (int)strcspn(sym, "."), sym); /* f.constprop.0, f.cold: f */
-		u->functions++;
-		u->unmatched += u->missing_fns && strmap_get(u->missing_fns, base);
-		free(base);
-		return;
-	}
-	const struct fn_info *f = strmap_get(&v->fns, sym);
-	if (!f)
-		return;
-	u->profile = 1;
-	/* a count near the threshold is lukewarm: clang's block counts are estimates from block
-	 * frequencies, a little off, and such a function may be laid out neither hot nor cold */
-	u->expect_layout |= f->records == 1 && (f->max == 0 || (v->hot && f->max - f->max / 8 >= v->hot));
+	v->fam->evidence_symbol(&v->ev, sym, &u->ev);
 }
 
 /* readelf on one object: DW_AT_producer or .GCC.command.line strings. */
@@ -201,12 +117,12 @@ static void on_section(const char *name, void *arg)
 		*layout = 1;
 }
 
-/* clang: the llvm-nm beside llvm-profdata, which also lists the local functions of LLVM bitcode
+/* clang: the llvm-nm beside llvm-profdata (the kind's nm), which also lists the local functions of LLVM bitcode
  * (LTO objects; binutils nm's plugin lists only global ones); else nm. */
 static char *default_nm(const struct verify *v)
 {
-	char *tool = v->fam->merged ? find_program(v->o.tool) : NULL, *slash = tool ? strrchr(tool, '/') : NULL;
-	char *nm = slash ? xasprintf("%.*s/llvm-nm", (int)(slash - tool), tool) : NULL;
+	char *tool = v->fam->nm ? find_program(v->o.tool) : NULL, *slash = tool ? strrchr(tool, '/') : NULL;
+	char *nm = slash ? xasprintf("%.*s/%s", (int)(slash - tool), tool, v->fam->nm) : NULL;
 	if (!nm || access(nm, X_OK) != 0) {
 		free(nm);
 		nm = xstrdup("nm");
@@ -254,26 +170,6 @@ static void read_objects(struct verify *v)
 	free(readelf);
 }
 
-/* gcc: every .gcda under the tree must read well: the compiler silently takes a truncated one
- * as partial counts, and a damaged one as none. */
-static void check_gcda_files(const char *dir, const char *const *skip)
-{
-	struct file_list l = {0};
-	find_files_here(&l, dir, ".gcda", skip, NULL);
-	int bad = 0;
-	for (int i = 0; i < l.n; i++) {
-		char *name = strcmp(dir, ".") ? xasprintf("%s/%s", dir, l.paths[i]) : xstrdup(l.paths[i]), err[600];
-		if (gcov_check_data(l.paths[i], name, err, sizeof err) < 0 && bad++ < 5)
-			fprintf(stderr, "%s: error: damaged profile: %s\n", progname, err);
-		free(name);
-	}
-	if (bad)
-		fatal("%d of %d .gcda files under %s are damaged: the compiler used partial counts or none (and may "
-		      "not say so); retrain (make profile-removal profile-opt)",
-		      bad, l.n, dir);
-	file_list_free(&l);
-}
-
 static enum reason judge(const struct verify *v, const struct unit *u)
 {
 	if (u->instrumented || (u->flags > 0 && (u->flags & PROFILE_FLAG_GENERATE)))
@@ -283,16 +179,16 @@ static enum reason judge(const struct verify *v, const struct unit *u)
 	if (u->complaint)
 		return COMPLAINT;
 	/* gcc matched none of its functions to the profile: a .gcda of another unit, say */
-	if (u->missing_fns && u->functions && u->unmatched == u->functions)
+	if (u->ev.missing_fns && u->ev.functions && u->ev.unmatched == u->ev.functions)
 		return NOT_MATCHED;
-	if (!u->profile)
+	if (!u->ev.profile)
 		return NO_PROFILE;
 	/* no hot or cold function where the profile has some: a hash mismatch libtool hid, unless its
 	 * source is as trained (records of its functions, hashes alike): only lukewarm functions */
-	if (v->fam->merged && u->expect_layout && u->layout == 0 && !(u->flags > 0 && u->as_trained == 1))
+	if (u->ev.expect_layout && u->layout == 0 && !(u->flags > 0 && u->as_trained == 1))
 		return NO_LAYOUT;
 	/* without its command, only clang's profile layout in the object proves use */
-	if (u->flags < 0 && (!v->fam->merged || u->layout != 1))
+	if (u->flags < 0 && (!v->fam->layout_proves_use || u->layout != 1))
 		return NO_COMMAND;
 	return USED;
 }
@@ -353,10 +249,9 @@ static char *describe(const struct verify *v, const struct unit *u, const char *
 	switch (u->reason) {
 	case USED:
 		return xasprintf("used profile data (command: %s; profile: %s%s)", u->how ? u->how : "unknown",
-				 v->fam->merged ? "its functions' records" : "its .gcda",
-				 u->layout == 1				     ? "; object: hot/cold sections"
-				 : v->fam->merged && u->expect_layout ? "; source as trained: lukewarm, no hot/cold sections"
-								      : "");
+				 v->fam->used, u->layout == 1 ? "; object: hot/cold sections"
+					       : u->ev.expect_layout ? "; source as trained: lukewarm, no hot/cold sections"
+								     : "");
 	case NO_FLAG:
 		return xasprintf("compiled without the profile-use flag (%s)", u->how);
 	case INSTRUMENTED:
@@ -365,15 +260,14 @@ static char *describe(const struct verify *v, const struct unit *u, const char *
 	case NO_COMMAND:
 		return xstrdup("no record of its compile command (not in the build log, no switches recorded in it)");
 	case NO_PROFILE:
-		return xstrdup(v->fam->merged ? "the profile has no record of the functions it defines"
-				      : "no .gcda beside it: the profile has no data for it");
+		return xstrdup(v->fam->unused);
 	case COMPLAINT:
 		return xasprintf("the compiler said (%s:%d): %.300s%s", log, u->complaint->line, u->complaint->text,
 				 mismatch_cause(v, u->complaint, u->dir));
 	case NOT_MATCHED:
 		return xasprintf("the compiler found no profile for any of its %d functions (%s:%d: %.300s): its "
 				 "profile is not this unit's",
-				 u->functions, log, u->missing->line, u->missing->text);
+				 u->ev.functions, log, u->missing->line, u->missing->text);
 	default: /* NO_LAYOUT */
 		return xasprintf("compiled as without profile: none of its functions is laid out hot or cold, though the "
 				 "profile calls some of them hot or never run (a hash mismatch: %s)",
@@ -395,7 +289,7 @@ static void gather(struct verify *v, const struct file_list *objs, const struct 
 		u->flags = c ? c->flags : -1;
 		u->how = c ? xasprintf("%s line %d", log->path, c->line) : NULL;
 		u->complaint = c && c->complaint >= 0 ? &log->m[c->complaint] : NULL;
-		u->missing_fns = c ? c->missing_fns : NULL;
+		u->ev.missing_fns = c ? c->missing_fns : NULL;
 		u->missing = c && c->missing_first >= 0 ? &log->m[c->missing_first] : NULL;
 		u->dir = c ? c->dir : NULL;
 		u->source = c ? c->source : NULL;
@@ -403,11 +297,8 @@ static void gather(struct verify *v, const struct file_list *objs, const struct 
 		char *arg = xasprintf("./%s", u->path);
 		*strmap_slot(&v->by_arg, arg, 1) = (void *)(intptr_t)(i + 1);
 		free(arg);
-		if (!v->fam->merged) {
-			char *gcda = xasprintf("%.*s.gcda", (int)strlen(u->path) - 2, u->path);
-			u->profile = access(gcda, F_OK) == 0;
-			free(gcda);
-		}
+		if (v->fam->evidence_object)
+			v->fam->evidence_object(&v->ev, u->path, &u->ev);
 		char err[512];
 		int rc = elf_sections(u->path, on_section, &u->layout, err, sizeof err);
 		if (rc < 0)
@@ -417,8 +308,8 @@ static void gather(struct verify *v, const struct file_list *objs, const struct 
 	}
 	read_objects(v);
 	/* (only where the layout is in doubt: a fingerprint is compared path by path) */
-	for (int i = 0; v->fam->merged && i < v->n; i++)
-		if (v->u[i].expect_layout && v->u[i].layout == 0)
+	for (int i = 0; i < v->n; i++)
+		if (v->u[i].ev.expect_layout && v->u[i].layout == 0)
 			v->u[i].as_trained = twin_laid_out(v, &v->u[i]) ? TWIN_LAID_OUT
 									: source_as_trained(v, v->u[i].source, v->u[i].dir);
 }
@@ -427,8 +318,8 @@ static void report(const struct verify *v, const int *count, const char *log)
 {
 	int used = count[USED];
 	printf("verify: %d of %d compiled units used profile data (%.0f%%)", used, v->n, 100.0 * used / v->n);
-	if (v->fam->merged)
-		printf("; %d functions executed in training", v->nfuncs);
+	if (v->ev.nfuncs >= 0)
+		printf("; %d functions executed in training", v->ev.nfuncs);
 	printf("\n");
 	if (used < v->n) {
 		printf("verify: %d without it:", v->n - used);
@@ -469,22 +360,15 @@ static int check_required(const struct verify *v, int *ok, const char *log)
 /* The stage record: the counts, the reasons, the required objects. */
 static void write_stamp(const struct verify *v, const int *count, const int *ok, double seconds)
 {
-	struct stamp s;
-	struct json *j = stamp_begin(&s, "verify", seconds);
-	jw_kv_int(j, "units", v->n);
-	jw_kv_int(j, "units_with_profile", count[USED]);
-	jw_key(j, "without_profile");
-	jw_begin_object(j);
+	json_t *j = stamp_begin("verify", seconds), *without = json_object(), *required = json_object();
 	for (int r = 1; r < NREASONS; r++)
-		jw_kv_int(j, reasons[r][0], count[r]);
-	jw_end_object(j);
-	jw_kv_string(j, "build_log", v->o.log);
-	jw_key(j, "required");
-	jw_begin_object(j);
+		json_object_set_new(without, reasons[r][0], json_integer(count[r]));
 	for (int r = 0; r < v->o.require.n; r++)
-		jw_kv_bool(j, v->o.require.v[r], ok[r]);
-	jw_end_object(j);
-	stamp_end(&s, v->o.stamp);
+		jw_set(required, v->o.require.v[r], json_boolean(ok[r]));
+	json_object_update_new(j, json_pack("{s:i, s:i, s:o, s:o, s:o}", "units", v->n, "units_with_profile", count[USED],
+					    "without_profile", without, "build_log",
+					    v->o.log ? jw_text(v->o.log) : json_null(), "required", required));
+	stamp_end(j, v->o.stamp);
 }
 
 static int verify_run(struct verify *v)
@@ -515,10 +399,8 @@ static int verify_run(struct verify *v)
 	file_list_sort(&objs);
 	if (objs.n == 0)
 		fatal("no object files under %s: was the profile-use build run?", dir);
-	if (v->fam->merged)
-		load_profile(v, profdata);
-	else
-		check_gcda_files(dir, v->o.skip.v);
+	v->ev = (struct evidence){v->o.tool, profdata, v->o.profdata, dir, v->o.skip.v, {0}, 0, -1};
+	v->fam->evidence_load(&v->ev);
 	for (int i = 0; i < log.n; i++)
 		if (log.m[i].kind == LOG_CORRUPTED)
 			fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "
@@ -546,7 +428,7 @@ static int verify_run(struct verify *v)
 	free(absdir);
 	free(profdata);
 	strmap_free(&v->by_arg, NULL);
-	strmap_free(&v->fns, free);
+	strmap_free(&v->ev.fns, free);
 	build_log_free(&log);
 	file_list_free(&objs);
 	return 0;
@@ -554,28 +436,19 @@ static int verify_run(struct verify *v)
 
 #define O struct verify_options
 static const struct option_spec verify_options[] = {
-	OPT_STRING("family", 0, O, family, "gcc|clang", "the compiler family"),
-	OPT_STRING("build-dir", 0, O, dir, "DIR", "the profile-use build's tree"),
-	OPT_STRING("build-log", 0, O, log, "FILE",
-		   "the profile-use build's log: compile commands and diagnostics (a few shown; all with --list)"),
-	OPT_STRING("fingerprint", 0, O, fingerprint, "FILE",
-		   "the sources' fingerprint recorded at training (profopt check --write-fingerprint): says whether "
-		   "clang's hash mismatch is a changed source or another function of the same name (e.g. several "
-		   "programs' main), and a unit as trained with no hot/cold sections used the profile (lukewarm)"),
+	OPT_FAMILY(O, family),
+	OPT_BUILD_DIR(O, dir),
+	OPT_STRING("build-log", 0, O, log, "FILE", "the profile-use build's log (compile commands, diagnostics)"),
+	OPT_STRING("fingerprint", 0, O, fingerprint, "FILE", "the sources' fingerprint recorded at training"),
 	OPT_STRING("profdata", 0, O, profdata, "FILE", "merged profile (clang; gcc's is the .gcda files)"),
-	OPT_STRING("tool", 0, O, tool, "PATH", "llvm-profdata (clang; default llvm-profdata)"),
-	OPT_STRING("nm", 0, O, nm, "PATH",
-		   "nm to list the objects' symbols (default: clang, the llvm-nm beside --tool, which reads LTO "
-		   "bitcode whole; else nm)"),
+	OPT_TOOL(O, tool),
+	OPT_STRING("nm", 0, O, nm, "PATH", "nm for the objects' symbols (default: clang, llvm-nm beside --tool; nm)"),
 	OPT_STRING("readelf", 0, O, readelf, "PATH", "readelf to read recorded switches (default readelf)"),
-	OPT_LIST("require", 0, O, require, "OBJ",
-		 "object (relative to DIR) that must have used the profile (repeatable)"),
-	OPT_LIST("skip", 0, O, skip, "NAME", "do not descend into directories called NAME (repeatable)"),
+	OPT_LIST("require", 0, O, require, "OBJ", "object (relative to DIR) that must have used the profile (repeatable)"),
+	OPT_SKIP(O, skip),
 	OPT_FLAG("list", 0, O, list, "list the objects that did not use the profile, with the reason"),
-	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE (removed first)"),
-	OPT_STRING("since", 0, O, since, "FILE",
-		   "the record's duration counts from FILE's modification time (a stage whose earlier commands ran "
-		   "first)"),
+	OPT_STAMP(O, stamp),
+	OPT_STRING("since", 0, O, since, "FILE", "the record's duration counts from FILE's modification time"),
 	OPT_END,
 };
 #undef O
@@ -585,13 +458,8 @@ const struct command_options options_verify = {
 	"--family=gcc|clang --build-dir=DIR [OPTIONS]",
 	"Checks, after the profile-use build, that the objects were really compiled with the profile.\n"
 	"\n"
-	"Decides for each object file under DIR whether it was compiled with the profile, from:\n"
-	"its compile command (the build log, else the switches recorded in the object), the\n"
-	"compiler's profile diagnostics about its source, the profile's data for it (gcc: a\n"
-	"well-formed .gcda beside it; clang: records for the functions it defines) and, for\n"
-	"clang, the hot/cold layout the profile gives the object.  Fails if a required object\n"
-	"(e.g. Python/ceval.o) did not use the profile, if none did, or if a profile file or the\n"
-	"compiler says a profile is damaged.\n",
+	"The evidence, per object: its compile command, the compiler's diagnostics, the profile's\n"
+	"data for it and (clang) its hot/cold layout; see profopt(1).\n",
 	verify_options,
 	"Exit status: 0 ok, 1 a required object without profile, none with it, or a damaged\n"
 	"profile, 2 bad usage.\n",
@@ -600,12 +468,13 @@ const struct command_options options_verify = {
 
 int cmd_verify(int argc, char **argv)
 {
-	struct verify v = {.o = {.readelf = "readelf", .tool = "llvm-profdata"}};
+	struct verify v = {.o = {.readelf = "readelf"}};
 	int first = options_parse(&options_verify, argc, argv, &v.o);
 	if (first < argc)
 		usage_error("unexpected argument '%s' (see 'profopt verify --help')", printable(argv[first]));
 	if (!(v.fam = family_parse(v.o.family)) || !v.o.dir)
 		usage_error("--family=gcc|clang|apple-clang and --build-dir=DIR are required");
+	v.o.tool = family_tool(v.o.tool);
 	setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors in the order they happen */
 	if (v.fam->merged && !v.o.profdata)
 		usage_error("--profdata=FILE is required for clang");

@@ -67,25 +67,14 @@ struct import_opts {
 static const struct option_spec import_options[] = {
 	OPT_STRING("bundle", 0, O, bundle, "BUNDLE", "the bundle to import (profopt export)"),
 	OPT_STRING("dest", 0, O, dest, "FILE", "where its profile goes"),
-	OPT_LIST("expect", 0, O, expect, "KV-FILE",
-		 "the facts the manifest must match, KEY=VALUE one per line (repeatable; and KEY=VALUE operands)"),
+	OPT_LIST("expect", 0, O, expect, "KV-FILE", "facts the manifest must match, KEY=VALUE a line (repeatable)"),
 	OPT_FLAG("force", 0, O, force, "import even when facts differ (they are listed all the same)"),
-	OPT_STRING("sha256", 0, O, pin, "HEX",
-		   "BUNDLE must have this SHA-256 (configure --with-profile-sha256, make PGO_PROFILE_SHA256): any "
-		   "other file is refused before it is read"),
+	OPT_STRING("sha256", 0, O, pin, "HEX", "BUNDLE must have this SHA-256, checked before it is read"),
 	OPT_STRING("manifest-out", 0, O, manifest_out, "FILE", "write the bundle's manifest (JSON) to FILE"),
-	OPT_STRING("stamp", 0, O, stamp, "FILE", "on success, write the stage record (JSON) to FILE"),
-	OPT_STRING("relocate-root", 0, O, relocate_root, "DIR",
-		   "when the manifest records another relocate_root (an absolute directory that appears inside the "
-		   "archive's member names), the .gcda archive's members under it are renamed to DIR: a profile of "
-		   "objects named by absolute paths fits here.  Member names holding relocate_root of which none "
-		   "moves are an error"),
-	OPT_INT("max-inflate", 0, O, max_inflate, "N", 1, LLONG_MAX,
-		"the bundle (with the archive in it) unpacks to at most N times its size (default 100, or "
-		"$PROFOPT_MAX_INFLATE)"),
-	OPT_INT("max-unpacked", 0, O, max_unpacked, "BYTES", 1, LLONG_MAX,
-		"and to at most BYTES (default 1 GiB, or $PROFOPT_MAX_UNPACKED_BYTES); a member past either limit "
-		"refuses the bundle before anything is written"),
+	OPT_STAMP(O, stamp),
+	OPT_STRING("relocate-root", 0, O, relocate_root, "DIR", "rename .gcda members under the manifest's relocate_root to DIR"),
+	OPT_INT("max-inflate", 0, O, max_inflate, "N", 1, LLONG_MAX, "unpack to at most N times the size (default 100)"),
+	OPT_INT("max-unpacked", 0, O, max_unpacked, "BYTES", 1, LLONG_MAX, "and to at most BYTES (default 1 GiB)"),
 	OPT_END,
 };
 #undef O
@@ -93,12 +82,8 @@ static const struct option_spec import_options[] = {
 const struct command_options options_import = {
 	"import",
 	"--bundle=BUNDLE --dest=FILE [OPTIONS] [KEY=VALUE...]",
-	"Unpacks BUNDLE into a private temporary directory, accepting only manifest.json (JSON)\n"
-	"and one regular profile file (profile/NAME.profdata or profile/NAME.tar, whose members\n"
-	"must be regular .gcda files with relative names): a link, a device, an absolute name, a\n"
-	"'..' or any other file refuses the bundle, and nothing is written.\n"
-	"Then checks the manifest against the facts expected (--expect, KEY=VALUE) and the\n"
-	"profile's SHA-256, and writes the profile to FILE.\n",
+	"Unpacks BUNDLE (only manifest.json and one regular profile file), checks the manifest\n"
+	"against the facts expected and the profile's SHA-256, and writes the profile to FILE.\n",
 	import_options,
 	"Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n",
 	0,
@@ -349,11 +334,10 @@ int cmd_import(int argc, char **argv)
 	fprintf(stderr, "import: profile from %s (made %s) checked and installed as %s\n", printable(o.bundle),
 		printable(created ? created : "?"), printable(o.dest));
 	if (o.stamp) {
-		struct stamp s;
-		struct json *j = stamp_begin(&s, "import", now() - start);
-		jw_kv_string(j, "imported_from", o.bundle);
-		jw_kv_bool(j, "forced", differ);
-		stamp_end(&s, o.stamp);
+		json_t *j = stamp_begin("import", now() - start);
+		json_object_set_new(j, "imported_from", jw_text(o.bundle));
+		json_object_set_new(j, "forced", json_boolean(differ));
+		stamp_end(j, o.stamp);
 	}
 	return 0;
 }

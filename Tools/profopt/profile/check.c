@@ -150,44 +150,18 @@ static void parse_limit(struct check_opts *o)
 
 #define O struct check_opts
 static const struct option_spec check_options[] = {
-	OPT_STRING("write-fingerprint", 0, O, write_fp, "FILE",
-		   "at training time: write a fingerprint (SHA-256 and size) of every source file under "
-		   "--source-dir (or that the build in --build-log compiled) to FILE"),
-	OPT_STRING("source-dir", 0, O, root, "DIR",
-		   "the source tree (fingerprinting: required; checking: default the tree named in FILE)"),
+	OPT_STRING("write-fingerprint", 0, O, write_fp, "FILE", "at training: write the sources' fingerprint to FILE"),
+	OPT_STRING("source-dir", 0, O, root, "DIR", "the source tree (checking: default the tree named in FILE)"),
 	OPT_STRING("build-log", 0, O, log, "FILE",
-		   "with --write-fingerprint and no --source-dir: fingerprint the files the build in that log "
-		   "compiled: each compile command's source, and every source or header under its directory and "
-		   "its -I directories (not /usr, /lib, /opt); --against then compares exactly those files "
-		   "(without compile commands in the log, the tree under --build-dir).  Otherwise: scan a build "
-		   "log for the compilers' profile diagnostics: stale (gcc -Wcoverage-mismatch, 'does not match "
-		   "its profile data'; clang 'profile data may be out of date', hash mismatch), corrupted or "
-		   "unreadable ('profile data may be corrupted', 'not a gcov data file', another GCC's version, "
-		   "'Could not read profile', malformed or unsupported profile), missing (-Wmissing-profile, 'no "
-		   "profile data available', 'profile data may be incomplete')"),
-	OPT_STRING("build-dir", 0, O, objdir, "DIR",
-		   "where the build ran, for a log without \"Entering directory\" lines (default: the current "
-		   "directory)"),
-	OPT_STRING("add-files-of", 0, O, add_from, "FILE",
-		   "with --build-log: also fingerprint the files FILE (an earlier fingerprint) lists, for a build "
-		   "that compiled only what changed"),
-	OPT_LIST("suffix", 0, O, suffixes, "SUF",
-		 "source files to fingerprint (repeatable; default .c .h .cc .cpp .cxx .hh .hpp .inc .S)"),
-	OPT_LIST("skip", 0, O, skip, "NAME",
-		 "do not descend into directories called NAME (repeatable; .git is always skipped)"),
-	OPT_STRING("against", 0, O, against, "FILE",
-		   "compare the sources with the fingerprint in FILE: list the files changed, added and removed "
-		   "since training"),
-	OPT_STRING("max-changed", 0, O, limit_arg, "LIMIT",
-		   "how many stale sources are tolerated (with a warning): a count N or a share of the "
-		   "fingerprinted files 'P%'.  Changed, added and removed files and files the compiler called "
-		   "stale all count.  Default 0: any change fails"),
-	OPT_FLAG("ignore-removed", 0, O, ignore_removed,
-		 "files gone since the fingerprint do not count toward --max-changed (a header the build "
-		 "generates, which a clean removed; a gone source is compiled by no one); still listed"),
-	OPT_FLAG("json", 0, O, json,
-		 "machine-readable result (keys: files, changed, added, removed, "
-		 "log.{stale,corrupted,missing,messages}, stale_sources, limit, ok)"),
+		   "fingerprint the files this build compiled; or scan it for profile diagnostics"),
+	OPT_BUILD_DIR(O, objdir),
+	OPT_STRING("add-files-of", 0, O, add_from, "FILE", "with --build-log: also fingerprint the files FILE lists"),
+	OPT_LIST("suffix", 0, O, suffixes, "SUF", "source files to fingerprint (repeatable; default .c .h .cc ...)"),
+	OPT_SKIP(O, skip),
+	OPT_STRING("against", 0, O, against, "FILE", "list the sources changed, added and removed since FILE"),
+	OPT_STRING("max-changed", 0, O, limit_arg, "LIMIT", "stale sources tolerated: N or P% (default 0)"),
+	OPT_FLAG("ignore-removed", 0, O, ignore_removed, "files gone since the fingerprint do not count (still listed)"),
+	OPT_JSON(O, json),
 	OPT_END,
 };
 #undef O
@@ -253,51 +227,32 @@ static void check_run(const struct check_opts *o, const char *const *suf, struct
 	r->ok = r->stale <= r->allowed && r->log.count[LOG_CORRUPTED] == 0;
 }
 
-static void json_log(struct json *j, const struct build_log *s, const char *file)
+static json_t *json_log(const struct build_log *s, const char *file)
 {
-	jw_begin_object(j);
-	jw_kv_string(j, "file", file);
+	json_t *log = json_pack("{s:o}", "file", jw_text(file)), *messages = json_array();
 	for (int k = 0; k < LOG_KINDS; k++)
-		jw_kv_int(j, log_kind_names[k], s->count[k]);
-	jw_key(j, "messages");
-	jw_begin_array(j);
-	for (int i = 0; i < s->n; i++) {
-		jw_begin_object(j);
-		jw_kv_int(j, "line", s->m[i].line);
-		jw_kv_string(j, "kind", log_kind_names[s->m[i].kind]);
-		jw_kv_string(j, "source", s->m[i].source);
-		jw_kv_string(j, "text", s->m[i].text);
-		jw_end_object(j);
-	}
-	jw_end_array(j);
-	jw_end_object(j);
+		json_object_set_new(log, log_kind_names[k], json_integer(s->count[k]));
+	for (int i = 0; i < s->n; i++)
+		json_array_append_new(messages, json_pack("{s:i, s:s, s:o, s:o}", "line", s->m[i].line, "kind",
+							  log_kind_names[s->m[i].kind], "source", jw_opt(s->m[i].source),
+							  "text", jw_opt(s->m[i].text)));
+	json_object_set_new(log, "messages", messages);
+	return log;
 }
 
 static void print_check_json(const struct check_opts *o, const struct check_result *r)
 {
-	struct json j;
-	jw_init(&j, stdout);
-	jw_begin_object(&j);
-	jw_kv_string(&j, "fingerprint", o->against);
-	jw_kv_string(&j, "root", o->against ? (o->root ? o->root : r->old.root) : NULL);
-	jw_kv_int(&j, "files", r->old.n);
+	json_t *doc = json_pack("{s:o, s:o, s:i}", "fingerprint", jw_opt(o->against), "root",
+				jw_opt(o->against ? (o->root ? o->root : r->old.root) : NULL), "files", r->old.n);
 	for (int c = 0; c < CHANGES; c++) {
-		jw_key(&j, change_names[c]);
-		jw_begin_array(&j);
+		json_t *files = json_array();
 		for (int i = 0; i < r->d.n[c]; i++)
-			jw_string(&j, r->d.v[c][i]);
-		jw_end_array(&j);
+			json_array_append_new(files, jw_text(r->d.v[c][i]));
+		json_object_set_new(doc, change_names[c], files);
 	}
-	jw_key(&j, "log");
-	if (o->log)
-		json_log(&j, &r->log, o->log);
-	else
-		jw_null(&j);
-	jw_kv_int(&j, "stale_sources", r->stale);
-	jw_kv_string(&j, "limit", o->limit_arg);
-	jw_kv_bool(&j, "ok", r->ok);
-	jw_end_object(&j);
-	jw_finish(&j);
+	json_object_update_new(doc, json_pack("{s:o, s:i, s:o, s:b}", "log", o->log ? json_log(&r->log, o->log) : json_null(),
+					      "stale_sources", r->stale, "limit", jw_opt(o->limit_arg), "ok", r->ok));
+	jw_print(doc);
 }
 
 static void print_check_text(const struct check_opts *o, const struct check_result *r)

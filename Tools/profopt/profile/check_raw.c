@@ -2,6 +2,7 @@
  * clang writes?  Asked before a training run is spent (or of the FILEs given). */
 #include "commands.h"
 #include "lib/json.h"
+#include "format/family.h"
 #include "format/profraw.h"
 #include "lib/util.h"
 
@@ -16,11 +17,8 @@ struct check_raw_options {
 static const struct option_spec check_raw_options[] = {
 	OPT_STRING("cc", 0, struct check_raw_options, cc, "CC",
 		   "clang command (default: $CC, else clang), split into words without a shell"),
-	OPT_STRING("tool", 0, struct check_raw_options, tool, "PATH",
-		   "llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)"),
-	OPT_FLAG("json", 0, struct check_raw_options, json,
-		 "machine-readable result per file: file, version, variant, layout_checked, functions, executed, "
-		 "counters, names_bytes, bitmap_bytes, value_data_bytes, tool_reads, error"),
+	OPT_TOOL(struct check_raw_options, tool),
+	OPT_JSON(struct check_raw_options, json),
 	OPT_END,
 };
 
@@ -39,30 +37,25 @@ const struct command_options options_check_raw = {
 	0,
 };
 
-static void show(struct json *j, const char *file, const struct profraw_info *in, int parsed, int tool_ok,
+static void show(json_t *j, const char *file, const struct profraw_info *in, int parsed, int tool_ok,
 		 const char *error)
 {
 	char variant[64];
 	profraw_variant_string(in, variant, sizeof variant);
 	if (j) {
-		jw_begin_object(j);
-		jw_kv_string(j, "file", file);
-		if (parsed) {
-			jw_kv_int(j, "version", in->version);
-			jw_kv_string(j, "variant", variant);
-			jw_kv_bool(j, "layout_checked", in->layout_known);
-			if (in->layout_known) {
-				jw_kv_int(j, "functions", (long long)in->functions);
-				jw_kv_int(j, "executed", (long long)in->executed);
-				jw_kv_int(j, "counters", (long long)in->counters_size);
-				jw_kv_int(j, "names_bytes", (long long)in->names_size);
-				jw_kv_int(j, "bitmap_bytes", (long long)in->bitmap_bytes);
-				jw_kv_int(j, "value_data_bytes", (long long)in->value_data_size);
-			}
-		}
-		jw_kv_bool(j, "tool_reads", tool_ok);
-		jw_kv_string(j, "error", error && *error ? error : NULL);
-		jw_end_object(j);
+		json_t *o = json_pack("{s:o}", "file", jw_text(file));
+		if (parsed)
+			json_object_update_new(o, json_pack("{s:i, s:o, s:b}", "version", (int)in->version, "variant",
+							    jw_text(variant), "layout_checked", in->layout_known));
+		if (parsed && in->layout_known)
+			json_object_update_new(o, json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "functions",
+							    (json_int_t)in->functions, "executed", (json_int_t)in->executed,
+							    "counters", (json_int_t)in->counters_size, "names_bytes",
+							    (json_int_t)in->names_size, "bitmap_bytes", (json_int_t)in->bitmap_bytes,
+							    "value_data_bytes", (json_int_t)in->value_data_size));
+		json_object_update_new(o, json_pack("{s:b, s:o}", "tool_reads", tool_ok, "error",
+						    jw_opt(error && *error ? error : NULL)));
+		json_array_append_new(j, o);
 		return;
 	}
 	if (parsed) {
@@ -82,19 +75,15 @@ static void show(struct json *j, const char *file, const struct profraw_info *in
 
 int cmd_check_raw(int argc, char **argv)
 {
-	struct check_raw_options o = {.cc = getenv("CC"), .tool = getenv("LLVM_PROFDATA")};
+	struct check_raw_options o = {.cc = getenv("CC"), };
 	int first = options_parse(&options_check_raw, argc, argv, &o), json = o.json, bad = 0;
-	const char *cc = o.cc && *o.cc ? o.cc : "clang", *tool = o.tool && *o.tool ? o.tool : "llvm-profdata";
-	struct json j;
-	if (json) {
-		jw_init(&j, stdout);
-		jw_begin_array(&j);
-	}
+	const char *cc = o.cc && *o.cc ? o.cc : "clang", *tool = family_tool(o.tool);
+	json_t *j = json ? json_array() : NULL;
 	char err[600];
 	struct profraw_info in;
 	if (first == argc) {
 		int rc = profraw_probe(cc, tool, &in, err, sizeof err);
-		show(json ? &j : NULL, "(test program)", &in, in.version != 0, rc == 0, rc == 0 ? NULL : err);
+		show(j, "(test program)", &in, in.version != 0, rc == 0, rc == 0 ? NULL : err);
 		if (rc < 0) {
 			fprintf(stderr, "%s: error: %s\n", progname, err);
 			bad++;
@@ -104,7 +93,7 @@ int cmd_check_raw(int argc, char **argv)
 		int parsed = profraw_read(argv[i], &in, err, sizeof err) == 0, tool_ok = 0;
 		if (parsed)
 			tool_ok = profraw_tool_reads(tool, argv[i], err, sizeof err) == 0;
-		show(json ? &j : NULL, argv[i], &in, parsed, tool_ok, tool_ok ? NULL : err);
+		show(j, argv[i], &in, parsed, tool_ok, tool_ok ? NULL : err);
 		if (!parsed || !tool_ok) {
 			if (parsed)
 				fprintf(stderr, "%s: error: %s: %s cannot read raw profile version %u: %s\n", progname,
@@ -114,9 +103,7 @@ int cmd_check_raw(int argc, char **argv)
 			bad++;
 		}
 	}
-	if (json) {
-		jw_end_array(&j);
-		jw_finish(&j);
-	}
+	if (j)
+		jw_print(j);
 	return bad ? 1 : 0;
 }

@@ -24,22 +24,12 @@ struct coverage_options {
 
 #define O struct coverage_options
 static const struct option_spec coverage_options[] = {
-	OPT_STRING("groups", 0, O, groups, "FILE",
-		   "your own groups: lines 'GROUP PATTERN...' ('#' starts a comment; a group on several lines gets "
-		   "all their patterns)"),
+	OPT_STRING("groups", 0, O, groups, "FILE", "your own groups: lines 'GROUP PATTERN...'"),
 	OPT_FLAG("list-groups", 0, O, list_groups, "print the groups (built-in or --groups) in that format and exit"),
-	OPT_SHARE("threshold", 0, O, threshold, "PCT",
-		  "a group is not reached when at most PCT% of its functions ran (default 0: not one function "
-		  "executed)"),
-	OPT_STRING("objects", 0, O, objects, "DIR",
-		   "clang: map the functions the profile names no file for (global ones) to the objects under DIR "
-		   "that define them (nm); without it they form the row '(no file)'"),
+	OPT_SHARE("threshold", 0, O, threshold, "PCT", "not reached: at most PCT% of its functions ran (default 0)"),
+	OPT_STRING("objects", 0, O, objects, "DIR", "clang: place global functions in the objects under DIR"),
 	OPT_STRING("nm", 0, O, nm, "PATH", "the nm that reads those objects (default: nm; llvm-nm for LTO bitcode)"),
-	OPT_FLAG("json", 0, O, json,
-		 "machine-readable output; keys: threshold, groups_source, inputs[] {name, file, family, units, "
-		 "functions, executed, count_sum, unlisted_executed}, groups[] {name, patterns, results[] {input, "
-		 "units, units_with_counts, functions, executed, executed_share, count_sum, count_share, "
-		 "in_profile, reached}}, not_reached {INPUT: [GROUP...]}, not_in_profile {INPUT: [GROUP...]}"),
+	OPT_JSON(O, json),
 	OPT_END,
 };
 #undef O
@@ -47,17 +37,9 @@ static const struct option_spec coverage_options[] = {
 const struct command_options options_coverage = {
 	"coverage",
 	"[OPTIONS] [NAME=]REPORT.json [[NAME=]REPORT.json ...]",
-	"Shows, per group of compiled units, how much of it a training reached: units (source\n"
-	"files) with counts out of all, functions executed out of all, and the group's share of\n"
-	"all the counts of the run; one column per input, e.g.\n"
-	"  profopt coverage own=report-own.json regrtest=report-regrtest.json\n"
-	"Each input is the output of 'profopt report --json' (give it --top=1000000 so that it\n"
-	"lists every executed function, which --objects needs).  Then it names the groups each\n"
-	"training did not reach, and those with no unit in its profile at all.\n"
-	"\n"
-	"Groups: by default CPython's (--list-groups prints them); units that match no group\n"
-	"are 'other'.  A unit belongs to the first group with a pattern that matches its path or a\n"
-	"part of it after a '/' (fnmatch, '*' matches '/' too); an object X.o also as X.c.\n",
+	"Shows, per group of compiled units, how much of it a training reached, one column per\n"
+	"'profopt report --json' output, e.g.\n"
+	"  profopt coverage own=report-own.json regrtest=report-regrtest.json\n",
 	coverage_options,
 	"Exit status: 0, 1 when an input cannot be read, 2 on bad usage.\n",
 	0,
@@ -408,91 +390,61 @@ static void print_text(const struct table *tb)
 	print_named(tb, 1);
 }
 
-static void json_named(struct json *j, const struct table *tb, const char *key, int not_in_profile)
+#define I(v) ((json_int_t)(v))
+#define SUM(v) I((v) > INT64_MAX ? INT64_MAX : (v))
+
+static json_t *json_named(const struct table *tb, int not_in_profile)
 {
-	jw_key(j, key);
-	jw_begin_object(j);
+	json_t *o = json_object();
 	for (int i = 0; i < tb->ninputs; i++) {
-		jw_key(j, tb->in[i].name);
-		jw_begin_array(j);
+		json_t *groups = json_array();
 		for (int g = 0; g < tb->gs->n; g++)
 			if (named(tb, g, i, not_in_profile))
-				jw_string(j, tb->gs->g[g].name);
-		jw_end_array(j);
+				json_array_append_new(groups, jw_text(tb->gs->g[g].name));
+		jw_set(o, tb->in[i].name, groups);
 	}
-	jw_end_object(j);
+	return o;
 }
 
-static void json_group(struct json *j, const struct table *tb, int g)
+static json_t *json_group(const struct table *tb, int g)
 {
-	jw_begin_object(j);
-	jw_kv_string(j, "name", group_name(tb->gs, g));
-	jw_key(j, "patterns");
-	jw_begin_array(j);
+	json_t *patterns = json_array(), *results = json_array();
 	for (int k = 0; g < tb->gs->n && k < tb->gs->g[g].npat; k++)
-		jw_string(j, tb->gs->g[g].patterns[k]);
-	jw_end_array(j);
-	jw_key(j, "results");
-	jw_begin_array(j);
+		json_array_append_new(patterns, jw_text(tb->gs->g[g].patterns[k]));
 	for (int i = 0; i < tb->ninputs; i++) {
 		const struct tally *c = cell(tb, g, i);
-		jw_begin_object(j);
-		jw_kv_string(j, "input", tb->in[i].name);
-		jw_kv_int(j, "units", c->units);
-		jw_kv_int(j, "units_with_counts", c->reached_units);
-		jw_kv_int(j, "functions", c->functions);
-		jw_kv_int(j, "executed", c->executed);
-		jw_kv_number(j, "executed_share", ratio((double)c->executed, (double)c->functions));
-		jw_kv_int(j, "count_sum", (long long)(c->sum > INT64_MAX ? INT64_MAX : c->sum));
-		jw_key(j, "count_share");
-		if (tb->in[i].have_sums)
-			jw_number(j, ratio((double)c->sum, (double)cell(tb, tb->ngroups, i)->sum));
-		else
-			jw_null(j);
-		jw_kv_bool(j, "in_profile", c->units > 0);
-		jw_kv_bool(j, "reached", reached(tb, c));
-		jw_end_object(j);
+		json_t *count_share = tb->in[i].have_sums ? json_real(ratio((double)c->sum, (double)cell(tb, tb->ngroups, i)->sum))
+							  : json_null();
+		json_array_append_new(results, json_pack("{s:o, s:I, s:I, s:I, s:I, s:f, s:I, s:o, s:b, s:b}", "input",
+							 jw_text(tb->in[i].name), "units", I(c->units), "units_with_counts",
+							 I(c->reached_units), "functions", I(c->functions), "executed",
+							 I(c->executed), "executed_share",
+							 ratio((double)c->executed, (double)c->functions), "count_sum",
+							 SUM(c->sum), "count_share", count_share, "in_profile", c->units > 0,
+							 "reached", reached(tb, c)));
 	}
-	jw_end_array(j);
-	jw_end_object(j);
+	return json_pack("{s:o, s:o, s:o}", "name", jw_text(group_name(tb->gs, g)), "patterns", patterns, "results", results);
 }
 
 static void print_json(const struct table *tb, const char *groups_source)
 {
-	struct json j;
-	jw_init(&j, stdout);
-	jw_begin_object(&j);
-	jw_kv_string(&j, "tool", "profopt coverage");
-	jw_kv_number(&j, "threshold", tb->threshold);
-	jw_kv_string(&j, "groups_source", groups_source);
-	jw_key(&j, "inputs");
-	jw_begin_array(&j);
+	json_t *inputs = json_array(), *groups = json_array();
 	for (int i = 0; i < tb->ninputs; i++) {
 		const struct cov_input *in = &tb->in[i];
-		jw_begin_object(&j);
-		jw_kv_string(&j, "name", in->name);
-		jw_kv_string(&j, "file", in->path);
-		jw_kv_string(&j, "family", in->family);
 		const struct tally *all = cell(tb, tb->ngroups, i); /* the input's units in every group */
-		jw_kv_int(&j, "units", all->units);
-		jw_kv_int(&j, "functions", all->functions);
-		jw_kv_int(&j, "executed", all->executed);
-		jw_kv_int(&j, "count_sum", (long long)(all->sum > INT64_MAX ? INT64_MAX : all->sum));
-		jw_kv_int(&j, "placed_by_objects", tb->moved[i]);
-		jw_kv_int(&j, "unlisted_executed", in->executed > in->listed_executed ? in->executed - in->listed_executed : 0);
-		jw_end_object(&j);
+		json_array_append_new(inputs, json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I}", "name",
+							jw_text(in->name), "file", jw_text(in->path), "family",
+							jw_opt(in->family), "units", I(all->units), "functions",
+							I(all->functions), "executed", I(all->executed), "count_sum",
+							SUM(all->sum), "placed_by_objects", I(tb->moved[i]), "unlisted_executed",
+							I(in->executed > in->listed_executed ? in->executed - in->listed_executed : 0)));
 	}
-	jw_end_array(&j);
-	jw_key(&j, "groups");
-	jw_begin_array(&j);
 	for (int g = 0; g < tb->ngroups; g++)
 		if (shown(tb, g))
-			json_group(&j, tb, g);
-	jw_end_array(&j);
-	json_named(&j, tb, "not_reached", 0);
-	json_named(&j, tb, "not_in_profile", 1);
-	jw_end_object(&j);
-	jw_finish(&j);
+			json_array_append_new(groups, json_group(tb, g));
+	jw_print(json_pack("{s:s, s:f, s:o, s:o, s:o, s:o, s:o}", "tool", "profopt coverage", "threshold", tb->threshold,
+			   "groups_source", jw_opt(groups_source), "inputs", inputs, "groups", groups, "not_reached",
+			   json_named(tb, 0), "not_in_profile", json_named(tb, 1)));
 }
 
 /* "NAME=FILE", or FILE named by its base name without .json. */

@@ -26,9 +26,8 @@ struct diff_options {
 };
 
 static const struct option_spec diff_options[] = {
-	OPT_STRING("tool", 0, struct diff_options, tool, "PATH", "llvm-profdata (default: $LLVM_PROFDATA, else llvm-profdata)"),
-	OPT_FLAG("json", 0, struct diff_options, json,
-		 "keys: similarity (0..1), identical, no_counts, files, files_differing"),
+	OPT_TOOL(struct diff_options, tool),
+	OPT_JSON(struct diff_options, json),
 	OPT_END,
 };
 
@@ -179,7 +178,7 @@ static void check_raw(const char *path)
 	struct stat st;
 	if (stat(path, &st) < 0)
 		fatal("%s: %s", printable(path), strerror(errno));
-	if (ends_with(path, ".profraw") && family_count_damaged(&family_clang, one, 1, &bad))
+	if (ends_with(path, ".profraw") && family_count_damaged(&family_llvm, one, 1, &bad))
 		fatal("%s is damaged (named above): nothing to compare", printable(path));
 }
 
@@ -226,17 +225,8 @@ static void print_result(int json, double similarity, const struct diff_result *
 {
 	int no_counts = r->total_a == 0 && r->total_b == 0;
 	if (json) {
-		struct json j;
-		jw_init(&j, stdout);
-		jw_begin_object(&j);
-		jw_key(&j, "similarity");
-		jw_fixed(&j, similarity, 6);
-		jw_kv_bool(&j, "identical", r->identical);
-		jw_kv_bool(&j, "no_counts", no_counts);
-		jw_kv_int(&j, "files", r->files);
-		jw_kv_int(&j, "files_differing", r->differing);
-		jw_end_object(&j);
-		jw_finish(&j);
+		jw_print(json_pack("{s:f, s:b, s:b, s:i, s:i}", "similarity", similarity, "identical", r->identical,
+				   "no_counts", no_counts, "files", r->files, "files_differing", r->differing));
 		return;
 	}
 	printf("similarity: %.3f%% (edge-count overlap%s)\nidentical:  %s", 100 * similarity,
@@ -248,7 +238,7 @@ static void print_result(int json, double similarity, const struct diff_result *
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_options o = {.tool = getenv("LLVM_PROFDATA")};
+	struct diff_options o = {0};
 	exit_failure = 2; /* 1 means "different": an error must never look like a result */
 	int first = options_parse(&options_diff, argc, argv, &o);
 	if (argc - first != 2)
@@ -259,7 +249,7 @@ int cmd_diff(int argc, char **argv)
 		usage_error("cannot compare a clang profile with a gcc one");
 	/* totals: 1 unless counted (gcc; clang when overlap has no figure) */
 	struct diff_result r = {.files = 1, .total_a = 1, .total_b = 1};
-	double overlap = clang ? clang_overlap(o.tool && *o.tool ? o.tool : "llvm-profdata", a, b, &r) : gcc_overlap(a, b, &r);
+	double overlap = clang ? clang_overlap(family_tool(o.tool), a, b, &r) : gcc_overlap(a, b, &r);
 	print_result(o.json, settle(overlap, &r), &r);
 	return r.identical ? 0 : 1;
 }

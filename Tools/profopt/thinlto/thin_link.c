@@ -32,47 +32,25 @@ struct thin_link_options {
 };
 
 static const struct option_spec thin_link_options[] = {
-	OPT_STRING("dir", 0, struct thin_link_options, dir, "DIR",
-		   "where each link's index files, objects and job logs go, under DIR/OUTPUT, OUTPUT percent-encoded ('/' "
-		   "as %2F, a leading '.' as %2E, \"\" as %) (default pgo/thinlto)"),
-	OPT_LIST("worker", 0, struct thin_link_options, workers, "CMD",
-		 "a command that runs one shell line on a worker, e.g. 'ssh build1' (repeatable, or several "
-		 "separated by ';'; none: all here)"),
-	OPT_INT("jobs", 'j', struct thin_link_options, jobs, "N", 1, 4096,
-		"backends at once (default: 2 per worker, else this machine's CPUs)"),
-	OPT_FLAG("no-fallback", 0, struct thin_link_options, no_fallback,
-		 "a backend a worker failed fails the link, never runs here (also PGO_THINLTO_FALLBACK=0)"),
-	OPT_SECONDS("timeout", 0, struct thin_link_options, timeout,
-		    "seconds per backend job, past which it is stopped (a worker's then runs here, unless --no-fallback) "
-		    "(default 1200)"),
-	OPT_STRING("compiler", 0, struct thin_link_options, compiler, "CC",
-		   "the compiler that runs the backends (default: the link command's last word before its options)"),
-	OPT_STRING("llvm-ar", 0, struct thin_link_options, llvm_ar, "PATH",
-		   "the llvm-ar that unpacks archives (default: the one beside the compiler)"),
+	OPT_STRING("dir", 0, struct thin_link_options, dir, "DIR", "index files, objects and logs, under DIR/OUTPUT (default pgo/thinlto)"),
+	OPT_LIST("worker", 0, struct thin_link_options, workers, "CMD", "runs a shell line on a worker, e.g. 'ssh build1' (repeatable)"),
+	OPT_INT("jobs", 'j', struct thin_link_options, jobs, "N", 1, 4096, "backends at once (default: 2 per worker, else the CPUs)"),
+	OPT_FLAG("no-fallback", 0, struct thin_link_options, no_fallback, "a backend a worker failed fails the link, never runs here"),
+	OPT_SECONDS("timeout", 0, struct thin_link_options, timeout, "seconds per backend job (default 1200)"),
+	OPT_STRING("compiler", 0, struct thin_link_options, compiler, "CC", "runs the backends (default: the link command's compiler)"),
+	OPT_STRING("llvm-ar", 0, struct thin_link_options, llvm_ar, "PATH", "unpacks archives (default: the one beside the compiler)"),
 	OPT_STRING("summary", 0, struct thin_link_options, summary, "FILE", "appends the link's one-line summary"),
-	OPT_STRING("stage-line", 0, struct thin_link_options, stage_line, "STAGE",
-		   "runs no link: prints the line of STAGE's links recorded in DIR/links.tsv"),
+	OPT_STRING("stage-line", 0, struct thin_link_options, stage_line, "STAGE", "runs no link: prints STAGE's line of DIR/links.tsv"),
 	OPT_END,
 };
 
 const struct command_options options_thin_link = {
 	"thin-link",
 	"[OPTIONS] [--] LINK COMMAND...\n--dir=DIR --stage-line=STAGE",
-	"Runs LINK COMMAND; when it is a clang link with -flto=thin, as a distributed ThinLTO link:\n"
-	"an index-only link, then one backend compile per module (on the workers, each sent its\n"
-	"module, index and imported modules as a tar on stdin, the object read from stdout; or here),\n"
-	"then the link of the native objects.  Any other command (a compile, another link) runs as\n"
-	"it is, so that thin-link can stand before $CC.  A backend a worker failed runs here and the\n"
-	"summary says so; with --no-fallback the link fails instead, the backend counted failed, not\n"
-	"here.  A worker's reply is used only when it is a whole ELF object of less than 64 MiB + 16\n"
-	"times its module's size.\n",
+	"Runs LINK COMMAND; a clang link with -flto=thin as a distributed ThinLTO link (its backend\n"
+	"compiles on the workers, or here), any other command as it is.  See profopt(1).\n",
 	thin_link_options,
-	"The summary (stderr, and --summary FILE): \"thin-link (OUTPUT): N of M backends on the workers,\n"
-	"K here (why); index S s, backends S s, link S s\".  DIR/OUTPUT/times.tsv has each backend's\n"
-	"module, where it ran and its seconds; DIR/links.tsv a line per link (output, backends on the\n"
-	"workers, backends, why some ran here), which --stage-line sums up: \"thin-link (STAGE): L links\n"
-	"split, N of M backends on the workers, K here; why\".  Archives in the link are unpacked with\n"
-	"llvm-ar.\n",
+	NULL,
 	1,
 };
 
