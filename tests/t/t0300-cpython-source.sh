@@ -237,6 +237,11 @@ test_shared_build_has_no_bolt_and_an_rpath() {
 	fi
 	make -n cpython-configure > dry.out 2>&1
 	expect_contains dry.out "'LDFLAGS=-Wl,-rpath,/opt/py/lib' --enable-shared --with-ensurepip=no"
+	# verify's dispatch check reads the eval loop where it is: in the library
+	make -s --eval='show-dispatch: ; $(info $(PGO_DISPATCH_BINARY))@:' show-dispatch > dispatch.out
+	expect_contains dispatch.out '^libpython3\.13\.so\.1\.0$'
+	make -s --eval='show-dispatch: ; $(info $(PGO_DISPATCH_BINARY))@:' show-dispatch PY_FREE_THREADED=yes > dispatch.out
+	expect_contains dispatch.out '^libpython3\.13t\.so\.1\.0$'
 	# verify's build_config check expects the library of this build
 	make -s --eval='show-expect: ; $(info $(py_expect))@:' show-expect > expect.out
 	expect_contains expect.out "^shared=yes free-threaded=no libdir=$PWD/cpython/build\$"
@@ -247,6 +252,8 @@ test_shared_build_has_no_bolt_and_an_rpath() {
 	expect_contains Makefile '^PY_SHARED = no$'
 	make -n cpython-configure > dry.out 2>&1
 	expect_not_contains dry.out 'Wl,-rpath'
+	make -s --eval='show-dispatch: ; $(info $(PGO_DISPATCH_BINARY))@:' show-dispatch > dispatch.out
+	expect_contains dispatch.out '^python$'
 }
 
 # A free-threaded CPython trains with threads that run at once: counters are updated atomically
