@@ -35,8 +35,8 @@
 # `clean-local: pgo-clean-build` and `distclean-local: pgo-clean`.
 #
 # Set before including (those marked * are required):
-#   PGO_ENABLED *        yes or no, from AX_PGO (@PGO_ENABLED@): --enable-optimizations
-#   PROFOPT *            the profopt driver (AX_PGO finds it: @PROFOPT@)
+#   PGO_ENABLED *        yes or no, from AX_PGO (pgo-config.mk): --enable-optimizations
+#   PROFOPT *            the profopt driver (AX_PGO finds it)
 #   PGO_CC_FAMILY *      gcc|clang|apple-clang, and from AX_PGO: PGO_CC_VERSION, PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS,
 #                        PGO_USE_CFLAGS, PGO_USE_LDFLAGS, LLVM_PROFDATA
 #   PGO_BUILD_DIR *      where objects (and GCC's .gcda files) of the program live
@@ -57,7 +57,7 @@
 #                        (default: where make runs)
 #   PGO_TRAIN_WRAPPER    command prefix for `profopt train`, e.g. `setarch -R` (no address
 #                        randomization, inherited by every task: reproducible counts)
-#   PGO_RUNNER           from AX_PGO (@PGO_RUNNER@): the command that runs the target's programs
+#   PGO_RUNNER           from AX_PGO: the command that runs the target's programs
 #                        when this machine cannot (a cross build: qemu-aarch64 -L /usr/aarch64-
 #                        linux-gnu, an ssh wrapper, a script; empty: they run directly).  Training
 #                        starts every task's command through it (see "Cross builds" below), and
@@ -187,6 +187,8 @@
 # emulator again (PROFOPT_QEMU_EXEC, exported: the runner as configured); other runners are
 # used as they are.  PGO_RUNNER and PGO_RUNNER_EMULATED are set before pgo.mk is included.
 pgo_mk_file := $(lastword $(MAKEFILE_LIST))
+# AX_PGO's settings, written by config.status beside the Makefile (top_builddir's, with automake).
+-include $(or $(top_builddir),.)/pgo-config.mk
 PGO_RUNNER ?=
 export PGO_RUNNER
 PGO_RUNNER_EMULATED ?= $(if $(filter qemu-%,$(notdir $(firstword $(PGO_RUNNER)))),yes,no)
@@ -202,7 +204,7 @@ pgo_enabled = $(filter yes,$(PGO_ENABLED))
 $(if $(and $(pgo_enabled),$(PGO_DEFAULT_GOAL)),$(eval .DEFAULT_GOAL := $(PGO_DEFAULT_GOAL)))
 pgo_off_why = this tree was configured without --enable-optimizations, so there is no PGO build to run: \
 	run ./configure --enable-optimizations (a plain make then builds with PGO)
-pgo_unset_why = PGO_ENABLED is not set: the Makefile must say PGO_ENABLED = @PGO_ENABLED@ (AX_PGO substitutes it) before including pgo.mk
+pgo_unset_why = PGO_ENABLED is not set: pgo.mk reads it from pgo-config.mk, which AX_PGO's configure writes beside the Makefile
 pgo_not_enabled = echo "make $(1): $(if $(PGO_ENABLED),$(pgo_off_why),$(pgo_unset_why))" >&2; exit 2
 PGO_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PGO_TRAIN_TIMEOUT ?= 1200

@@ -63,8 +63,8 @@ cross_round_trip() {
 		{ cat configure.out; fail "configure --host=aarch64-linux-gnu"; }
 	expect_contains configure.out "how training runs the programs built for aarch64-.*linux-gnu\.\.\. through qemu-user: .*$QEMU\$"
 	expect_contains configure.out "factor of the training's timeouts\.\.\. 10: the target's programs are emulated"
-	expect_contains Makefile "^PGO_RUNNER = .*$QEMU\$"
-	expect_contains Makefile '^PGO_RUNNER_EMULATED = yes$'
+	expect_contains pgo-config.mk "^PGO_RUNNER = .*$QEMU\$"
+	expect_contains pgo-config.mk '^PGO_RUNNER_EMULATED = yes$'
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt (cross, under qemu)"; }
 	expect_stamps configure instrument train merge clean use verify
 	expect_contains make.out "^train: the target's programs run through .*$QEMU \(following exec: pgo/qemu-exec\.so\); timeout 12000 s per task \(PGO_TRAIN_TIMEOUT 1200 s x PGO_TRAIN_TIMEOUT_SCALE 10"
@@ -72,7 +72,7 @@ cross_round_trip() {
 	readelf -h pgo/qemu-exec.so > shim.out && expect_contains shim.out 'Machine: +AArch64'
 	# a runner that already holds the preload (make's environment, recorded by a configure
 	# --recheck that make ran) is the same runner: the shim still learns the emulator
-	local runner; runner=$(sed -n 's/^PGO_RUNNER = //p' Makefile)
+	local runner; runner=$(sed -n 's/^PGO_RUNNER = //p' pgo-config.mk)
 	make -s --eval 'show: ; @echo "$(PGO_RUNNER)|$$PROFOPT_QEMU_EXEC"' show PGO_RUNNER="$runner -E LD_PRELOAD=$PWD/pgo/qemu-exec.so" > again.out
 	expect_eq "$(cat again.out)" "$runner -E LD_PRELOAD=$PWD/pgo/qemu-exec.so|$runner" "the runner and the emulator the shim starts"
 	expect_contains make.out 'training: 4 tasks, [0-9]+ at a time, timeout 12000 s each'
@@ -103,7 +103,7 @@ clang_round_trip() {
 	# the driver's raw-profile check ran its test program under qemu
 	expect_contains make.out 'probe\.profraw: readable by llvm-profdata'
 	expect_contains make.out 'merge: 4 raw profiles'
-	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)
 	"$llvm_profdata" show --function=main --counts pgo/merged.profdata > show.out
 	expect_contains show.out 'Block counts: \[4\b'
 }
@@ -149,7 +149,7 @@ EOF
 	xconfigure --with-pgo-runner="$PWD/runner.sh" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
 	expect_contains configure.out "through $PWD/runner.sh\$"
 	expect_contains configure.out "factor of the training's timeouts\.\.\. 1\$"
-	expect_contains Makefile '^PGO_RUNNER_EMULATED = no$'
+	expect_contains pgo-config.mk '^PGO_RUNNER_EMULATED = no$'
 	expect_contains runner.log '^\./conftest$'
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt through runner.sh"; }
 	expect_contains make.out "^train: the target's programs run through $PWD/runner.sh; timeout 1200 s per task \(not scaled"
@@ -254,7 +254,7 @@ test_native_clang_profile_serves_a_cross_build() {
 	configured_fixture clang --with-pgo-instrumentation=frontend
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "native build"; }
 	make profile-export > export.out 2>&1 || { cat export.out; fail "profile-export"; }
-	local native; native=$(sed -n 's/^PGO_TARGET = //p' Makefile)
+	local native; native=$(sed -n 's/^PGO_TARGET = //p' pgo-config.mk)
 	[ -n "$native" ] || fail "the native build names no PGO_TARGET"
 	cd .. && mkdir b && cd b
 	setup_fixture
@@ -286,7 +286,7 @@ test_top_level_cross_configure() {
 	expect_contains configure.out "this machine's C compiler, for profopt itself\.\.\. cc \($(cc -dumpmachine)\)$"
 	expect_contains Makefile '^CC = aarch64-linux-gnu-gcc$'
 	expect_contains Makefile '^PROFOPT_CC = cc$'
-	expect_contains Makefile "^PGO_RUNNER = .*$QEMU\$"
+	expect_contains pgo-config.mk "^PGO_RUNNER = .*$QEMU\$"
 	make Tools/profopt/profopt > make.out 2>&1 || { cat make.out; fail "make profopt"; }
 	Tools/profopt/profopt --version > version.out || fail "profopt, built for this machine, does not run here"
 	make -n cpython-configure > dry.out 2>&1
