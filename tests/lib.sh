@@ -43,7 +43,7 @@ print(json.dumps(v) if isinstance(v,(dict,list,bool)) or v is None else v)' "$1"
 setup_fixture() {
 	cp -r "$SRCDIR/tests/fixture/." .
 	mkdir -p m4 && cp "$SRCDIR/m4/ax_pgo.m4" m4/
-	cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/qemu-exec.c" .
+	cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/pgo-bench.mk" "$SRCDIR/Tools/make/qemu-exec.c" .
 	autoconf -o configure configure.ac 2>autoconf.log || { cat autoconf.log >&2; fail "autoconf failed on the fixture"; }
 }
 

@@ -9,7 +9,7 @@ configured_goto_fixture() {
 	require "$1" autoconf objdump
 	cp -r "$SRCDIR/tests/fixture-goto/." .
 	mkdir -p m4 && cp "$SRCDIR/m4/ax_pgo.m4" m4/
-	cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/qemu-exec.c" .
+	cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/pgo-bench.mk" "$SRCDIR/Tools/make/qemu-exec.c" .
 	autoconf -o configure configure.ac 2>autoconf.log || { cat autoconf.log >&2; fail "autoconf failed on the goto fixture"; }
 	cc=$1 && shift
 	./configure --enable-optimizations CC="$cc" PROFOPT="$PROFOPT" "$@" > configure.out 2>&1 || { cat configure.out; fail "configure"; }

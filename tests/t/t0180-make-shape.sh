@@ -24,7 +24,7 @@ test_pgo_mk_writes_no_stamp_by_hand() {
 	code_lines "$PGO_MK" | grep -n -E "printf[^|]*\\\\?\"stage\\\\?\"|\\{\"stage\"|> *\\$\\(call pgo_stamp|> *[^ ]*\\.stamp\\b" > stamps.txt || true
 	[ ! -s stamps.txt ] || { cat stamps.txt; fail "pgo.mk writes a stamp itself"; }
 	# every stage stamp comes from the driver: --stamp= of profopt run, train, merge, verify, import
-	expect_contains "$PGO_MK" 'train .*--stamp=|--stamp=\$\$run\.stamp'
+	expect_contains "$PGO_MK" 'train .*--stamp=|PGO_TRAIN_CMD\) --family=.* --stamp='
 }
 
 test_pgo_mk_deletes_no_profile_data_itself() {

@@ -15,7 +15,7 @@ fixture_am_src() {
 	mkdir src
 	cp -r "$SRCDIR/tests/fixture-am/." src/
 	cp "$SRCDIR/tests/fixture/interp.c" "$SRCDIR/tests/fixture/interp.h" "$SRCDIR/tests/fixture/main.c" src/
-	mkdir src/m4 && cp "$SRCDIR/m4/ax_pgo.m4" src/m4/ && cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/qemu-exec.c" src/
+	mkdir src/m4 && cp "$SRCDIR/m4/ax_pgo.m4" src/m4/ && cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/pgo-bench.mk" "$SRCDIR/Tools/make/qemu-exec.c" src/
 	(cd src && autoreconf -fi -Wall -Werror) > autoreconf.out 2>&1 || { cat autoreconf.out; fail "autoreconf -Wall -Werror"; }
 	expect_not_contains autoreconf.out 'warning'
 }

@@ -7,9 +7,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct check_raw_options {
-	const char *cc, *tool;
+	const char *cc, *tool, *runner;
 	int json;
 };
 
@@ -21,12 +22,15 @@ static const struct option_spec check_raw_options[] = {
 	OPT_FLAG("json", 0, struct check_raw_options, json,
 		 "machine-readable result per file: file, version, variant, layout_checked, functions, executed, "
 		 "counters, names_bytes, bitmap_bytes, value_data_bytes, tool_reads, error"),
+	OPT_STRING("runner", 0, struct check_raw_options, runner, "CMD",
+		   "run the test program through CMD (shell text: a cross build's runner), built in a directory "
+		   "under the current one, which the runner sees"),
 	OPT_END,
 };
 
 const struct command_options options_check_raw = {
 	"check-raw",
-	"[--cc=CC] [--tool=PATH] [--json] [FILE.profraw...]",
+	"[--cc=CC] [--tool=PATH] [--runner=CMD] [--json] [FILE.profraw...]",
 	"Checks, before training, that llvm-profdata can read the raw profiles this clang writes.\n"
 	"\n"
 	"Without FILE: builds and runs a one-line program with 'CC -fprofile-generate', reads\n"
@@ -93,7 +97,11 @@ int cmd_check_raw(int argc, char **argv)
 	char err[600];
 	struct profraw_info in;
 	if (first == argc) {
-		int rc = profraw_probe(cc, tool, &in, err, sizeof err);
+		char *here = o.runner ? getcwd(NULL, 0) : NULL;
+		if (here)
+			setenv("TMPDIR", here, 1); /* the test program where the runner sees it */
+		int rc = profraw_probe(cc, tool, o.runner, &in, err, sizeof err);
+		free(here);
 		show(json ? &j : NULL, "(test program)", &in, in.version != 0, rc == 0, rc == 0 ? NULL : err);
 		if (rc < 0) {
 			fprintf(stderr, "%s: error: %s\n", progname, err);
