@@ -110,7 +110,7 @@ with_static_function() {
 # static_names_from_source: the merged profile names the static function after interp.c, and
 # no function after a worker's temporary file.
 static_names_from_source() {
-	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)
 	"$llvm_profdata" show --all-functions pgo/merged.profdata > names.out
 	expect_contains names.out '^  interp\.c:drain:$'
 	expect_not_contains names.out 'distccd_'

@@ -1,77 +1,40 @@
 # pgo.mk - the profile-guided optimization pipeline as make targets: the stage graph.
 #
-# Pairs with the AX_PGO autoconf macro (m4/ax_pgo.m4), whose settings config.status writes to
-# pgo-config.mk, read here.  Any GNU make project can include it: set the variables below,
-# then `include $(srcdir)/pgo.mk` (from a Makefile.am: `include $(abs_top_srcdir)/pgo.mk`, a
-# path automake hands to make instead of reading the file, whose GNU make functions and
-# assignment order it would not keep), and `make profile-opt` runs
-#
+# With AX_PGO (m4/ax_pgo.m4), whose settings config.status writes to pgo-config.mk, read here,
+# any GNU make project includes it (`include $(srcdir)/pgo.mk`; from a Makefile.am `include
+# $(abs_top_srcdir)/pgo.mk`, which automake leaves to make) and `make profile-opt` runs
 #   configure -> instrument -> train -> merge [-> cs-instrument -> cs-train -> cs-merge]
 #     -> clean keeping profiles -> use -> verify [-> bolt]
+# (clang's context-sensitive PGO with PGO_CS=yes, LLVM BOLT's layout with PGO_BOLT=yes).  Each
+# stage's work is a command of the profopt driver, which owns every file of profile data and
+# writes the stage's stamp in $(PGO_DIR): an interrupted pipeline resumes at the stage that did
+# not finish, and with nothing changed a second `make profile-opt` does nothing.  A stage looks
+# at its predecessor only while its own stamp is missing (or sources edited since the use
+# stage make it run again).  With PGO_ENABLED=yes a plain `make` is `make profile-opt`.  Hook
+# pgo-clean-build (the build's stamps) into the project's clean, pgo-clean into its distclean.
 #
-# (context-sensitive PGO with clang, PGO_CS=yes; a post-link layout with LLVM BOLT,
-# PGO_BOLT=yes).  Every stage leaves a stamp in $(PGO_DIR), a one-line JSON record written by
-# profopt, so an interrupted pipeline resumes at the stage that did not finish and a second
-# `make profile-opt` with nothing changed does nothing; one pipeline at a time holds
-# $(PGO_DIR)/lock.  A stage looks at its predecessor only while its own stamp is missing (or
-# while sources edited since the profile-use build make use and the stages after it run
-# again).  The work of each stage is a command of the profopt driver: this file holds the
-# graph, and the driver owns every file of profile data, its deletions included.
-#
-# The convention is CPython's: configured with --enable-optimizations (PGO_ENABLED=yes), a
-# plain `make` is `make profile-opt` (PGO_DEFAULT_GOAL); without it, `make profile-opt` refuses.
-# Hook `pgo-clean-build` (the build's stamps; the profile is kept) into the project's clean and
-# `pgo-clean` (all of $(PGO_DIR) and GCC's .gcda files) into its distclean.
-#
-# The variables (man profopt, IN YOUR PROJECT, says what each does and its default; * required):
-#   PGO_ENABLED *, PROFOPT *, PGO_CC_FAMILY *, PGO_CC_VERSION, PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS,
-#   PGO_USE_CFLAGS, PGO_USE_LDFLAGS, LLVM_PROFDATA, PGO_TARGET, PGO_RUNNER,
-#   PGO_RUNNER_EMULATED, PGO_TRAIN_TIMEOUT_SCALE, PGO_NM, PGO_READELF, PGO_OBJDUMP,
-#   PGO_LAUNCHER, PGO_DISTCC_HOSTS, PGO_THIN_LAUNCHER, PGO_THINLTO_WORKERS, PGO_CS,
-#   PGO_CSGEN_CFLAGS, PGO_CSGEN_LDFLAGS, PGO_BOLT, LLVM_BOLT, MERGE_FDATA, PGO_BOLT_ICF,
-#   PGO_BOLT_CFLAGS, PGO_BOLT_LDFLAGS     from AX_PGO (pgo-config.mk)
-#   PGO_BUILD_DIR *, PGO_BUILD_GEN *, PGO_BUILD_USE *, PGO_BUILD_CSGEN, PGO_CLEAN *
-#                        where the objects are; the commands that build and clean
-#   PGO_TRAIN_ARGS *     what `profopt train` runs: --tasks=FILE [--each=TEMPLATE] or commands
-#   PGO_WORKLOADS        "NAME[:WEIGHT] ...", each workload's tasks PGO_TRAIN_ARGS_NAME
-#   PGO_DIR, PGO_DEFAULT_GOAL, PGO_CONFIGURE, PGO_TRAIN_LIST, PGO_JOBS, PGO_TRAIN_TIMEOUT,
-#   PGO_TRAIN_WORK_DIR, PGO_TRAIN_WRAPPER, PGO_MIN_RAN, PGO_HEARTBEAT, PGO_BUILD_VERBOSE,
-#   PGO_SUMMARY_NOTES, PGO_LLVM_PROFILE_PATTERN, PGO_RAW_DIR, PGO_CS_RAW_DIR, PGO_PROFDATA,
-#   PGO_PROFILE_STORE, PGO_USE_PROFDATA, PGO_DISTRIBUTE_CMD, PGO_SOURCE_ROOT,
-#   PGO_MAX_CHANGED, PGO_LOCKED_GOALS, PGO_VERIFY_REQUIRE, PGO_VERIFY_RUN,
-#   PGO_DISPATCH_FUNCTION, PGO_DISPATCH_HANDLERS, PGO_DISPATCH_BINARY, PGO_DISPATCH_MIN,
-#   PGO_DISPATCH_REFERENCE, PGO_MANIFEST_CMD, PGO_EXPORT, PGO_PROFILE, PGO_PROFILE_FORCE,
-#   PGO_PROFILE_SHA256, PGO_PROFILE_TARGET, PGO_RELOCATE_ROOT, PGO_BOLT_BINARY,
-#   PGO_BOLT_TRAIN_ARGS_NAME, PGO_BOLT_SKIP, PGO_BOLT_FLAGS, PGO_BOLT_CHECK, PGO_BENCH_*
-# Set by pgo.mk, for the project's own commands:
+# man profopt (IN YOUR PROJECT) describes every variable; those set here for the project:
 #   PGO_TRAIN_CMD        `profopt train` as the training runs it (jobs, timeout, runner)
-#   PGO_CRASHED_IN_TRAINING, PGO_FAILED_IN_TRAINING  for PGO_VERIFY_RUN's --no-crash, --all-pass
 #   PGO_STAMP            $(call PGO_STAMP,STAGE): the stamp file of a stage
 #   PGO_STAMPS           the stamps of the stages this configuration runs, in order
 #   PGO_REPORT_ARGS      the options by which `profopt report` reads the profile
-#   PGO_EXPORTED_PROFILE the file that carries the profile (clang's merged profile, GCC's
-#                        .gcda archive): what profile-export bundles
-#   PGO_BOLT_INST, PGO_BOLT_NEW, PGO_DISPATCH_REF  BOLT's instrumented and rewritten program,
-#                        the dispatch check's reference object
+#   PGO_EXPORTED_PROFILE the file that carries the profile: what profile-export bundles
+#   PGO_WORKLOADS        (the project's) "NAME[:WEIGHT] ...", tasks in PGO_TRAIN_ARGS_NAME
+#   PGO_CRASHED_IN_TRAINING, PGO_FAILED_IN_TRAINING, PGO_BOLT_INST, PGO_BOLT_NEW, PGO_DISPATCH_REF
 #
-# A stage is a unit: its name in pgo_all_stages (and, when this configuration runs it, in
-# pgo_stages), its rule on $(call pgo_stamp,STAGE), and what it declares:
-#   pgo_out_STAGE        the files and directories it writes besides the build (profile-removal
-#                        has the driver remove them all)
-#   pgo_undo_STAGE       a command that puts back what it changed in the build, run before the
-#                        use stage builds again (BOLT's program as linked)
-# Every stage from clean on describes the build: make clean drops their stamps (pgo-clean-build).
+# A stage is a unit: its name in pgo_all_stages (and pgo_stages when this configuration runs
+# it), its rule on $(call pgo_stamp,STAGE), and what it declares: pgo_out_STAGE, the files it
+# writes besides the build (profile-removal removes them all), and pgo_undo_STAGE, a command
+# putting back what it changed in the build before the use stage builds again.  The stamps of
+# the stages from clean on describe the build: make clean drops them (pgo-clean-build).
 
 pgo_mk_file := $(lastword $(MAKEFILE_LIST))
 # AX_PGO's settings, written by config.status beside the Makefile (top_builddir's, with automake).
 -include $(or $(top_builddir),.)/pgo-config.mk
-# Cross builds (man profopt, IN YOUR PROJECT): the target's programs run through PGO_RUNNER;
-# every `profopt train` starts each task's command through `profopt target-run`, which hands a
-# program this machine cannot run to $PGO_RUNNER (exported: a task in shell syntax starts a
-# target program as $PGO_RUNNER ./prog).  Under qemu-user (PGO_RUNNER_EMULATED=yes) a program
-# that execs another of the target would hand it to this machine's kernel: qemu-exec.c, beside
-# pgo.mk, is built with $(CC) into $(PGO_DIR)/qemu-exec.so and preloaded through the runner
-# (-E LD_PRELOAD=...), PROFOPT_QEMU_EXEC exported as the runner configured.
+# Cross builds: every `profopt train` starts each task through `profopt target-run`, which hands
+# a program of the target to $PGO_RUNNER (exported).  Under qemu-user (PGO_RUNNER_EMULATED=yes)
+# qemu-exec.c, beside pgo.mk, built into $(PGO_DIR)/qemu-exec.so, is preloaded through the
+# runner, so that an exec of another program of the target goes through the emulator again.
 PGO_RUNNER ?=
 export PGO_RUNNER
 PGO_RUNNER_EMULATED ?= $(if $(filter qemu-%,$(notdir $(firstword $(PGO_RUNNER)))),yes,no)
@@ -97,18 +60,15 @@ PGO_SUMMARY_NOTES ?=
 PGO_CONFIGURE ?= true
 PGO_TRAIN_LIST ?= true
 PGO_VERIFY_RUN ?=
-# For PGO_VERIFY_RUN's `profopt train --no-crash`: the training's results, so that a task that
-# crashed in training too is excused (the program's tests, not the optimization, crash there).
+# For PGO_VERIFY_RUN's --no-crash and --all-pass: the training's results (a task that crashed there too is excused).
 PGO_CRASHED_IN_TRAINING = $(foreach f,$(wildcard $(pgo_abs_dir)/train-results*.json),--crashed-before=$(f))
 PGO_FAILED_IN_TRAINING = $(foreach f,$(wildcard $(pgo_abs_dir)/train-results*.json),--failed-before=$(f))
 
 pgo_abs_dir := $(abspath $(PGO_DIR))
 # automake moves ':=' assignments above the '?=' defaults when it reads a fragment itself.
 pgo_misread = $(if $(pgo_abs_dir),,$(error pgo.mk: PGO_DIR is empty (was pgo.mk read by automake? include it as $$(abs_top_srcdir)/pgo.mk, which automake leaves to make)))
-# Paths the recipes hand to the shell are refused, naming the character, before any pipeline
-# target runs, when they (or a workload name) hold what make or the shell would read as
-# syntax: a path never becomes code.  $(1) as one single-quoted shell word, whatever it holds:
-# the one way make text that came from a user or a file enters a recipe's shell.
+# A path (or workload name) holding make or shell syntax is refused, naming the character, before
+# any pipeline target runs.  pgo_quote: $(1) as one single-quoted shell word, whatever it holds.
 pgo_quote = '$(subst ','\'',$(1))'
 pgo_lp := (
 pgo_rp := )
@@ -156,27 +116,21 @@ pgo_rest = $(if $(2),$(if $(filter $(1),$(firstword $(2))),$(wordlist 2,$(words 
 # The stages whose stamps describe the build (make clean drops them), and every stage's outputs.
 pgo_build_stages = clean $(call pgo_rest,clean,$(pgo_all_stages))
 pgo_outputs = $(foreach s,$(pgo_all_stages),$(pgo_out_$(s)))
-# A stage's predecessor is a prerequisite only while the stage's own stamp is missing, or
-# while the stage must run again because sources changed since the profile-use build.
+# A stage's predecessor is a prerequisite only while its own stamp is missing or it must run again.
 pgo_after = $(if $(and $(wildcard $(call pgo_stamp,$(1))),$(if $(filter $(1),$(pgo_redo)),,x)),,$(call pgo_stamp,$(lastword $(call pgo_before,$(1),$(pgo_stages)))))
-# The profile-use build records the sources it built (use-sources.fp); if they differ now (or
-# it left no record), it runs again with the kept profile, and so does every later stage.
+# The use stage records the sources it built: if they differ now, it and every later stage run again.
 pgo_use_fp = $(pgo_abs_dir)/use-sources.fp
 pgo_use_stale := $(if $(wildcard $(pgo_abs_dir)/use.stamp),$(shell test -f $(pgo_use_fp) && \
 	$(PROFOPT) check --against=$(pgo_use_fp) --max-changed=0 >/dev/null 2>&1 || echo stale))
 pgo_redo = $(if $(pgo_use_stale),use $(call pgo_rest,use,$(pgo_stages)))
-# A rebuild of edited sources compiles only those: its log goes after the earlier one, so
-# verify still finds every object's compile command (the last one of an object counts).
+# (A rebuild of edited sources appends its log to the earlier one: verify reads every compile.)
 pgo_use_log = $(call pgo_log,use)
-# What the profile-use build compiled: the PGO_SOURCE_ROOT tree, or else the sources of the
-# compiles in its log and the headers beside them (with the earlier record's files when it
-# compiled only what changed).
+# What the use stage compiled: the PGO_SOURCE_ROOT tree, or the sources and headers of its log's compiles.
 pgo_record_use_sources = $(PROFOPT) check --write-fingerprint=$(pgo_use_fp) $(if $(PGO_SOURCE_ROOT),--source-dir=$(PGO_SOURCE_ROOT), \
 	--build-log=$(pgo_use_log) --build-dir=$(PGO_BUILD_DIR) $(pgo_skip) $$(test ! -f $(pgo_use_fp).before || echo --add-files-of=$(pgo_use_fp).before))
 # Starting a stage invalidates every later one.
 pgo_rm_later = rm -f $(foreach s,$(call pgo_rest,$(1),$(pgo_all_stages)),$(call pgo_stamp,$(s)))
-# $(1): banner label, $(2): stage (log and stamp name), $(3): more options of profopt run
-# (--since=FILE: a stage of several commands, its stamp counting from the first).
+# $(1): banner label, $(2): stage (log and stamp name), $(3): more options of profopt run.
 pgo_run = $(PROFOPT) run --heartbeat=$(PGO_HEARTBEAT) --label="$(1)" --log=$(call pgo_log,$(2)) --stamp=$(call pgo_stamp,$(2)) --units=$(PGO_DIR)/units.count $(3) --
 # Clang's raw profiles: {} is the task's name (files per task, named the same in every
 # training, so two trainings give identical profiles), %m one file per instrumented binary.
@@ -193,17 +147,13 @@ PGO_PROFILE_TARGET ?=
 PGO_SOURCE_ROOT ?=
 PGO_MAX_CHANGED ?= 0
 pgo_fingerprint = $(pgo_abs_dir)/sources.fp
-# The pipeline's own directory may sit inside the build directory: its raw profiles are not
-# the build's.
+# The pipeline's own directory may sit inside the build directory: its raw profiles are not the build's.
 pgo_skip = --skip=$(notdir $(pgo_abs_dir))
 PGO_STAMP = $(call pgo_stamp,$(1))
 PGO_STAMPS = $(foreach s,$(pgo_stages),$(call pgo_stamp,$(s)))
 
-# The compiler family's differences, set once: configure decided the family, the driver's
-# commands (given --family) do the family's work, and these say where its profile is.  GCC
-# keeps its profile in the build tree (.gcda files beside the objects, archived around a
-# clean); clang's is one merged file, which the use stage's compiles read.  Each variable has
-# its two values, NAME_intree and NAME_merged, of which pgo_kind chooses one.
+# The compiler family's differences, chosen once by pgo_kind: where its profile is.  GCC keeps it
+# in the build tree (.gcda files, archived around a clean), clang in one merged file.
 pgo_kind = $(if $(filter gcc,$(PGO_CC_FAMILY)),intree,merged)
 PGO_EXPORTED_PROFILE = $(PGO_EXPORTED_PROFILE_$(pgo_kind))
 PGO_EXPORTED_PROFILE_intree = $(pgo_stash)
@@ -241,27 +191,21 @@ pgo_repro_save = $(call pgo_repro_save_$(pgo_kind),$(1))
 pgo_repro_save_intree = $(PROFOPT) clear $(call pgo_repro_file,$(1)) && $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(call pgo_repro_file,$(1))
 pgo_repro_save_merged = cp $(PGO_PROFDATA) $(call pgo_repro_file,$(1))
 
-# Workloads: PGO_WORKLOADS, NAME[:WEIGHT] each, all trained by one `profopt train` (which runs
-# a GCC workload of weight W W times, libgcov adding the counts into the same .gcda files:
-# gcov-tool 12 cannot merge CPython's profiles; clang's workloads each write under RAW/NAME,
-# merged by llvm-profdata with the weights).
+# Workloads, NAME[:WEIGHT] each, all trained by one `profopt train` (gcc: a workload of weight W runs
+# W times, libgcov adding the counts; clang: each under RAW/NAME, merged with the weights).
 PGO_WORKLOADS ?=
 PGO_TRAIN_ARGS_main ?= $(PGO_TRAIN_ARGS)
 pgo_workloads = $(strip $(PGO_WORKLOADS))
 pgo_wname = $(word 1,$(subst :, ,$(1)))
 pgo_wweight = $(or $(word 2,$(subst :, ,$(1))),1)
-# A stage's tasks, $(1) the prefix of each workload's arguments' variable (PGO_TRAIN_ARGS_,
-# PGO_BOLT_TRAIN_ARGS_) and $(2) the arguments of the one workload when there are none.
+# A stage's tasks: $(1) the prefix of each workload's variable, $(2) the one workload's arguments.
 pgo_tasks = $(if $(pgo_workloads),$(foreach w,$(pgo_workloads),--workload=$(w) $($(1)$(call pgo_wname,$(w)))),$(2))
 PGO_TRAIN_WRAPPER ?=
-# The runner (Cross builds, above): every task's command starts through target-run; the
-# timeout is scaled by PGO_TRAIN_TIMEOUT_SCALE (profopt train says so).
 pgo_runner_on = $(strip $(PGO_RUNNER))
 pgo_runner_dep = $(if $(pgo_exec_shim_on),| $(pgo_exec_shim))
 pgo_exec_shim_src := $(dir $(pgo_mk_file))qemu-exec.c
 pgo_exec_shim := $(pgo_abs_dir)/qemu-exec.so
-# (without the preload: a PGO_RUNNER that holds it, e.g. from make's environment recorded by a
-# configure --recheck that make ran, is the same runner)
+# (a PGO_RUNNER holding the preload, from a configure --recheck that make ran, is the same runner)
 pgo_runner_given := $(strip $(subst -E LD_PRELOAD=$(pgo_exec_shim),,$(PGO_RUNNER)))
 pgo_exec_shim_on := $(and $(filter yes,$(PGO_RUNNER_EMULATED)),$(strip $(PGO_RUNNER)))
 pgo_comma := ,
@@ -287,25 +231,18 @@ PGO_TRAIN_CMD = $(PGO_TRAIN_WRAPPER) $(PROFOPT) train -j $(PGO_JOBS) --timeout=$
 	--heartbeat=$(PGO_HEARTBEAT) --stop-with-parent $(if $(pgo_scaled),--timeout-scale=$(pgo_timeout_scale)) \
 	$(if $(pgo_runner_on),--launcher=$(call pgo_quote,$(PROFOPT) target-run)) \
 	$(if $(strip $(PGO_TRAIN_WORK_DIR)),--work-dir=$(call pgo_quote,$(PGO_TRAIN_WORK_DIR)))
-# The training of stage $(1) (train or cs-train) into raw directory $(2): profopt train runs it
-# in a fresh directory, which replaces $(2), with the stage's stamp, only once it succeeded (a
-# stray process of an earlier run writes into its own run's directory, never into the
-# profile in use: training always starts from zero counts).
+# The training of stage $(1) into raw directory $(2), in a fresh run directory that replaces it only
+# once the training succeeded: it starts from zero counts, whatever an earlier run left running.
 pgo_train_cmds = $(pgo_runner_said) echo "==> $(3)$(if $(pgo_workloads), (workloads $(pgo_workloads)))" >&2 && \
 	$(PGO_TRAIN_CMD) --family=$(PGO_CC_FAMILY) --raw-dir=$(2) --runs-in=$(pgo_abs_dir) --stamp=$(call pgo_stamp,$(1)) --stage=$(1) \
 		--profile-pattern=$(call pgo_quote,$(PGO_LLVM_PROFILE_PATTERN)) --log-dir=$(pgo_abs_dir)/logs/$(1) \
 		--results=$(pgo_abs_dir)/$(1)-results.json $(call pgo_tasks,PGO_TRAIN_ARGS_,$(PGO_TRAIN_ARGS))
 
-# Distributed compiles (PGO_LAUNCHER, or a CC that starts with distcc or icecc; Misc/DISTRIBUTED.md):
-# each compile stage's trace goes to $(PGO_DIR)/TOOL-STAGE.log (distcc's DISTCC_LOG, icecc's
-# client trace), and when the stage succeeds `profopt dist-log` says in one line how many
-# compiles ran on the workers and how many here, and why, in TOOL-STAGE.txt, printed again
-# after profile-opt's summary.  Clang's use stage names the merged profile by its content
-# (PGO_USE_PROFDATA: merged-SHA256.profdata in PGO_PROFILE_STORE, copied there by `profopt
-# store`), because a worker's compiler reads it at that absolute path: a stale file can never
-# sit under the name a compile asks for.  icecc ships it inside the compiler's environment
-# (ICECC_EXTRAFILES; a user's own ICECC_VERSION disables that packing).  PGO_DISTRIBUTE_CMD
-# gets the file's path as $$PGO_PROFILE_FILE and copies it to workers that do not share the store.
+# Distributed compiles (PGO_LAUNCHER, or a CC starting with distcc or icecc; Misc/DISTRIBUTED.md):
+# a compile stage's trace goes to $(PGO_DIR)/TOOL-STAGE.log, and `profopt dist-log` says in
+# TOOL-STAGE.txt how many compiles ran on the workers and here, and why.  Clang's use stage names
+# the merged profile by its content (`profopt store`): a worker's compiler reads it at that path
+# (icecc ships it in the compiler's environment), and a stale file is never under that name.
 PGO_LAUNCHER ?=
 PGO_DISTCC_HOSTS ?=
 PGO_PROFILE_STORE ?= $(pgo_abs_dir)
@@ -329,10 +266,8 @@ pgo_dist_log = $(foreach t,$(pgo_dist_tools),rm -f $(call pgo_dist_file,$(t),$(1
 	$(call pgo_dist_env_$(t),$(call pgo_dist_file,$(t),$(1)).log,$(1)))
 pgo_dist_said = $(foreach t,$(pgo_dist_tools),&& { test ! -f $(call pgo_dist_file,$(t),$(1)).log || $(PROFOPT) dist-log --launcher=$(t) \
 	--stage=$(1) $(call pgo_dist_file,$(t),$(1)).log | tee $(call pgo_dist_file,$(t),$(1)).txt >&2; })
-# ThinLTO's backends (PGO_THIN_LAUNCHER, --with-thinlto-workers): in the use stage each clang
-# -flto=thin link goes through `profopt thin-link`, its backend compiles as jobs (on
-# PGO_THINLTO_WORKERS, ';' between them; none: here); the stage's line (links split, backends
-# on the workers and here, and why) goes to $(PGO_DIR)/thinlto/use.txt.
+# ThinLTO's backends (PGO_THIN_LAUNCHER): the use stage's -flto=thin links go through `profopt
+# thin-link`, the backends as jobs on PGO_THINLTO_WORKERS; its line goes to thinlto/use.txt.
 PGO_THIN_LAUNCHER ?=
 PGO_THINLTO_WORKERS ?=
 pgo_thin_dir = $(pgo_abs_dir)/thinlto
@@ -347,33 +282,23 @@ pgo_thin_said = $(if $(call pgo_thin_on,$(1)),&& { test ! -f $(pgo_thin_dir)/lin
 	pgo-profile-opt-locked pgo-clean-retain-profile-locked pgo-profile-removal-locked pgo-profile-export-locked \
 	pgo-repro-check-locked pgo-sources-changed
 
-# The pipeline runs in a second make that holds the lock and reads the stamps only once it
-# holds it.  Recipes that reach a make through a variable (the lock's, PGO_BUILD_GEN, ...) say
-# '+': make then hands them its jobserver, so `make -jN profile-opt` builds N at a time; but
-# not under `make -n`, which runs a '+' line: a dry run prints the stages, it never runs one.
+# The pipeline runs in a second make that holds the lock.  Recipes that reach a make through a
+# variable say '+' (the jobserver: make -jN), but not under `make -n`, which runs a '+' line.
 pgo_recurse = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),,+)
-# The builds the pipeline logs print their directories and commands, which verify reads: the
-# lock's --no-print-directory is for the pipeline's own make, not theirs, and automake's silent
-# rules print commands with V=1 (PGO_BUILD_VERBOSE: make variables those builds get).
+# The logged builds print their directories and commands (PGO_BUILD_VERBOSE), which verify reads.
 PGO_BUILD_VERBOSE ?= V=1
 # Their make (the level below, PROFOPT_GOALS_IN_ORDER) makes its goals in order: below.
 pgo_logged_build = sh -c $(call pgo_quote,MAKEFLAGS="$$(printf %s "$$MAKEFLAGS" | sed -e 's/ --no-print-directory//' \
 	-e 's/^ *\([A-Za-z]*\)/\1w /') $(PGO_BUILD_VERBOSE)" && PROFOPT_GOALS_IN_ORDER=$$MAKELEVEL && \
 	export MAKEFLAGS PROFOPT_GOALS_IN_ORDER && $(1))
-# `make -j2 all check` starts both goals at once, and both recurse into the same subdirectories,
-# where two makes build one file together and collide.  A build the pipeline runs with two goals
-# or more makes them one after the other: its own make runs one job at a time (GNU make before
-# 4.4 orders goals no other way), while the makes it starts keep their jobs in parallel.
+# A logged build of two goals or more (`all check`) makes them one after the other, else both
+# recurse into the same subdirectories at once; the makes it starts keep their jobs.
 $(if $(and $(filter $(MAKELEVEL),$(PROFOPT_GOALS_IN_ORDER)),$(word 2,$(sort $(MAKECMDGOALS)))),$(eval .NOTPARALLEL:))
-# (clean-retain-profile, profile-removal, profile-export, pgo-repro-check and pgo-bench, which
-# train, build, clean or run the program, take the same lock.)
 pgo_lock = $(pgo_abs_dir)/lock
 pgo_locked = $(pgo_recurse)@$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
 	$(PROFOPT) lock --file=$(pgo_lock) --what="make $(1) in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-$(patsubst pgo-%,%,$(1))-locked
-# Goals that change the build directory refuse to start while a pipeline holds the lock (a
-# clean would delete the program under a running training, whose tasks then fail as if
-# trained).  Checked when make reads this file, before any recipe runs; the pipeline's own
-# makes (its clean, its builds) run under the lock, which tells them by PROFOPT_LOCK_HELD.
+# Goals that change the build directory refuse to start while a pipeline holds the lock (its own
+# makes run under it, told by PROFOPT_LOCK_HELD).
 PGO_LOCKED_GOALS ?= clean distclean mostlyclean maintainer-clean pgo-clean pgo-clean-build install install-% uninstall
 pgo_lock_busy := $(if $(and $(filter $(PGO_LOCKED_GOALS),$(MAKECMDGOALS)),$(wildcard $(pgo_lock))),$(shell \
 	$(PROFOPT) lock --file=$(pgo_lock) --free 2>&1 > /dev/null))
@@ -401,19 +326,14 @@ $(call pgo_stamp,instrument): $(call pgo_after,instrument)
 	@$(pgo_raw_check)
 	$(pgo_recurse)@$(call pgo_dist_log,instrument) $(call pgo_run,instrumented build,instrument) $(call pgo_logged_build,$(PGO_BUILD_GEN)) $(call pgo_dist_said,instrument)
 
-# With an imported profile no training ran in this tree: the first stage that runs the
-# training's tasks on the optimized program (verify's run, BOLT) writes the task lists, once
-# per profile-use build (the use stage removes the mark).
+# With an imported profile, the first stage that runs the training's tasks writes their lists.
 pgo_lists_written = $(pgo_abs_dir)/train-lists.written
 pgo_list_if_imported = $(if $(strip $(PGO_PROFILE)),{ test -f $(pgo_lists_written) || { $(PROFOPT) run \
 	--label="list training tasks (the optimized program must start)" --log=$(call pgo_log,train-list) \
 	-- sh -c $(call pgo_quote,$(PGO_TRAIN_LIST)) && touch $(pgo_lists_written); }; },true)
 
-# Without PGO_SOURCE_ROOT, the files the instrumented build compiled are fingerprinted: verify
-# then tells clang's hash mismatch of a same-named function (main) from an edited source.
+# Without PGO_SOURCE_ROOT, the files the instrumented build compiled are fingerprinted.
 pgo_instrumented_files = --build-log=$(call pgo_log,instrument) --build-dir=$(PGO_BUILD_DIR) $(pgo_skip)
-# Training starts from zero counts in a fresh run directory (pgo_train_cmds); the previous
-# merged profile (clang) or archive (gcc) stays until a new one replaces it.
 pgo_out_train = $(PGO_RAW_DIR) $(wildcard $(pgo_abs_dir)/run.*) $(pgo_abs_dir)/logs/train $(pgo_abs_dir)/train-results.json $(pgo_fingerprint)
 $(call pgo_stamp,train): $(call pgo_after,train) $(pgo_runner_dep)
 	@$(call pgo_rm_later,train)
@@ -424,14 +344,9 @@ $(call pgo_stamp,train): $(call pgo_after,train) $(pgo_runner_dep)
 	@$(PROFOPT) clear --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) $(pgo_skip) $(pgo_ir_profdata)
 	@$(call pgo_train_cmds,train,$(PGO_RAW_DIR),training)
 
-# Every raw profile is checked before anything is merged (a damaged one stops the build,
-# named); GCC's run is installed beside the objects only then (libtool's second copy of an
-# object gets the counts of the functions compiled alike in both), and its previous archive
-# removed only once the new profile is in place.  A reused profile (PGO_PROFILE) stands in for
-# instrument, train and merge: the import checks the bundle in a private directory and
-# replaces the profile only once it passed (PGO_PROFILE_SHA256 pins the bundle's SHA-256;
-# PGO_RELOCATE_ROOT is double-quoted: it may be shell text printing a directory).  What
-# training covered goes to report.txt (people) and report.json (machines): information only.
+# The merge checks every raw profile first; GCC's previous archive goes only once the new profile
+# is in place.  An imported profile (PGO_PROFILE) stands in for instrument, train and merge,
+# replacing the profile only once the bundle passed.  What training covered: report.txt, .json.
 PGO_PROFILE_SHA256 ?=
 pgo_out_merge = $(PGO_PROFDATA) $(pgo_seal) $(wildcard $(pgo_abs_dir)/merged-*.profdata) $(pgo_stash) \
 	$(wildcard $(pgo_abs_dir)/report.*)
@@ -458,10 +373,8 @@ pgo_import_recipe = echo "==> import profile $(PGO_PROFILE)" >&2 && $(call pgo_r
 $(call pgo_stamp,merge): $(call pgo_after,merge)
 	@$(if $(strip $(PGO_PROFILE)),$(pgo_import_recipe),$(pgo_merge_recipe))
 
-# Context-sensitive PGO (clang): the program is built again with the first profile *and*
-# -fcs-profile-generate, which counts after inlining, per calling context; that build is
-# trained like the first, and both profiles are merged into PGO_PROFDATA.  The first profile
-# is kept as $(pgo_ir_profdata) so that an interrupted merge starts again from it.
+# Context-sensitive PGO (clang): a build with the first profile and -fcs-profile-generate, trained
+# like the first; both merged into PGO_PROFDATA, the first kept as $(pgo_ir_profdata).
 pgo_ir_profdata = $(pgo_abs_dir)/merged-ir.profdata
 PGO_CS_RAW_DIR ?= $(pgo_abs_dir)/raw-cs
 pgo_out_cs-train = $(PGO_CS_RAW_DIR) $(pgo_abs_dir)/logs/cs-train $(pgo_abs_dir)/cs-train-results.json
@@ -495,9 +408,7 @@ pgo-profile-export-locked: $(call pgo_stamp,verify)
 	@$(PROFOPT) export --profile=$(call pgo_quote,$(PGO_EXPORTED_PROFILE)) --manifest=$(call pgo_quote,$(pgo_manifest)) \
 		--output=$(call pgo_quote,$(PGO_EXPORT)) --write-manifest=$(call pgo_quote,$(pgo_abs_dir)/profile-manifest.json)
 
-# GCC keeps its profiles next to the objects: they are archived before the clean (once: an
-# interrupted clean finds the archive and does not archive the cleaned tree) and put back in
-# the same step, so the stamp says "clean and profiles in place".
+# GCC's profiles are archived before the clean (once) and put back in the same step.
 pgo_clean_keeping = sh -c $(call pgo_quote,$(PGO_CLEAN) && $(pgo_stash_restore))
 
 $(call pgo_stamp,clean): $(call pgo_after,clean)
@@ -505,13 +416,8 @@ $(call pgo_stamp,clean): $(call pgo_after,clean)
 	@$(pgo_stash_save)
 	$(pgo_recurse)@$(call pgo_run,clean keeping profiles,clean) $(pgo_clean_keeping)
 
-# The profile is checked again just before the rebuild reads it (a damaged file stops the
-# build, named), and the sources against training's fingerprint: with PGO_SOURCE_ROOT always,
-# without it on the first rebuild after training, not on the rebuild of sources edited after a
-# finished build (use-sources.fp watches those).  A profile-use build that did not finish
-# (use.started left behind) may have left half-written objects: the tree is cleaned again,
-# keeping the profile, before building.  What the later stages changed in the build comes
-# back first (their pgo_undo_STAGE): make relinks a program when its objects change.
+# Before the rebuild: what the later stages changed comes back (pgo_undo_STAGE), an unfinished one
+# is cleaned again, the profile is checked, and the sources against training's fingerprint.
 pgo_use_started = $(pgo_abs_dir)/use.started
 pgo_out_use = $(pgo_use_fp)
 pgo_check_profile = $(PROFOPT) merge --check-only --family=$(PGO_CC_FAMILY) $(pgo_profile_read)
@@ -536,10 +442,8 @@ $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-c
 	@said=$$($(pgo_stash_restore) 2>&1) || { echo "$$said" >&2; exit 1; }
 	@rm -f $(pgo_use_started) $(pgo_use_fp).before
 
-# The optimized program runs PGO_VERIFY_RUN (and, with PGO_DISPATCH_*, its eval loop is
-# counted against a reference compile); then, per object, from the use build's log (commands,
-# diagnostics), the profile and the object, whether it used the profile.  Its exit status is
-# the stage's; the record's duration covers all of it.
+# The optimized program runs PGO_VERIFY_RUN and the dispatch check; then, per object, whether it
+# used the profile (from the use build's log, the profile and the object).
 PGO_VERIFY_REQUIRE ?=
 $(call pgo_stamp,verify): $(call pgo_after,verify) $(pgo_runner_dep)
 	@echo "==> verify" >&2
@@ -575,18 +479,11 @@ pgo_dispatch_count = $(PROFOPT) dispatch $(if $(strip $(PGO_DISPATCH_FUNCTION)),
 	$(if $(PGO_OBJDUMP),--objdump=$(PGO_OBJDUMP)) $(1) > $(pgo_dispatch_said).tmp && cat $(pgo_dispatch_said).tmp && \
 	mv -f $(pgo_dispatch_said).tmp $(pgo_dispatch_said)
 
-# BOLT: the linked program is instrumented by llvm-bolt, trained (each workload, unweighted:
-# merge-fdata has no weights), and rewritten with the measured layout.  The program as the
-# profile-use build linked it is kept as BINARY.prebolt, so an interrupted stage starts again
-# from it, never from a half-rewritten one, and the use stage puts it back (pgo_undo_bolt); the
-# rewritten program must pass PGO_BOLT_CHECK before it replaces the original.  No
-# -frame-opt=hot (CPython's own flags have it): it can drop a stack allocation whose slots are
-# still written (llvm/llvm-project#211356), and with -indirect-call-promotion it made a 3.14
-# interpreter that crashes in its garbage collector.  Indirect-call promotion on jump tables
-# only: promoting calls adds a compare and a branch before each hot call, and no time gained.
-# Function folding only where it keeps every address-taken function distinct: CPython compares
-# slot functions by address, and llvm-bolt's -icf=1 merged wrap_binaryfunc with wrap_binaryfunc_l
-# (a wrong interpreter; t0190).  AX_PGO substitutes -icf=safe from LLVM 20, else -icf=0.
+# BOLT: the linked program, kept as BINARY.prebolt, is instrumented, trained (unweighted), and
+# rewritten; the rewrite must pass PGO_BOLT_CHECK before it replaces the program.  No
+# -frame-opt=hot (llvm/llvm-project#211356; with -indirect-call-promotion a 3.14 interpreter
+# crashed in its GC); call promotion on jump tables only; no folding of functions compared by
+# address (-icf=1 merged wrap_binaryfunc with wrap_binaryfunc_l, t0190): -icf=safe or -icf=0.
 PGO_BOLT_ICF ?= -icf=0
 PGO_BOLT_BINARY ?=
 PGO_BOLT_SKIP ?=
@@ -619,10 +516,8 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 	@$(call pgo_run,BOLT: optimize the layout,bolt,--since=$(pgo_bolt_dir)/started) sh -c $(call pgo_quote,$(pgo_bolt_apply))
 	@sed -n 's/^BOLT-INFO: \(.*have non-empty execution profile\)/bolt: \1/p' $(call pgo_log,bolt) >&2
 
-# The project's `make clean` removes the build that the stamps from clean on describe: hooked
-# to it, pgo-clean-build drops those stamps, so the next profile-opt restores the kept profile
-# and rebuilds with it instead of saying "ok" over a missing build.  pgo-clean (for distclean)
-# has the driver remove the pipeline's whole directory, profiles included.
+# pgo-clean-build (make clean): the build's stamps go, the profile stays, never an "ok" over a
+# missing build.  pgo-clean (distclean): the driver removes the pipeline's directory.
 pgo-clean-build:
 	@$(pgo_check_paths)rm -f $(foreach s,$(pgo_build_stages),$(call pgo_stamp,$(s))) $(pgo_use_started)
 pgo-clean:
@@ -654,10 +549,8 @@ pgo-workloads:
 	@$(foreach w,$(or $(pgo_workloads),main),printf '%s weight %s: profopt train %s\n' \
 		$(call pgo_wname,$(w)) $(call pgo_wweight,$(w)) $(call pgo_quote,$(PGO_TRAIN_ARGS_$(call pgo_wname,$(w))));)
 
-# Reproducibility: trains the same instrumented build twice and compares the merged profiles
-# (profopt diff: similarity, and whether identical; exit 1 when they differ).  Needs the
-# instrumented build: once the pipeline has cleaned it, it is built again.  Leaves the
-# pipeline after merge, with the second profile, so `make profile-opt` goes on from there.
+# Reproducibility: the same instrumented build trained twice, the profiles compared (profopt diff,
+# exit 1 when they differ); the pipeline is left after merge, with the second profile.
 pgo_repro_dir = $(pgo_abs_dir)/repro
 pgo-repro-check:
 	@$(if $(pgo_enabled),,$(call pgo_not_enabled,pgo-repro-check))

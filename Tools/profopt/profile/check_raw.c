@@ -102,7 +102,7 @@ int cmd_check_raw(int argc, char **argv)
 			setenv("TMPDIR", here, 1); /* the test program where the runner sees it */
 		int rc = profraw_probe(cc, tool, o.runner, &in, err, sizeof err);
 		free(here);
-		show(json ? &j : NULL, "(test program)", &in, in.version != 0, rc == 0, rc == 0 ? NULL : err);
+		show(json ? &j : NULL, o.runner ? "(test program, run through --runner)" : "(test program)", &in, in.version != 0, rc == 0, rc == 0 ? NULL : err);
 		if (rc < 0) {
 			fprintf(stderr, "%s: error: %s\n", progname, err);
 			bad++;
