@@ -25,8 +25,8 @@
 # A stage is a unit: its name in pgo_all_stages (and pgo_stages when this configuration runs
 # it), its rule on $(call pgo_stamp,STAGE), and what it declares: pgo_out_STAGE, the files it
 # writes besides the build (profile-removal removes them all), and pgo_undo_STAGE, a command
-# putting back what it changed in the build before the use stage builds again.  The stamps of
-# the stages from clean on describe the build: make clean drops them (pgo-clean-build).
+# putting back what it changed in the build before the use stage builds again ('-' in STAGE
+# as '_').  The stamps of the stages from clean on describe the build: make clean drops them.
 
 pgo_mk_file := $(lastword $(MAKEFILE_LIST))
 # AX_PGO's settings, written by config.status beside the Makefile (top_builddir's, with automake).
@@ -115,7 +115,7 @@ pgo_before = $(if $(2),$(if $(filter $(1),$(firstword $(2))),,$(firstword $(2)) 
 pgo_rest = $(if $(2),$(if $(filter $(1),$(firstword $(2))),$(wordlist 2,$(words $(2)),$(2)),$(call pgo_rest,$(1),$(wordlist 2,$(words $(2)),$(2)))))
 # The stages whose stamps describe the build (make clean drops them), and every stage's outputs.
 pgo_build_stages = clean $(call pgo_rest,clean,$(pgo_all_stages))
-pgo_outputs = $(foreach s,$(pgo_all_stages),$(pgo_out_$(s)))
+pgo_outputs = $(foreach s,$(pgo_all_stages),$(pgo_out_$(subst -,_,$(s))))
 # A stage's predecessor is a prerequisite only while its own stamp is missing or it must run again.
 pgo_after = $(if $(and $(wildcard $(call pgo_stamp,$(1))),$(if $(filter $(1),$(pgo_redo)),,x)),,$(call pgo_stamp,$(lastword $(call pgo_before,$(1),$(pgo_stages)))))
 # The use stage records the sources it built: if they differ now, it and every later stage run again.
@@ -377,8 +377,8 @@ $(call pgo_stamp,merge): $(call pgo_after,merge)
 # like the first; both merged into PGO_PROFDATA, the first kept as $(pgo_ir_profdata).
 pgo_ir_profdata = $(pgo_abs_dir)/merged-ir.profdata
 PGO_CS_RAW_DIR ?= $(pgo_abs_dir)/raw-cs
-pgo_out_cs-train = $(PGO_CS_RAW_DIR) $(pgo_abs_dir)/logs/cs-train $(pgo_abs_dir)/cs-train-results.json
-pgo_out_cs-merge = $(pgo_ir_profdata) $(pgo_abs_dir)/merged-cs.profdata
+pgo_out_cs_train = $(PGO_CS_RAW_DIR) $(pgo_abs_dir)/logs/cs-train $(pgo_abs_dir)/cs-train-results.json
+pgo_out_cs_merge = $(pgo_ir_profdata) $(pgo_abs_dir)/merged-cs.profdata
 $(call pgo_stamp,cs-instrument): $(call pgo_after,cs-instrument)
 	@$(call pgo_rm_later,cs-instrument)
 	$(pgo_recurse)@$(PROFOPT) run --label="clean before the context-sensitive build" --log=$(call pgo_log,cs-preclean) -- sh -c $(call pgo_quote,$(PGO_CLEAN))
@@ -421,7 +421,7 @@ $(call pgo_stamp,clean): $(call pgo_after,clean)
 pgo_use_started = $(pgo_abs_dir)/use.started
 pgo_out_use = $(pgo_use_fp)
 pgo_check_profile = $(PROFOPT) merge --check-only --family=$(PGO_CC_FAMILY) $(pgo_profile_read)
-pgo_undo_later = $(foreach s,$(call pgo_rest,use,$(pgo_stages)),$(if $(pgo_undo_$(s)),$(pgo_undo_$(s)) &&)) true
+pgo_undo_later = $(foreach s,$(subst -,_,$(call pgo_rest,use,$(pgo_stages))),$(if $(pgo_undo_$(s)),$(pgo_undo_$(s)) &&)) true
 $(call pgo_stamp,use): $(call pgo_after,use) $(if $(pgo_use_stale),pgo-sources-changed)
 	@$(call pgo_rm_later,use)
 	@rm -f $(call pgo_stamp,use) $(pgo_lists_written)
