@@ -95,14 +95,14 @@
 #   several times slower: pgo.mk multiplies the training's timeouts by
 #   PGO_TRAIN_TIMEOUT_SCALE (10 under emulation, else 1; PGO_TRAIN_TIMEOUT_SCALE=N
 #   given to configure wins) and says so.  pgo-config.mk hands PGO_RUNNER and
-#   the other three to pgo.mk, which starts
-#   every training task through the runner; the Makefile's own commands start
+#   the other three to pgo.mk, which starts every training task through the
+#   runner (profopt target-run); the Makefile's own commands start
 #   the program as $(PGO_RUNNER) ./prog (PGO_TRAIN_LIST), and run its tasks
 #   with $(PGO_TRAIN_CMD) (PGO_VERIFY_RUN).  qemu-user runs a program's exec
 #   of another program of the target (a test that starts sys.executable) on
 #   this machine's kernel, which cannot run it: with a qemu runner
-#   (PGO_RUNNER_EMULATED=yes, in pgo-config.mk too) pgo.mk preloads into the emulated programs a library
-#   built from qemu-exec.c, installed beside it, that starts them through qemu
+#   (PGO_RUNNER_EMULATED=yes, in pgo-config.mk too) pgo.mk preloads into the
+#   emulated programs a library built from qemu-exec.c, installed beside it, that starts them through qemu
 #   again (binfmt_misc needs none of it).  A cross build has no BOLT stage
 #   (--enable-bolt is refused; with ax_pgo_bolt_default=auto configure says why).
 #

@@ -127,8 +127,9 @@ test_every_make_variable_is_in_the_man_page_and_no_other() {
 	[ "$(wc -l < vars.txt)" -ge 50 ] || fail "too few NAME ?= in pgo.mk: $(cat vars.txt)"
 	while read -r v; do grep -qw -- "$v" man.txt || missing="$missing $v"; done < vars.txt
 	[ -z "$missing" ] || fail "variables pgo.mk lets a user set, not in the man page:$missing"
-	for v in $(grep -oE '\bPGO_[A-Z0-9_]*[A-Z0-9]\b' man.txt | sort -u); do
-		grep -rqE "\b$v\b" "$SRCDIR/Tools/make" "$SRCDIR/Makefile.pre.in" "$SRCDIR/m4/ax_pgo.m4" "$SRCDIR/configure.ac" \
+	# (PGO_TRAIN_ARGS_NAME stands for a family of variables: their common prefix is looked for)
+	for v in $(grep -oE '\bPGO_[A-Z0-9_]*[A-Z0-9]\b' man.txt | sed 's/_NAME$/_/' | sort -u); do
+		grep -rqE "\b$v(\b|[A-Za-z(\$])" "$SRCDIR/Tools/make" "$SRCDIR/Makefile.pre.in" "$SRCDIR/m4/ax_pgo.m4" "$SRCDIR/configure.ac" \
 			"$SRCDIR/Tools/profopt" || unknown="$unknown $v"
 	done
 	[ -z "$unknown" ] || fail "the man page names make variables nothing defines:$unknown"
