@@ -272,7 +272,7 @@ PGO_THIN_LAUNCHER ?=
 PGO_THINLTO_WORKERS ?=
 pgo_thin_dir = $(pgo_abs_dir)/thinlto
 pgo_thin_on = $(and $(PGO_THIN_LAUNCHER),$(filter use,$(1)))
-pgo_thin_clear = $(if $(call pgo_thin_on,$(1)),rm -rf $(pgo_thin_dir) &&)
+pgo_thin_clear = $(if $(call pgo_thin_on,$(1)),$(PROFOPT) clear $(pgo_thin_dir) &&)
 pgo_thin_env = $(if $(call pgo_thin_on,$(1)),PGO_THIN_LINK_DIR=$(pgo_thin_dir) PGO_PROFOPT=$(PROFOPT) \
 	PGO_THINLTO_WORKERS=$(call pgo_quote,$(PGO_THINLTO_WORKERS)))
 pgo_thin_said = $(if $(call pgo_thin_on,$(1)),&& { test ! -f $(pgo_thin_dir)/links.tsv || \
