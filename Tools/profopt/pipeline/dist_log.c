@@ -68,6 +68,9 @@ static void set_why(struct proc *p, const char *why, size_t len)
 	p->why = xasprintf("%.*s", (int)len, why);
 }
 
+/* A reason in words of its own (a string literal or array). */
+#define SET_WHY(p, text) set_why(p, text, sizeof text - 1)
+
 /* The length of "TOOL[DIGITS] " at the start of line, or 0. */
 static size_t prefix_length(const char *line, const char *tool)
 {
@@ -99,11 +102,11 @@ static void distcc_line(struct proc *p, const char *m)
 		set_why(p, s, strlen(s));
 	}
 	if (ends_with(m, "no visible input file"))
-		set_why(p, "no source distcc sends (an assembler .S file, say)", 50);
+		SET_WHY(p, "no source distcc sends (an assembler .S file, say)");
 	if ((w = strstr(m, "failed to distribute")) && strstr(w, "running locally instead") && !p->why)
-		set_why(p, "no worker took it (failed to distribute)", 40);
+		SET_WHY(p, "no worker took it (failed to distribute)");
 	if (strstr(m, "retrying locally"))
-		set_why(p, "it failed on the worker and ran again here", 42);
+		SET_WHY(p, "it failed on the worker and ran again here");
 	size_t len = strlen(m), tail = strlen(" completed ok");
 	if (starts_with(m, "compile ") && ends_with(m, " completed ok") && len > tail) {
 		const char *end = m + len - tail, *host = end;
@@ -118,6 +121,7 @@ static void distcc_line(struct proc *p, const char *m)
 
 static void icecc_line(struct proc *p, const char *line)
 {
+	static const char here_why[] = "the scheduler gave it to this machine (no worker was free, or this one ranked first)";
 	const char *m = line, *c = line;
 	for (int k = 0; k < 3 && c; k++)
 		c = strchr(k ? c + 1 : c, ':');
@@ -139,7 +143,7 @@ static void icecc_line(struct proc *p, const char *line)
 	if (starts_with(m, "building myself")) {
 		p->here = 1;
 		if (!p->why)
-			set_why(p, "the scheduler gave it to this machine (no worker was free, or this one ranked first)", 86);
+			SET_WHY(p, here_why);
 	}
 	if (starts_with(m, "<building_local>"))
 		p->here = 1;
