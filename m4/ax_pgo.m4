@@ -30,9 +30,11 @@
 #   GCC needs no tool of its own: libgcov adds the counts, and profopt reads
 #   and installs the .gcda files.
 #
-#   Substituted (AC_SUBST):
+#   Substituted (AC_SUBST), and written by config.status as NAME = VALUE lines to
+#   pgo-config.mk beside the Makefile, which pgo.mk includes (a configure script adds
+#   its own settings by naming them in ax_pgo_config_vars after AX_PGO):
 #
-#     PGO_ENABLED               yes or no (pgo.mk needs it: PGO_ENABLED = @PGO_ENABLED@)
+#     PGO_ENABLED               yes or no
 #     PROFOPT                   the profopt driver (with --enable-optimizations)
 #     PGO_CC_FAMILY             gcc, clang, apple-clang or unknown
 #     PGO_CC_VERSION            e.g. 14.0.6; PGO_CC_MAJOR e.g. 14
@@ -92,16 +94,15 @@
 #   --without-pgo-runner runs them directly, unchecked.  Emulated programs run
 #   several times slower: pgo.mk multiplies the training's timeouts by
 #   PGO_TRAIN_TIMEOUT_SCALE (10 under emulation, else 1; PGO_TRAIN_TIMEOUT_SCALE=N
-#   given to configure wins) and says so.  The Makefile passes PGO_RUNNER and
-#   the other three on to pgo.mk (PGO_RUNNER = @PGO_RUNNER@, ...), which starts
-#   every training task through the runner; the Makefile's own commands start
+#   given to configure wins) and says so.  pgo-config.mk hands PGO_RUNNER and
+#   the other three to pgo.mk, which starts every training task through the
+#   runner (profopt target-run); the Makefile's own commands start
 #   the program as $(PGO_RUNNER) ./prog (PGO_TRAIN_LIST), and run its tasks
 #   with $(PGO_TRAIN_CMD) (PGO_VERIFY_RUN).  qemu-user runs a program's exec
 #   of another program of the target (a test that starts sys.executable) on
 #   this machine's kernel, which cannot run it: with a qemu runner
-#   (PGO_RUNNER_EMULATED=yes, also passed on as PGO_RUNNER_EMULATED =
-#   @PGO_RUNNER_EMULATED@) pgo.mk preloads into the emulated programs a library
-#   built from qemu-exec.c, installed beside it, that starts them through qemu
+#   (PGO_RUNNER_EMULATED=yes, in pgo-config.mk too) pgo.mk preloads into the
+#   emulated programs a library built from qemu-exec.c, installed beside it, that starts them through qemu
 #   again (binfmt_misc needs none of it).  A cross build has no BOLT stage
 #   (--enable-bolt is refused; with ax_pgo_bolt_default=auto configure says why).
 #
@@ -302,6 +303,33 @@ AC_SUBST([MERGE_FDATA])
 AC_SUBST([PGO_BOLT_LDFLAGS])
 AC_SUBST([PGO_BOLT_CFLAGS])
 AC_SUBST([PGO_BOLT_ICF])
+_AX_PGO_CONFIG_MK
+])
+
+# _AX_PGO_CONFIG_MK: config.status writes pgo-config.mk beside the Makefile, "NAME = VALUE" for
+# every setting AX_PGO substitutes (and PROFOPT, when AX_PGO looked for it), with their values
+# as AC_OUTPUT has them; pgo.mk includes it, so a Makefile passes none of them on by hand.  A
+# configure script adds its own settings to it by naming them in ax_pgo_config_vars after AX_PGO.
+AC_DEFUN([_AX_PGO_CONFIG_MK], [
+ax_pgo_config_vars="PGO_ENABLED PGO_CC_FAMILY PGO_CC_VERSION PGO_CC_MAJOR PGO_TARGET LLVM_PROFDATA
+  PGO_PROFILE_TOOL PGO_PROFILE_TOOL_VERSION PGO_GEN_CFLAGS PGO_GEN_LDFLAGS PGO_USE_CFLAGS PGO_USE_LDFLAGS
+  PGO_CS PGO_CSGEN_CFLAGS PGO_CSGEN_LDFLAGS PGO_BOLT LLVM_BOLT MERGE_FDATA PGO_BOLT_LDFLAGS PGO_BOLT_CFLAGS
+  PGO_BOLT_ICF PGO_RUNNER PGO_RUNNER_EMULATED PGO_TRAIN_TIMEOUT_SCALE PGO_NM PGO_READELF PGO_OBJDUMP
+  PGO_LAUNCHER PGO_DISTCC_HOSTS PGO_THIN_LAUNCHER PGO_THINLTO_WORKERS PGO_DISPATCH_CFLAGS
+  PGO_DISPATCH_LDFLAGS PGO_DISPATCH_REF_CFLAGS"
+AS_IF([test "x$ax_pgo_find_profopt" != xno], [ax_pgo_config_vars="PROFOPT $ax_pgo_config_vars"])
+AC_CONFIG_COMMANDS_PRE([
+ax_pgo_config_q="# pgo-config.mk - written by config.status (AX_PGO): the settings pgo.mk reads"
+for ax_pgo_v in $ax_pgo_config_vars; do
+  AS_VAR_COPY([ax_pgo_val], [$ax_pgo_v])
+  ax_pgo_config_q="$ax_pgo_config_q
+$ax_pgo_v = $ax_pgo_val"
+done
+ax_pgo_config_q=`printf '%s\n' "$ax_pgo_config_q" | $SED 's/'"'"'/&"&"&/g'`
+])
+AC_CONFIG_COMMANDS([pgo-config.mk],
+  [printf '%s\n' "$ax_pgo_config_text" > pgo-config.mk.tmp && mv -f pgo-config.mk.tmp pgo-config.mk],
+  [ax_pgo_config_text='$ax_pgo_config_q'])
 ])
 
 # _AX_PGO_DISTCC_NAMES: clang names a static function's profile after the file it compiles

@@ -43,7 +43,7 @@ print(json.dumps(v) if isinstance(v,(dict,list,bool)) or v is None else v)' "$1"
 setup_fixture() {
 	cp -r "$SRCDIR/tests/fixture/." .
 	mkdir -p m4 && cp "$SRCDIR/m4/ax_pgo.m4" m4/
-	cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/qemu-exec.c" .
+	cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/pgo-bench.mk" "$SRCDIR/Tools/make/qemu-exec.c" .
 	autoconf -o configure configure.ac 2>autoconf.log || { cat autoconf.log >&2; fail "autoconf failed on the fixture"; }
 }
 
@@ -110,7 +110,7 @@ with_static_function() {
 # static_names_from_source: the merged profile names the static function after interp.c, and
 # no function after a worker's temporary file.
 static_names_from_source() {
-	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)
 	"$llvm_profdata" show --all-functions pgo/merged.profdata > names.out
 	expect_contains names.out '^  interp\.c:drain:$'
 	expect_not_contains names.out 'distccd_'

@@ -39,5 +39,9 @@ DECLARE_COMMAND_OPTIONS(check_raw);
 DECLARE_COMMAND_OPTIONS(lock);
 DECLARE_COMMAND_OPTIONS(coverage);
 DECLARE_COMMAND_OPTIONS(thin_link);
+DECLARE_COMMAND_OPTIONS(dist_log);
+DECLARE_COMMAND_OPTIONS(store);
+/* No option of its own, no --help from main.c: every argument is the task's. */
+DECLARE_COMMAND(target_run);
 
 #endif

@@ -56,6 +56,11 @@ const struct command commands[] = {
 	{"lock", cmd_lock, "run a command holding a build directory's lock (one run at a time)", NULL, &options_lock},
 	{"thin-link", cmd_thin_link, "a clang ThinLTO link whose backends run as jobs, on workers when given", NULL,
 	 &options_thin_link},
+	{"dist-log", cmd_dist_log, "a distcc or icecc trace of a compile stage: compiles on the workers and here, and why", NULL,
+	 &options_dist_log},
+	{"store", cmd_store, "clang's merged profile under its content's name, where the use stage's compiles read it", NULL,
+	 &options_store},
+	{"target-run", cmd_target_run, "a cross build's task launcher: a program of the target through $PGO_RUNNER", NULL, NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -5,20 +5,20 @@ configure_fixture() { setup_fixture; ./configure PROFOPT="$PROFOPT" "$@" > confi
 test_macro_gcc() {
 	require gcc autoconf
 	configure_fixture --enable-optimizations CC=gcc || { cat configure.out; fail "configure failed"; }
-	expect_contains Makefile '^PGO_CC_FAMILY = gcc$'
+	expect_contains pgo-config.mk '^PGO_CC_FAMILY = gcc$'
 	# gcov-tool is never run: configure neither looks for it nor substitutes a merge command
 	expect_not_contains configure.out 'gcov-tool'
 	expect_not_contains Makefile 'GCOV_TOOL|PGO_MERGE'
-	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-generate'
-	expect_contains Makefile '^PGO_USE_CFLAGS = -fprofile-use -fprofile-correction'
+	expect_contains pgo-config.mk '^PGO_GEN_CFLAGS = -fprofile-generate'
+	expect_contains pgo-config.mk '^PGO_USE_CFLAGS = -fprofile-use -fprofile-correction'
 }
 
 test_macro_clang() {
 	require clang autoconf
 	configure_fixture --enable-optimizations CC=clang || { cat configure.out; fail "configure failed"; }
-	expect_contains Makefile '^PGO_CC_FAMILY = clang$'
-	expect_contains Makefile "^LLVM_PROFDATA = $(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata$"
-	expect_contains Makefile '^PGO_USE_CFLAGS = -fprofile-use=\$\(PGO_USE_PROFDATA\)'
+	expect_contains pgo-config.mk '^PGO_CC_FAMILY = clang$'
+	expect_contains pgo-config.mk "^LLVM_PROFDATA = $(dirname "$(readlink -f "$(command -v clang)")")/llvm-profdata$"
+	expect_contains pgo-config.mk '^PGO_USE_CFLAGS = -fprofile-use=\$\(PGO_USE_PROFDATA\)'
 }
 
 test_macro_sees_gcc_wrapper_as_clang() {
@@ -26,7 +26,7 @@ test_macro_sees_gcc_wrapper_as_clang() {
 	fake_bin gcc 'exec clang "$@"'
 	configure_fixture --enable-optimizations CC="$PWD/fakebin/gcc" || { cat configure.out; fail "configure failed"; }
 	expect_contains configure.out 'which compiler family .*fakebin/gcc is\.\.\. clang'
-	expect_contains Makefile '^PGO_CC_FAMILY = clang$'
+	expect_contains pgo-config.mk '^PGO_CC_FAMILY = clang$'
 }
 
 test_macro_refuses_mismatched_llvm_profdata() {
@@ -42,7 +42,7 @@ test_macro_refuses_mismatched_llvm_profdata() {
 test_macro_missing_tool_only_matters_when_enabled() {
 	require clang autoconf
 	configure_fixture CC=clang --with-llvm-profdata=/nonexistent/llvm-profdata || { cat configure.out; fail "configure without optimizations failed"; }
-	expect_contains Makefile '^PGO_ENABLED = no$|^PGO_CC_FAMILY = clang$'
+	expect_contains pgo-config.mk '^PGO_ENABLED = no$|^PGO_CC_FAMILY = clang$'
 	if ./configure --enable-optimizations CC=clang --with-llvm-profdata=/nonexistent/llvm-profdata > out 2>&1; then
 		fail "configure accepted a missing llvm-profdata"
 	fi
@@ -84,7 +84,7 @@ test_training_workloads_and_weights() {
 	expect_eq "$(sed -n 's/ weight.*//p' out | sort | tr '\n' ' ')" "profopt regrtest " "default workloads (CPython 3.12+)"
 	# Training runs without address randomization where setarch can turn it off.
 	if setarch -R true 2>/dev/null; then
-		expect_contains Makefile '^PGO_TRAIN_WRAPPER = .*setarch -R$'
+		expect_contains pgo-config.mk '^PGO_TRAIN_WRAPPER = .*setarch -R$'
 	else
 		expect_contains configure.out 'will not give identical profiles'
 	fi
@@ -132,13 +132,13 @@ test_clang_instrumentation_follows_the_cpython_version() {
 			{ cat configure.out; fail "configure with $dir"; }
 		expect_contains configure.out "which CPython version the source is\.\.\. 3\.1"
 		expect_contains configure.out "where clang counts for PGO\.\.\. $kind"
-		expect_contains Makefile "^PGO_GEN_CFLAGS = $flag "
+		expect_contains pgo-config.mk "^PGO_GEN_CFLAGS = $flag "
 	done
 	# an explicit choice wins, and context-sensitive PGO takes IR
 	"$SRCDIR/configure" --enable-optimizations CC=clang --with-python-source="$PWD/py311" --with-pgo-instrumentation=frontend > /dev/null 2>&1
-	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-instr-generate '
+	expect_contains pgo-config.mk '^PGO_GEN_CFLAGS = -fprofile-instr-generate '
 	"$SRCDIR/configure" --enable-optimizations CC=clang --with-python-source="$PWD/py313" --enable-pgo-cs > /dev/null 2>&1
-	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-generate '
+	expect_contains pgo-config.mk '^PGO_GEN_CFLAGS = -fprofile-generate '
 }
 
 test_lto_exclusions_and_training_follow_compiler_and_version() {
@@ -171,13 +171,13 @@ test_generate_flags_given_twice_compile() {
 	require gcc clang-14 clang-19 autoconf
 	for cc in gcc clang-14 clang-19; do
 		rm -rf ./* && configure_fixture --enable-optimizations CC=$cc || { cat configure.out; fail "configure with $cc"; }
-		flags=$(sed -n 's/^PGO_GEN_CFLAGS = //p' Makefile)
+		flags=$(sed -n 's/^PGO_GEN_CFLAGS = //p' pgo-config.mk)
 		[ -n "$flags" ] || fail "no PGO_GEN_CFLAGS with $cc"
 		# shellcheck disable=SC2086
 		$cc $flags $flags -c interp.c -o twice.o 2> cc.err || { cat cc.err; fail "$cc refused the generate flags given twice: $flags"; }
 		case $cc in
-		clang-14) expect_not_contains Makefile '^PGO_GEN_CFLAGS = .*vp-counters-per-site' ;;
-		clang-19) expect_contains Makefile '^PGO_GEN_CFLAGS = .*-mllvm -vp-counters-per-site=8' ;;
+		clang-14) expect_not_contains pgo-config.mk '^PGO_GEN_CFLAGS = .*vp-counters-per-site' ;;
+		clang-19) expect_contains pgo-config.mk '^PGO_GEN_CFLAGS = .*-mllvm -vp-counters-per-site=8' ;;
 		esac
 	done
 }

@@ -31,7 +31,7 @@ test_round_trip_clang() {
 	expect_contains make.out 'merge: [0-9]+ raw profiles'
 	test -s pgo/merged.profdata || fail "no merged profile"
 	# The hot function has counts in the merged profile.
-	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)
 	"$llvm_profdata" show --function=run --counts pgo/merged.profdata > show.out
 	expect_contains show.out 'Block counts: \[[1-9]'
 }
@@ -126,7 +126,7 @@ test_clang_parallel_training_merges_all_processes() {
 	configured_fixture clang
 	for i in $(seq 1 12); do printf 't%s\t./toy ppas 1000\n' "$i"; done > many.txt
 	make profile-opt TRAIN_TASKS=many.txt PGO_JOBS=4 > make.out 2>&1 || { cat make.out; fail "make"; }
-	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)
 	"$llvm_profdata" show --function=main --counts pgo/merged.profdata > show.out
 	# Twelve processes ran main once each: none of their counts is lost in the pool files.
 	expect_contains show.out 'Block counts: \[.*\b12\b'
@@ -164,7 +164,7 @@ test_workloads_run_in_the_training_work_dir() {
 
 test_weighted_workloads_clang() {
 	weighted_fixture clang
-	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)
 	"$llvm_profdata" show --function=main --counts pgo/merged.profdata > show.out
 	expect_contains show.out 'Block counts: \[.*\b10\b'
 }

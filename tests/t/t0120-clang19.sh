@@ -15,7 +15,7 @@ test_round_trip_clang19() {
 	require clang-19 autoconf
 	setup_fixture
 	./configure --enable-optimizations CC=clang-19 PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail configure; }
-	expect_contains Makefile '^LLVM_PROFDATA = .*llvm-19/bin/llvm-profdata$'
+	expect_contains pgo-config.mk '^LLVM_PROFDATA = .*llvm-19/bin/llvm-profdata$'
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
 	expect_contains make.out 'verify: interp.o: used profile data'
 }

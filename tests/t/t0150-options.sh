@@ -10,7 +10,7 @@ llvm_bolt() { command -v llvm-bolt-19 || ls /usr/lib/llvm-*/bin/llvm-bolt 2>/dev
 
 test_partial_training_gcc() {
 	configured_fixture gcc --enable-pgo-partial-training
-	expect_contains Makefile '^PGO_USE_CFLAGS = .*-fprofile-partial-training'
+	expect_contains pgo-config.mk '^PGO_USE_CFLAGS = .*-fprofile-partial-training'
 	run_pipeline
 	expect_contains pgo/logs/use.log 'fprofile-partial-training'
 }
@@ -23,16 +23,16 @@ test_partial_training_is_ignored_with_a_warning_for_clang() {
 
 test_frontend_instrumentation_clang() {
 	configured_fixture clang --with-pgo-instrumentation=frontend
-	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-instr-generate '
-	expect_not_contains Makefile '^PGO_GEN_CFLAGS = .*profile-update=atomic'  # single counters
-	expect_contains Makefile '^PGO_USE_CFLAGS = -fprofile-instr-use=\$\(PGO_USE_PROFDATA\)'
+	expect_contains pgo-config.mk '^PGO_GEN_CFLAGS = -fprofile-instr-generate '
+	expect_not_contains pgo-config.mk '^PGO_GEN_CFLAGS = .*profile-update=atomic'  # single counters
+	expect_contains pgo-config.mk '^PGO_USE_CFLAGS = -fprofile-instr-use=\$\(PGO_USE_PROFDATA\)'
 	run_pipeline
 	expect_contains pgo/logs/instrument.log 'fprofile-instr-generate'
 	# the use stage names the profile by its content (issue 40)
 	expect_contains pgo/logs/use.log "fprofile-instr-use=$PWD/pgo/merged-$(sha256sum pgo/merged.profdata | cut -d' ' -f1)[.]profdata"
 	cmp pgo/merged.profdata pgo/merged-*.profdata || fail "the content-named profile is not the merged one"
 	# the profile is a front-end one
-	local tool; tool=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	local tool; tool=$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)
 	"$tool" show pgo/merged.profdata | grep -q 'Instrumentation level: Front-end' ||
 		fail "the merged profile is not a front-end profile"
 	expect_status 1 ./configure --enable-optimizations CC=clang --with-pgo-instrumentation=frontend --enable-pgo-cs
@@ -44,18 +44,18 @@ test_frontend_instrumentation_clang() {
 test_frontend_instrumentation_is_ignored_with_a_warning_for_gcc() {
 	configured_fixture gcc --with-pgo-instrumentation=frontend
 	expect_contains configure.out 'WARNING: --with-pgo-instrumentation is a Clang option'
-	expect_contains Makefile '^PGO_GEN_CFLAGS = -fprofile-generate'
+	expect_contains pgo-config.mk '^PGO_GEN_CFLAGS = -fprofile-generate'
 }
 
 test_context_sensitive_pgo_clang() {
 	configured_fixture clang --enable-pgo-cs
-	expect_contains Makefile '^PGO_CS = yes'
+	expect_contains pgo-config.mk '^PGO_CS = yes'
 	run_pipeline
 	expect_stamps cs-instrument cs-train cs-merge
 	expect_contains pgo/cs-train.stamp '"stage": "cs-train"'
 	expect_contains pgo/logs/cs-instrument.log 'fcs-profile-generate'
 	expect_contains make.out 'cs-merge +done'
-	local tool; tool=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	local tool; tool=$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)
 	# The final profile holds context-sensitive records, the first profile none.
 	"$tool" show --showcs pgo/merged.profdata > cs.txt
 	expect_contains cs.txt 'Total functions: [1-9]'
@@ -82,7 +82,7 @@ test_bolt_stage_gcc() {
 	configured_fixture gcc --enable-bolt
 	expect_contains configure.out 'checking for llvm-bolt\.\.\. /'
 	expect_contains configure.out 'checking for merge-fdata of LLVM [0-9.]+\.\.\. /'
-	expect_contains Makefile '^PGO_BOLT_LDFLAGS = -Wl,--emit-relocs'
+	expect_contains pgo-config.mk '^PGO_BOLT_LDFLAGS = -Wl,--emit-relocs'
 	run_pipeline
 	test -f pgo/bolt.stamp || fail "no bolt stamp"
 	readelf -S toy | grep -q '\.note\.bolt_info' || fail "toy was not rewritten by BOLT"
@@ -152,13 +152,13 @@ test_bolt_by_default_where_the_tools_are() {
 	setup_fixture
 	ax_pgo_bolt_default=auto ./configure --enable-optimizations CC=gcc PROFOPT="$PROFOPT" > auto.out 2>&1 ||
 		{ cat auto.out; fail "configure with the BOLT stage by default"; }
-	expect_contains Makefile '^PGO_BOLT = yes'
+	expect_contains pgo-config.mk '^PGO_BOLT = yes'
 	expect_status 0 env ax_pgo_bolt_default=auto ./configure --enable-optimizations CC=gcc PROFOPT="$PROFOPT" \
 		LLVM_BOLT=/nonexistent/llvm-bolt
 	expect_contains out 'no BOLT stage: llvm-bolt not found at /nonexistent/llvm-bolt'
-	expect_contains Makefile '^PGO_BOLT = no'
+	expect_contains pgo-config.mk '^PGO_BOLT = no'
 	expect_status 0 env ax_pgo_bolt_default=auto ./configure --enable-optimizations --disable-bolt CC=gcc PROFOPT="$PROFOPT"
-	expect_contains Makefile '^PGO_BOLT = no'
+	expect_contains pgo-config.mk '^PGO_BOLT = no'
 	# asked for by name, a missing tool stays an error
 	expect_status 1 env ax_pgo_bolt_default=auto ./configure --enable-optimizations --enable-bolt CC=gcc \
 		PROFOPT="$PROFOPT" LLVM_BOLT=/nonexistent/llvm-bolt

@@ -9,7 +9,7 @@ configured_goto_fixture() {
 	require "$1" autoconf objdump
 	cp -r "$SRCDIR/tests/fixture-goto/." .
 	mkdir -p m4 && cp "$SRCDIR/m4/ax_pgo.m4" m4/
-	cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/qemu-exec.c" .
+	cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/pgo-bench.mk" "$SRCDIR/Tools/make/qemu-exec.c" .
 	autoconf -o configure configure.ac 2>autoconf.log || { cat autoconf.log >&2; fail "autoconf failed on the goto fixture"; }
 	cc=$1 && shift
 	./configure --enable-optimizations CC="$cc" PROFOPT="$PROFOPT" "$@" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
@@ -32,8 +32,8 @@ test_clang19_merges_and_configure_undoes_it() {
 	expect_contains configure.out '^checking how many of 25 computed gotos clang-19 keeps apart\.\.\. 1$'
 	expect_contains configure.out 'keeps them apart\.\.\. yes \(25\)$'
 	expect_contains configure.out '^checking how PGO builds compile an interpreter.s dispatch\.\.\. with -mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000 '
-	expect_contains Makefile '^PGO_USE_CFLAGS = .* -mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000$'
-	expect_contains Makefile '^PGO_GEN_CFLAGS = .* -mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000$'
+	expect_contains pgo-config.mk '^PGO_USE_CFLAGS = .* -mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000$'
+	expect_contains pgo-config.mk '^PGO_GEN_CFLAGS = .* -mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000$'
 	dispatch_passes
 }
 
@@ -42,7 +42,7 @@ test_clang19_merges_and_configure_undoes_it() {
 test_clang19_without_the_fix_is_refused() {
 	configured_goto_fixture clang-19 --disable-pgo-dispatch-fix
 	expect_contains configure.out 'dispatch\.\.\. as clang-19 does by default \(--disable-pgo-dispatch-fix\)$'
-	expect_not_contains Makefile '^PGO_USE_CFLAGS = .*tail-dup'
+	expect_not_contains pgo-config.mk '^PGO_USE_CFLAGS = .*tail-dup'
 	if make profile-opt > make.out 2>&1; then cat make.out; fail "verify accepted a merged dispatch"; fi
 	expect_contains make.out 'error: eval in /[^ ]*/gotoy has 1 indirect jump where a reference -O3 compile of its source by the same compiler has 25 \(4%, under 90%\): the compiler merged'
 	test ! -f pgo/verify.stamp || fail "a verify stamp for a refused program"
@@ -96,7 +96,7 @@ test_clang19_cross_aarch64_keeps_the_dispatch() {
 	configured_goto_fixture clang-19 --host=aarch64-linux-gnu CC="clang-19 --target=aarch64-linux-gnu"
 	expect_contains configure.out 'computed gotos clang-19 --target=aarch64-linux-gnu keeps apart\.\.\. 1$'
 	expect_contains configure.out '^configure: the dispatch check disassembles with [^ ]*objdump'
-	dispatch_passes_as "$(sed -n 's/^PGO_RUNNER = //p' Makefile)"
+	dispatch_passes_as "$(sed -n 's/^PGO_RUNNER = //p' pgo-config.mk)"
 }
 
 # The probe decides, not the version: clang 14 keeps the gotos apart by itself.
@@ -121,7 +121,7 @@ test_gcc_partition_merges_and_configure_undoes_it() {
 	gcc_half_trained
 	expect_contains configure.out '^checking how many of 25 computed gotos gcc keeps apart when training ran half the handlers\.\.\. 1[0-9]$'
 	expect_contains configure.out '^checking whether -fno-reorder-blocks-and-partition keeps them apart\.\.\. yes \(25\)$'
-	expect_contains Makefile '^PGO_USE_LDFLAGS = .* -fno-reorder-blocks-and-partition$'
+	expect_contains pgo-config.mk '^PGO_USE_LDFLAGS = .* -fno-reorder-blocks-and-partition$'
 	dispatch_passes
 }
 

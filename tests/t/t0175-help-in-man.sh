@@ -116,3 +116,21 @@ test_help_is_the_table() {
 	done < merge.txt
 	expect_eq "$(grep -cE '^  --' help.txt)" "$(wc -l < merge.txt)" "options in merge --help"
 }
+
+# Every variable the make side lets a project or a user set (NAME ?= DEFAULT in pgo.mk and
+# pgo-bench.mk) is in the man page, and every PGO_ name the man page gives is one the make side,
+# configure or the driver knows: the make interface is declared once, in the man page.
+test_every_make_variable_is_in_the_man_page_and_no_other() {
+	local v missing= unknown=
+	sed 's/\\-/-/g; s/\\f[BIRP]//g' "$SRCDIR/Misc/profopt.1" > man.txt
+	grep -ohE '^[A-Z][A-Z0-9_]* \?=' "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/pgo-bench.mk" | cut -d' ' -f1 | sort -u > vars.txt
+	[ "$(wc -l < vars.txt)" -ge 50 ] || fail "too few NAME ?= in pgo.mk: $(cat vars.txt)"
+	while read -r v; do grep -qw -- "$v" man.txt || missing="$missing $v"; done < vars.txt
+	[ -z "$missing" ] || fail "variables pgo.mk lets a user set, not in the man page:$missing"
+	# (PGO_TRAIN_ARGS_NAME stands for a family of variables: their common prefix is looked for)
+	for v in $(grep -oE '\bPGO_[A-Z0-9_]*[A-Z0-9]\b' man.txt | sed 's/_NAME$/_/' | sort -u); do
+		grep -rqE "\b$v(\b|[A-Za-z(\$])" "$SRCDIR/Tools/make" "$SRCDIR/Makefile.pre.in" "$SRCDIR/m4/ax_pgo.m4" "$SRCDIR/configure.ac" \
+			"$SRCDIR/Tools/profopt" || unknown="$unknown $v"
+	done
+	[ -z "$unknown" ] || fail "the man page names make variables nothing defines:$unknown"
+}

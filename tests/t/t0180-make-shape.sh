@@ -24,7 +24,7 @@ test_pgo_mk_writes_no_stamp_by_hand() {
 	code_lines "$PGO_MK" | grep -n -E "printf[^|]*\\\\?\"stage\\\\?\"|\\{\"stage\"|> *\\$\\(call pgo_stamp|> *[^ ]*\\.stamp\\b" > stamps.txt || true
 	[ ! -s stamps.txt ] || { cat stamps.txt; fail "pgo.mk writes a stamp itself"; }
 	# every stage stamp comes from the driver: --stamp= of profopt run, train, merge, verify, import
-	expect_contains "$PGO_MK" 'train .*--stamp=|--stamp=\$\$run\.stamp'
+	expect_contains "$PGO_MK" 'train .*--stamp=|PGO_TRAIN_CMD\) --family=.* --stamp='
 }
 
 test_pgo_mk_deletes_no_profile_data_itself() {
@@ -62,4 +62,15 @@ test_pgo_mk_parses_no_output_of_the_driver() {
 	code_lines "$PGO_MK" | grep -n -E '\b(sed|awk)\b' | grep -E 'PROFOPT|report\.|pgo_abs_dir' > parsed.txt || true
 	[ ! -s parsed.txt ] || { cat parsed.txt; fail "pgo.mk parses the driver's output"; }
 	expect_contains "$PGO_MK" 'report \$\(PGO_REPORT_ARGS\) --brief'
+}
+
+# pgo.mk is the stage graph (issue 53): the shell the driver owns is not in it (no awk, no
+# sha256sum, no run directory made with mktemp, no rm -r), and pgo-bench is a fragment of its own.
+test_pgo_mk_is_the_stage_graph() {
+	local n; n=$(wc -l < "$PGO_MK")
+	[ "$n" -le 600 ] || fail "pgo.mk has $n lines (at most 600)"
+	code_lines "$PGO_MK" | grep -n -E '\b(awk|sha256sum|mktemp)\b|rm -[a-z]*r' > shell.txt || true
+	[ ! -s shell.txt ] || { cat shell.txt; fail "pgo.mk carries shell the driver owns"; }
+	expect_contains "$SRCDIR/Tools/make/pgo-bench.mk" '^pgo-bench:'
+	expect_not_contains "$PGO_MK" '^pgo-bench:'
 }

@@ -192,7 +192,7 @@ test_bolt_stage_by_default_from_3_13() {
 	if command -v llvm-bolt-19 > /dev/null || ls /usr/lib/llvm-*/bin/llvm-bolt > /dev/null 2>&1; then
 		"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.13.9" > configure.out 2>&1 ||
 			{ cat configure.out; fail configure; }
-		expect_contains Makefile '^PGO_BOLT = yes'
+		expect_contains pgo-config.mk '^PGO_BOLT = yes'
 	fi
 	# BOLT's training: the training's workloads by default, or those PGO_BOLT_WORKLOADS names,
 	# profopt's programs at PGO_BOLT_TRAIN_SCALE
@@ -207,17 +207,17 @@ test_bolt_stage_by_default_from_3_13() {
 	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.13.9" \
 		LLVM_BOLT=/nonexistent/llvm-bolt > configure.out 2>&1 || { cat configure.out; fail "configure without llvm-bolt"; }
 	expect_contains configure.out 'no BOLT stage: llvm-bolt not found at /nonexistent/llvm-bolt'
-	expect_contains Makefile '^PGO_BOLT = no'
+	expect_contains pgo-config.mk '^PGO_BOLT = no'
 	"$SRCDIR/configure" --enable-optimizations --disable-bolt CC=gcc --with-python-source="$PWD/Python-3.13.9" > /dev/null 2>&1 ||
 		fail "configure --disable-bolt"
-	expect_contains Makefile '^PGO_BOLT = no'
+	expect_contains pgo-config.mk '^PGO_BOLT = no'
 	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.12.9" > configure.out 2>&1 ||
 		{ cat configure.out; fail "configure for 3.12"; }
-	expect_contains Makefile '^PGO_BOLT = no'
+	expect_contains pgo-config.mk '^PGO_BOLT = no'
 	expect_not_contains configure.out 'BOLT'
 	# no PGO, no BOLT
 	"$SRCDIR/configure" CC=gcc --with-python-source="$PWD/Python-3.13.9" > /dev/null 2>&1 || fail "configure without PGO"
-	expect_contains Makefile '^PGO_BOLT = no'
+	expect_contains pgo-config.mk '^PGO_BOLT = no'
 }
 
 # A shared libpython holds the interpreter's code and python is its launcher: no BOLT stage
@@ -230,7 +230,7 @@ test_shared_build_has_no_bolt_and_an_rpath() {
 	tar -xJf mirror/Python-3.13.9.tar.xz
 	local c="$SRCDIR/configure --enable-optimizations CC=gcc --prefix=/opt/py --with-python-source=$PWD/Python-3.13.9"
 	$c PYTHON_CONFIGURE_ARGS="--enable-shared --with-ensurepip=no" > configure.out 2>&1 || { cat configure.out; fail configure; }
-	expect_contains Makefile '^PGO_BOLT = no$'
+	expect_contains pgo-config.mk '^PGO_BOLT = no$'
 	expect_contains Makefile '^PY_SHARED = yes$'
 	if command -v llvm-bolt-19 > /dev/null || ls /usr/lib/llvm-*/bin/llvm-bolt > /dev/null 2>&1; then
 		expect_contains configure.out 'BOLT: off with --enable-shared'
@@ -268,21 +268,21 @@ test_free_threaded_build_counts_atomically() {
 	for cc in gcc clang; do
 		command -v $cc > /dev/null || continue
 		$c CC=$cc PYTHON_CONFIGURE_ARGS=--disable-gil > configure.out 2>&1 || { cat configure.out; fail "configure $cc"; }
-		expect_contains Makefile '^PGO_GEN_CFLAGS = .*-fprofile-update=prefer-atomic'
+		expect_contains pgo-config.mk '^PGO_GEN_CFLAGS = .*-fprofile-update=prefer-atomic'
 		# the training adds the threaded task, and verify's build_config check expects no GIL
 		make -s --eval="$show" show-list > list.out
 		expect_contains list.out 'train,ft_|ft_\)|train-threaded.txt >> [^ ]*/train-profopt.txt'
 		make -s --eval='show-expect: ; $(info $(py_expect))@:' show-expect > expect.out
 		expect_contains expect.out '^shared=no free-threaded=yes$'
 		$c CC=$cc > /dev/null 2>&1 || fail "configure $cc, with the GIL"
-		expect_not_contains Makefile '^PGO_GEN_CFLAGS = .*-fprofile-update=prefer-atomic'
+		expect_not_contains pgo-config.mk '^PGO_GEN_CFLAGS = .*-fprofile-update=prefer-atomic'
 		make -s --eval="$show" show-list > list.out
 		expect_not_contains list.out 'train-threaded'
 		make -s --eval='show-expect: ; $(info $(py_expect))@:' show-expect > expect.out
 		expect_contains expect.out '^shared=no free-threaded=no$'
 	done
 	$c CC=gcc --with-pgo-profile-update=single PYTHON_CONFIGURE_ARGS=--disable-gil > /dev/null 2>&1 || fail "configure, single"
-	expect_contains Makefile '^PGO_GEN_CFLAGS = .*-fprofile-update=single'
+	expect_contains pgo-config.mk '^PGO_GEN_CFLAGS = .*-fprofile-update=single'
 }
 
 # The frozen modules are written by programs linked from the interpreter's objects: the use

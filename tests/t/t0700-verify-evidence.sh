@@ -90,7 +90,7 @@ test_clang_source_changed_after_training() {
 	expect_verify_fails PGO_MAX_CHANGED=1
 	expect_contains make.out 'interp.o: NO PROFILE DATA: the compiler said \(.*use\.log:[0-9]+\): .*hash mismatch'
 	# Without the log, the object itself shows it: compiled as without profile.
-	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)
 	expect_status 1 "$PROFOPT" verify --family=clang --build-dir=. --profdata=pgo/merged.profdata --tool="$llvm_profdata" --require=interp.o
 	expect_contains out 'interp.o: NO PROFILE DATA: compiled as without profile: none of its functions is laid out hot or cold'
 	expect_contains out 'verify: 1 of 2 compiled units used profile data'
@@ -103,7 +103,7 @@ test_clang_good_build_proved_from_the_object() {
 	expect_eq "$(json_get pgo/verify.stamp units_with_profile)" 2
 	expect_eq "$(json_get pgo/verify.stamp without_profile.compiler_complained)" 0
 	# Without the log, clang's layout of the object proves the use.
-	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)
 	expect_status 0 "$PROFOPT" verify --family=clang --build-dir=. --profdata=pgo/merged.profdata --tool="$llvm_profdata" --require=interp.o
 	expect_contains out 'interp.o: used profile data \(command: unknown; .*object: hot/cold sections\)'
 }

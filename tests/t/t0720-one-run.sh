@@ -93,7 +93,7 @@ test_straggler_never_reaches_the_profile_gcc() {
 
 test_straggler_never_reaches_the_profile_clang() {
 	check_straggler clang
-	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)
 	"$llvm_profdata" show --function=main --counts pgo/merged.profdata > show.out
 	local max; max=$(sed -n 's/.*Block counts: \[\(.*\)\]/\1/p' show.out | tr -d ' ' | tr ',' '\n' | sort -n | tail -n 1)
 	expect_eq "$max" 3 "main's count (one per task of the resumed run)"

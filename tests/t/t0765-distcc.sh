@@ -156,7 +156,7 @@ test_icecc_goes_before_the_compiler() {
 	require icecc autoconf gcc
 	configured_fixture gcc --with-icecc
 	expect_contains Makefile '^CC = /[^ ]*/icecc gcc$'
-	expect_contains Makefile '^PGO_LAUNCHER = /[^ ]*/icecc$'
+	expect_contains pgo-config.mk '^PGO_LAUNCHER = /[^ ]*/icecc$'
 	expect_status 1 ./configure --enable-optimizations CC=gcc PROFOPT="$PROFOPT" --with-icecc=/nonexistent/icecc
 	expect_contains out 'with-icecc: no icecc at /nonexistent/icecc'
 }

@@ -88,13 +88,13 @@ check_pipeline_with_hostile_names() {
 			"$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["functions"])' out)" "report's functions"
 		expect_status 0 "$PROFOPT" diff evil/pgo/profiles.tar evil2/pgo/profiles.tar
 	else
-		expect_status 0 "$PROFOPT" diff --tool="$(sed -n 's/^LLVM_PROFDATA = //p' evil/Makefile)" \
+		expect_status 0 "$PROFOPT" diff --tool="$(sed -n 's/^LLVM_PROFDATA = //p' evil/pgo-config.mk)" \
 			evil/pgo/merged.profdata evil2/pgo/merged.profdata
 	fi
 	expect_contains out 'identical'
 	for d in evil plain; do
 		(cd $d && "$PROFOPT" verify --family="$1" --build-dir=. --skip=pgo --build-log=pgo/logs/use.log --list \
-			$([ "$1" = gcc ] || echo --profdata=pgo/merged.profdata --tool="$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)") \
+			$([ "$1" = gcc ] || echo --profdata=pgo/merged.profdata --tool="$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)") \
 			--require=interp.o) > $d.verify 2>&1 || { cat $d.verify; fail "verify on $d with planted objects"; }
 		expect_contains $d.verify 'interp.o: used profile data'
 	done

@@ -15,7 +15,7 @@ fixture_am_src() {
 	mkdir src
 	cp -r "$SRCDIR/tests/fixture-am/." src/
 	cp "$SRCDIR/tests/fixture/interp.c" "$SRCDIR/tests/fixture/interp.h" "$SRCDIR/tests/fixture/main.c" src/
-	mkdir src/m4 && cp "$SRCDIR/m4/ax_pgo.m4" src/m4/ && cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/qemu-exec.c" src/
+	mkdir src/m4 && cp "$SRCDIR/m4/ax_pgo.m4" src/m4/ && cp "$SRCDIR/Tools/make/pgo.mk" "$SRCDIR/Tools/make/pgo-bench.mk" "$SRCDIR/Tools/make/qemu-exec.c" src/
 	(cd src && autoreconf -fi -Wall -Werror) > autoreconf.out 2>&1 || { cat autoreconf.out; fail "autoreconf -Wall -Werror"; }
 	expect_not_contains autoreconf.out 'warning'
 }
@@ -51,9 +51,9 @@ test_without_optimizations_profile_opt_refuses() {
 	expect_not_contains out 'fprofile|==> '
 	test -x toy || fail "make did not build the program"
 	# a Makefile that never says whether PGO is on is told what it lacks
-	sed -i '/^PGO_ENABLED = /d' Makefile
+	sed -i '/^PGO_ENABLED = /d' pgo-config.mk
 	expect_status 2 make profile-opt
-	expect_contains out 'PGO_ENABLED is not set: the Makefile must say PGO_ENABLED = @PGO_ENABLED@'
+	expect_contains out 'PGO_ENABLED is not set: pgo.mk reads it from pgo-config.mk, which AX_PGO.s configure writes beside the Makefile'
 }
 
 test_configure_needs_profopt() {
@@ -69,7 +69,7 @@ test_configure_needs_profopt() {
 	mkdir bin && ln -s "$PROFOPT" bin/profopt
 	expect_status 0 env -u PROFOPT PATH="$PWD/bin:$PATH" ./configure --enable-optimizations CC=gcc
 	expect_contains out "checking for profopt\.\.\. $PWD/bin/profopt"
-	expect_contains Makefile "^PROFOPT = $PWD/bin/profopt\$"
+	expect_contains pgo-config.mk "^PROFOPT = $PWD/bin/profopt\$"
 	# without --enable-optimizations nothing is looked for
 	expect_status 0 env -u PROFOPT PATH="$PWD/empty:/usr/bin:/bin" ./configure CC=gcc
 	expect_not_contains out 'profopt'

@@ -63,16 +63,17 @@ cross_round_trip() {
 		{ cat configure.out; fail "configure --host=aarch64-linux-gnu"; }
 	expect_contains configure.out "how training runs the programs built for aarch64-.*linux-gnu\.\.\. through qemu-user: .*$QEMU\$"
 	expect_contains configure.out "factor of the training's timeouts\.\.\. 10: the target's programs are emulated"
-	expect_contains Makefile "^PGO_RUNNER = .*$QEMU\$"
-	expect_contains Makefile '^PGO_RUNNER_EMULATED = yes$'
+	expect_contains pgo-config.mk "^PGO_RUNNER = .*$QEMU\$"
+	expect_contains pgo-config.mk '^PGO_RUNNER_EMULATED = yes$'
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt (cross, under qemu)"; }
 	expect_stamps configure instrument train merge clean use verify
-	expect_contains make.out "^train: the target's programs run through .*$QEMU \(following exec: pgo/qemu-exec\.so\); timeout 12000 s per task \(PGO_TRAIN_TIMEOUT 1200 s x PGO_TRAIN_TIMEOUT_SCALE 10"
+	expect_contains make.out "^train: the target's programs run through .*$QEMU \(following exec: pgo/qemu-exec\.so\)$"
+	expect_contains make.out "^train: timeout 12000 s per task \(1200 s x --timeout-scale 10: emulated programs run slower\)"
 	# the exec shim, built for the target (t0932 shows what it does)
 	readelf -h pgo/qemu-exec.so > shim.out && expect_contains shim.out 'Machine: +AArch64'
 	# a runner that already holds the preload (make's environment, recorded by a configure
 	# --recheck that make ran) is the same runner: the shim still learns the emulator
-	local runner; runner=$(sed -n 's/^PGO_RUNNER = //p' Makefile)
+	local runner; runner=$(sed -n 's/^PGO_RUNNER = //p' pgo-config.mk)
 	make -s --eval 'show: ; @echo "$(PGO_RUNNER)|$$PROFOPT_QEMU_EXEC"' show PGO_RUNNER="$runner -E LD_PRELOAD=$PWD/pgo/qemu-exec.so" > again.out
 	expect_eq "$(cat again.out)" "$runner -E LD_PRELOAD=$PWD/pgo/qemu-exec.so|$runner" "the runner and the emulator the shim starts"
 	expect_contains make.out 'training: 4 tasks, [0-9]+ at a time, timeout 12000 s each'
@@ -101,9 +102,9 @@ clang_round_trip() {
 	require_clang_aarch64 "$1"
 	cross_round_trip CC="$1 --target=aarch64-linux-gnu"
 	# the driver's raw-profile check ran its test program under qemu
-	expect_contains make.out 'probe\.profraw: readable by llvm-profdata'
+	expect_contains make.out '^\(test program, run through --runner\): readable by llvm-profdata'
 	expect_contains make.out 'merge: 4 raw profiles'
-	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' Makefile)
+	local llvm_profdata; llvm_profdata=$(sed -n 's/^LLVM_PROFDATA = //p' pgo-config.mk)
 	"$llvm_profdata" show --function=main --counts pgo/merged.profdata > show.out
 	expect_contains show.out 'Block counts: \[4\b'
 }
@@ -149,7 +150,7 @@ EOF
 	xconfigure --with-pgo-runner="$PWD/runner.sh" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
 	expect_contains configure.out "through $PWD/runner.sh\$"
 	expect_contains configure.out "factor of the training's timeouts\.\.\. 1\$"
-	expect_contains Makefile '^PGO_RUNNER_EMULATED = no$'
+	expect_contains pgo-config.mk '^PGO_RUNNER_EMULATED = no$'
 	expect_contains runner.log '^\./conftest$'
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "make profile-opt through runner.sh"; }
 	expect_contains make.out "^train: the target's programs run through $PWD/runner.sh; timeout 1200 s per task \(not scaled"
@@ -203,7 +204,6 @@ test_launcher_rewrites_only_the_commands() {
 	require_aarch64 no-qemu
 	setup_fixture
 	./configure --enable-optimizations CC=gcc PROFOPT="$PROFOPT" > configure.out 2>&1 || { cat configure.out; fail "configure"; }
-	make "$PWD/pgo/target-run" > /dev/null
 	aarch64-linux-gnu-gcc -o prog -x c - <<'EOF'
 int main(void) { return 0; }
 EOF
@@ -211,7 +211,7 @@ EOF
 	printf '#!/bin/sh\necho script > script.out\n' > script.sh && chmod +x script.sh
 	printf '# a comment\n\nnamed\t./prog a\n  ./prog b  \nhost\tsh -c "echo host > host.out"\nscript\t./script.sh\nenv\tX=1 ./prog e\n' > tasks.txt
 	printf 'x\ny\n' > names.txt
-	PGO_RUNNER=$PWD/runner.sh "$PROFOPT" train --launcher="$PWD/pgo/target-run" -j 1 --log-dir logs1 \
+	PGO_RUNNER=$PWD/runner.sh "$PROFOPT" train --launcher="$PROFOPT target-run" -j 1 --log-dir logs1 \
 		--tasks tasks.txt --results r1.json -- './prog c' > t1.out 2>&1 || { cat t1.out; fail "train through target-run"; }
 	expect_eq "$(python3 -c 'import json; print(",".join(t["name"] for t in json.load(open("r1.json"))["results"]))')" \
 		"named,./prog b,host,script,env,./prog c" "task names, in order"
@@ -219,7 +219,7 @@ EOF
 	expect_eq "$(cat host.out)" host "the host's sh -c task, run as it is"
 	expect_eq "$(cat script.out)" script "the script task, run as it is"
 	rm -f runner.log
-	PGO_RUNNER=$PWD/runner.sh "$PROFOPT" train --launcher="$PWD/pgo/target-run" -j 1 --results=r2.json --log-dir=logs2 \
+	PGO_RUNNER=$PWD/runner.sh "$PROFOPT" train --launcher="$PROFOPT target-run" -j 1 --results=r2.json --log-dir=logs2 \
 		--workload=w1 --tasks=names.txt --each './prog {}' --workload=w2:2 './prog z' > t2.out 2>&1 ||
 		{ cat t2.out; fail "--each through target-run"; }
 	expect_eq "$(cat runner.log)" "$(printf 'ran ./prog x\nran ./prog y\nran ./prog z')" "what the runner ran for --each and workloads"
@@ -254,7 +254,7 @@ test_native_clang_profile_serves_a_cross_build() {
 	configured_fixture clang --with-pgo-instrumentation=frontend
 	make profile-opt > make.out 2>&1 || { cat make.out; fail "native build"; }
 	make profile-export > export.out 2>&1 || { cat export.out; fail "profile-export"; }
-	local native; native=$(sed -n 's/^PGO_TARGET = //p' Makefile)
+	local native; native=$(sed -n 's/^PGO_TARGET = //p' pgo-config.mk)
 	[ -n "$native" ] || fail "the native build names no PGO_TARGET"
 	cd .. && mkdir b && cd b
 	setup_fixture
@@ -286,7 +286,7 @@ test_top_level_cross_configure() {
 	expect_contains configure.out "this machine's C compiler, for profopt itself\.\.\. cc \($(cc -dumpmachine)\)$"
 	expect_contains Makefile '^CC = aarch64-linux-gnu-gcc$'
 	expect_contains Makefile '^PROFOPT_CC = cc$'
-	expect_contains Makefile "^PGO_RUNNER = .*$QEMU\$"
+	expect_contains pgo-config.mk "^PGO_RUNNER = .*$QEMU\$"
 	make Tools/profopt/profopt > make.out 2>&1 || { cat make.out; fail "make profopt"; }
 	Tools/profopt/profopt --version > version.out || fail "profopt, built for this machine, does not run here"
 	make -n cpython-configure > dry.out 2>&1
@@ -387,8 +387,8 @@ test_emulated_programs_follow_exec() {
 	xconfigure > configure.out 2>&1 || { cat configure.out; fail "configure"; }
 	write_starter
 	printf '#!%s/starter show\n' "$PWD" > script.sh && chmod +x script.sh
-	# the Makefile's own $(PGO_RUNNER) ./prog, the shim and target-run made as a stage makes them
-	make -s "$PWD/pgo/qemu-exec.so" "$PWD/pgo/target-run" || fail "make the exec shim"
+	# the Makefile's own $(PGO_RUNNER) ./prog, and the shim made as a stage makes it
+	make -s "$PWD/pgo/qemu-exec.so" || fail "make the exec shim"
 	run='run: ; @$(PGO_RUNNER) ./starter $(ARGS)'
 	make -s --eval="$run" run ARGS='run ./starter show a b' > self.out 2>&1 || { cat self.out; fail "starter run ./starter"; }
 	expect_contains self.out '^show: argv0=\./starter args=a b X=42 preload=-$'
@@ -421,7 +421,7 @@ test_exec_shim_never_blocks_on_a_fifo_or_device() {
 	setup_fixture
 	xconfigure > configure.out 2>&1 || { cat configure.out; fail "configure"; }
 	write_starter
-	make -s "$PWD/pgo/qemu-exec.so" "$PWD/pgo/target-run" || fail "make the exec shim"
+	make -s "$PWD/pgo/qemu-exec.so" || fail "make the exec shim"
 	mkfifo ff && chmod +x ff
 	printf '#!%s/ff\n' "$PWD" > byfifo.sh && chmod +x byfifo.sh
 	run='run: ; @$(PGO_RUNNER) ./starter $(ARGS)'

@@ -226,8 +226,9 @@ int profraw_tool_reads(const char *tool, const char *path, char *err, size_t err
 	return ok ? 0 : -1;
 }
 
-/* Builds the program with CC (split without a shell) and runs it: the failed step's output, or NULL. */
-static char *build_and_run(const char *cc, const char *src, const char *exe, const char *raw)
+/* Builds the program with CC (split without a shell) and runs it (through runner, shell text, in
+ * its directory, when given): the failed step's output, or NULL. */
+static char *build_and_run(const char *cc, const char *src, const char *exe, const char *raw, const char *runner)
 {
 	char **words = split_command(cc), *out = NULL;
 	char *more[] = {"-fprofile-generate", "-o", (char *)exe, (char *)src};
@@ -241,10 +242,12 @@ static char *build_and_run(const char *cc, const char *src, const char *exe, con
 	if (proc_exit_ok(st)) {
 		free(out);
 		char *env_var = xasprintf("LLVM_PROFILE_FILE=%s", raw);
-		char *env[] = {env_var, NULL}, *run[] = {(char *)exe, NULL};
+		char *line = xasprintf("cd \"$(dirname \"$1\")\" && exec %s ./probe", runner ? runner : "");
+		char *env[] = {env_var, NULL}, *run[] = {(char *)exe, NULL}, *via[] = {"/bin/sh", "-c", line, "sh", (char *)exe, NULL};
 		struct run_opts o = {.env = env};
-		st = run_child(run, &o, &out, NULL);
+		st = run_child(runner ? via : run, &o, &out, NULL);
 		free(env_var);
+		free(line);
 	} else if (!out || !*out) {
 		free(out);
 		out = xstrdup(n ? "cannot run the compiler" : "empty compiler command");
@@ -258,7 +261,7 @@ static char *build_and_run(const char *cc, const char *src, const char *exe, con
 	return out;
 }
 
-int profraw_probe(const char *cc, const char *tool, struct profraw_info *info, char *err, size_t errlen)
+int profraw_probe(const char *cc, const char *tool, const char *runner, struct profraw_info *info, char *err, size_t errlen)
 {
 	char *dir = make_temp_dir("probe");
 	int rc = -1;
@@ -268,7 +271,7 @@ int profraw_probe(const char *cc, const char *tool, struct profraw_info *info, c
 	static const char text[] = "int main(void) { return 0; }\n";
 	if (write_file_atomic(src, text, sizeof text - 1) < 0) {
 		snprintf(err, errlen, "cannot write %s: %s", printable(src), strerror(errno));
-	} else if ((out = build_and_run(cc, src, exe, raw)) != NULL) {
+	} else if ((out = build_and_run(cc, src, exe, raw, runner)) != NULL) {
 		char line[200];
 		first_error_line(out, line, sizeof line);
 		snprintf(err, errlen, "%s -fprofile-generate could not build and run a test program: %s", printable(cc), line);

@@ -32,6 +32,7 @@ const char *profraw_variant_string(const struct profraw_info *info, char *out, s
 int profraw_tool_reads(const char *tool, const char *path, char *err, size_t errlen);
 /* Builds and runs a one-line program with `CC -fprofile-generate` in a temporary directory,
  * reads its raw profile into info and asks TOOL to read it: 0 when it does, -1 with why. */
-int profraw_probe(const char *cc, const char *tool, struct profraw_info *info, char *err, size_t errlen);
+int profraw_probe(const char *cc, const char *tool, const char *runner, struct profraw_info *info, char *err,
+		  size_t errlen);
 
 #endif

@@ -20,10 +20,12 @@ static const struct option_spec clear_options[] = {
 
 const struct command_options options_clear = {
 	"clear",
-	"--family=gcc|clang|apple-clang --build-dir=DIR [--notes] [--skip=NAME]",
+	"[--family=gcc|clang|apple-clang --build-dir=DIR [--notes] [--skip=NAME]] [PATH...]",
 	"Removes the profile data the family's runtime wrote under DIR: gcc's *.gcda files (with\n"
 	"--notes its compiles' *.gcno notes too); clang writes none there, so nothing is removed.\n"
-	"A DIR that does not exist holds nothing to remove.\n",
+	"A DIR that does not exist holds nothing to remove.  Each PATH, a file or a directory\n"
+	"tree of the pipeline's profile data (raw profiles, merged ones, archives), is removed\n"
+	"too, without following a link; one that does not exist is none to remove.\n",
 	clear_options,
 	"A directory it cannot read, or a file it cannot remove, stops it, named.\n",
 	0,
@@ -32,8 +34,13 @@ const struct command_options options_clear = {
 int cmd_clear(int argc, char **argv)
 {
 	struct clear_options o = {0};
-	if (options_parse(&options_clear, argc, argv, &o) < argc || !o.family || !o.dir)
-		usage_error("give --family=gcc|clang|apple-clang and --build-dir=DIR, nothing else");
+	int first = options_parse(&options_clear, argc, argv, &o);
+	if (!o.family != !o.dir || (!o.family && first == argc))
+		usage_error("give --family=gcc|clang|apple-clang and --build-dir=DIR, or PATHs, or both");
+	for (int i = first; i < argc; i++)
+		remove_dir_tree(argv[i]); /* a file too, never through a link */
+	if (!o.family)
+		return 0;
 	const struct family *fam = family_parse(o.family);
 	if (fam->clear) /* clang's raw profiles are never written into the build tree */
 		fam->clear(o.dir, o.notes, o.skip.v);

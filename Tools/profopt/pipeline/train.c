@@ -6,6 +6,7 @@
 #include "lib/lines.h"
 #include "lib/pool.h"
 #include "lib/progress.h"
+#include "lib/rundir.h"
 #include "format/family.h"
 #include "format/stamp.h"
 #include "lib/output.h"
@@ -44,6 +45,8 @@ struct train_opts {
 	struct option_list failed_before;  /* "RESULT\tNAME": tasks an earlier run's results record as not passed */
 	double heartbeat;
 	int stop_with_parent;
+	double timeout_scale;
+	const char *runs_in;
 	const char *workload;
 	struct source cur; /* one source's options, parsed anew for each --workload (then copied to it) */
 	struct source *src; /* src[0]: the options before any --workload; then one per workload */
@@ -519,6 +522,10 @@ static const struct option_spec train_options[] = {
 	OPT_STAMP(O, stamp),
 	OPT_STRING("stage", 0, O, stage, "NAME", "the stage the record names (default train; e.g. cs-train)"),
 	OPT_FLAG("stop-with-parent", 0, O, stop_with_parent, "(Linux) stop when the process that started it ends"),
+	{"timeout-scale", 0, OPTION_SECONDS, offsetof(O, timeout_scale), "FACTOR",
+	 "--timeout times FACTOR (at most a week), said", 0, 0},
+	OPT_STRING("runs-in", 0, O, runs_in, "DIR",
+		   "with --raw-dir: train into a fresh DIR/run.XXXXXX, which replaces --raw-dir once training succeeded"),
 	OPT_END,
 };
 #undef O
@@ -626,12 +633,30 @@ static void write_stamp(const struct train_opts *o, const struct pool *pool, dou
 	buf_free(&workloads);
 }
 
+/* --timeout-scale: the limit per task times FACTOR, at most a week, and said. */
+static void scale_timeout(struct train_opts *o)
+{
+	double t = o->timeout * o->timeout_scale;
+	t = t > MAX_TIMEOUT ? MAX_TIMEOUT : t;
+	if (o->timeout_scale != 1)
+		fprintf(stderr, "train: timeout %.10g s per task (%.10g s x --timeout-scale %.10g: emulated programs run slower)\n",
+			t, o->timeout, o->timeout_scale);
+	o->timeout = t;
+}
+
 int cmd_train(int argc, char **argv)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct train_opts o = {.jobs = ncpu > 0 ? (int)ncpu : 1, .timeout = 1200, .log_dir = "train-logs",
 			       .min_ran = 0.9, .heartbeat = 30, .stage = "train", .pattern = "{}-%m.profraw"};
 	parse_train_opts(&o, argc, argv);
+	if (o.timeout_scale)
+		scale_timeout(&o);
+	const char *dest = o.runs_in ? o.raw_dir : NULL;
+	if (o.runs_in && !dest)
+		usage_error("--runs-in goes with --raw-dir (the directory the run replaces)");
+	if (dest)
+		o.raw_dir = rundir_fresh(o.runs_in);
 #ifdef __linux__
 	/* The parent (make's shell) dies of make's SIGTERM without passing it on. */
 	pid_t parent = getppid();
@@ -693,6 +718,8 @@ int cmd_train(int argc, char **argv)
 			progname, ran, pool.njobs, 100.0 * ran / pool.njobs, 100 * o.min_ran);
 		return 1;
 	}
+	if (dest)
+		rundir_replace(o.raw_dir, dest);
 	if (o.stamp)
 		write_stamp(&o, &pool, seconds, failed, lost);
 	return 0;

@@ -8,9 +8,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct check_raw_options {
-	const char *cc, *tool;
+	const char *cc, *tool, *runner;
 	int json;
 };
 
@@ -19,12 +20,14 @@ static const struct option_spec check_raw_options[] = {
 		   "clang command (default: $CC, else clang), split into words without a shell"),
 	OPT_TOOL(struct check_raw_options, tool),
 	OPT_JSON(struct check_raw_options, json),
+	OPT_STRING("runner", 0, struct check_raw_options, runner, "CMD",
+		   "run the test program through CMD (a cross build's runner), in a directory it sees"),
 	OPT_END,
 };
 
 const struct command_options options_check_raw = {
 	"check-raw",
-	"[--cc=CC] [--tool=PATH] [--json] [FILE.profraw...]",
+	"[--cc=CC] [--tool=PATH] [--runner=CMD] [--json] [FILE.profraw...]",
 	"Checks, before training, that llvm-profdata can read the raw profiles this clang writes.\n"
 	"\n"
 	"Without FILE: builds and runs a one-line program with 'CC -fprofile-generate', reads\n"
@@ -82,8 +85,13 @@ int cmd_check_raw(int argc, char **argv)
 	char err[600];
 	struct profraw_info in;
 	if (first == argc) {
-		int rc = profraw_probe(cc, tool, &in, err, sizeof err);
-		show(j, "(test program)", &in, in.version != 0, rc == 0, rc == 0 ? NULL : err);
+		char *here = o.runner ? getcwd(NULL, 0) : NULL;
+		if (here)
+			setenv("TMPDIR", here, 1); /* the test program where the runner sees it */
+		int rc = profraw_probe(cc, tool, o.runner, &in, err, sizeof err);
+		free(here);
+		show(j, o.runner ? "(test program, run through --runner)" : "(test program)", &in, in.version != 0, rc == 0,
+		     rc == 0 ? NULL : err);
 		if (rc < 0) {
 			fprintf(stderr, "%s: error: %s\n", progname, err);
 			bad++;
