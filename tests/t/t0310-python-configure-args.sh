@@ -162,7 +162,7 @@ test_docker_configure_line_and_profile_task() {
 	"$SRCDIR/configure" CC=gcc --prefix=/usr/local --with-python-source="$PWD/Python-3.13.9" PYTHON_CONFIGURE_ARGS="$docker" \
 		> configure.out 2>&1 || { cat configure.out; fail "configure with Docker's line"; }
 	expect_contains configure.out "PYTHON_CONFIGURE_ARGS: --enable-optimizations --with-lto: profopt's own options, done by profopt"
-	expect_contains Makefile '^PGO_ENABLED = yes$'
+	expect_contains pgo-config.mk '^PGO_ENABLED = yes$'
 	expect_contains Makefile '^PYTHON_LTO_ARG = --with-lto=yes$'
 	expect_contains Makefile "^PYTHON_CONFIGURE_ARGS = $carried\$"
 	make -n cpython-configure > dry.out 2>&1
