@@ -4,9 +4,9 @@
 
 CHECK=$SRCDIR/Tools/check/build_config.py
 
-# what this python3 is: shared=yes|no free-threaded=yes|no
+# what this python3 is, as the check sees it: shared=yes|no free-threaded=yes|no
 actual() {
-	python3 -c 'import sysconfig as s; print("shared=%s free-threaded=%s" % tuple("yes" if s.get_config_var(v) else "no" for v in ("Py_ENABLE_SHARED", "Py_GIL_DISABLED")))'
+	env -u PROFOPT_EXPECT python3 "$CHECK" | sed -n 's/^build_config: \(shared=[a-z]* free-threaded=[a-z]*\) .*/\1/p'
 }
 
 test_the_configuration_asked_for_passes() {
@@ -48,4 +48,37 @@ test_a_shared_build_on_another_library_fails() {
 	mkdir elsewhere
 	expect_status 1 env PROFOPT_EXPECT="shared=yes libdir=$PWD/elsewhere" python3 "$CHECK"
 	expect_contains out "^build_config: shared: runs on $lib, not on the library in $PWD/elsewhere$"
+}
+
+# make installcheck (Tools/scripts/cpython-installcheck): the installed interpreter runs from its
+# prefix, without LD_LIBRARY_PATH, is what was built and passes the guard tests; under DESTDIR the
+# staged tree is mounted at the prefix in a private mount namespace.  The machine's python3,
+# copied into a staged tree, stands in for the installed CPython.
+test_installcheck_runs_the_installed_interpreter_from_its_prefix() {
+	require python3 unshare
+	[ "$(id -u)" = 0 ] || skip "mounting a staged tree at its prefix needs root"
+	unshare -m true 2> /dev/null || skip "unshare -m is not permitted here"
+	local ic=$SRCDIR/Tools/scripts/cpython-installcheck prefix=$PWD/prefix guard=test_tuple capi='test_*slot*'
+	# Debian's python3 comes without CPython's tests (libpython3.X-testsuite): no guard tests then
+	python3 -c 'import test.test_tuple, test.test_capi' 2> /dev/null || guard= capi=
+	expect_status 2 "$ic" "$prefix"
+	expect_contains out '^usage: cpython-installcheck'
+	mkdir -p prefix "dest$prefix/bin"
+	expect_status 1 "$ic" "$prefix" "$PWD/dest" python3.X "$(actual)" test_tuple '*slot*'
+	expect_contains out "no $PWD/dest$prefix/bin/python3.X: run make install DESTDIR=$PWD/dest first"
+	cp "$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')" "dest$prefix/bin/python3.X"
+	case $(actual) in
+	shared=yes*)
+		# a shared python3's copy still runs on its own library, outside the prefix: refused
+		expect_status 1 "$ic" "$prefix" "$PWD/dest" python3.X "$(actual)" "$guard" "$capi"
+		expect_contains out "^build_config: shared: runs on [^ ]*libpython[^ ]*, not on the library in $prefix/lib$" ;;
+	*)
+		expect_status 0 "$ic" "$prefix" "$PWD/dest" python3.X "$(actual)" "$guard" "$capi"
+		expect_contains out "^installcheck: $prefix/bin/python3.X runs from its prefix and passes the guard tests$" ;;
+	esac
+	expect_contains out "^installcheck: $prefix/bin/python3.X \\(from $PWD/dest, mounted at $prefix\\)$"
+	[ -z "$(ls -A prefix)" ] || fail "the staged tree was mounted outside the private namespace"
+	# another configuration than the one built fails
+	expect_status 1 "$ic" "$prefix" "$PWD/dest" python3.X "free-threaded=maybe" test_tuple '*slot*'
+	expect_contains out 'free-threaded=maybe: yes or no'
 }
