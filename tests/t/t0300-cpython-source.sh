@@ -226,9 +226,9 @@ test_bolt_stage_by_default_from_3_13() {
 test_shared_build_has_no_bolt_and_an_rpath() {
 	require_out_of_tree_configure
 	require gcc
-	fake_release 3.13.9
-	tar -xJf mirror/Python-3.13.9.tar.xz
-	local c="$SRCDIR/configure --enable-optimizations CC=gcc --prefix=/opt/py --with-python-source=$PWD/Python-3.13.9"
+	fake_release 3.14.9
+	tar -xJf mirror/Python-3.14.9.tar.xz
+	local c="$SRCDIR/configure --enable-optimizations CC=gcc --prefix=/opt/py --with-python-source=$PWD/Python-3.14.9"
 	$c PYTHON_CONFIGURE_ARGS="--enable-shared --with-ensurepip=no" > configure.out 2>&1 || { cat configure.out; fail configure; }
 	expect_contains pgo-config.mk '^PGO_BOLT = no$'
 	expect_contains Makefile '^PY_SHARED = yes$'
@@ -239,12 +239,19 @@ test_shared_build_has_no_bolt_and_an_rpath() {
 	expect_contains dry.out "'LDFLAGS=-Wl,-rpath,/opt/py/lib' --enable-shared --with-ensurepip=no"
 	# verify's dispatch check reads the eval loop where it is: in the library
 	make -s --eval='show-dispatch: ; $(info $(PGO_DISPATCH_BINARY))@:' show-dispatch > dispatch.out
-	expect_contains dispatch.out '^libpython3\.13\.so\.1\.0$'
+	expect_contains dispatch.out '^libpython3\.14\.so\.1\.0$'
 	make -s --eval='show-dispatch: ; $(info $(PGO_DISPATCH_BINARY))@:' show-dispatch PY_FREE_THREADED=yes > dispatch.out
-	expect_contains dispatch.out '^libpython3\.13t\.so\.1\.0$'
+	expect_contains dispatch.out '^libpython3\.14t\.so\.1\.0$'
 	# verify's build_config check expects the library of this build
 	make -s --eval='show-expect: ; $(info $(py_expect))@:' show-expect > expect.out
 	expect_contains expect.out "^shared=yes free-threaded=no libdir=$PWD/cpython/build\$"
+	# installcheck runs the source's python3.X, and refuses a prefix make would split
+	make -n installcheck-python > dry.out 2>&1
+	expect_contains dry.out ' python3\.14 '
+	expect_status 2 make installcheck-python "prefix=/opt/a b"
+	expect_contains out "prefix '/opt/a b' contains white space"
+	expect_status 2 make install-python "DESTDIR=/tmp/x;y"
+	expect_contains out "DESTDIR '/tmp/x;y' contains ';'"
 	expect_status 1 $c --enable-bolt PYTHON_CONFIGURE_ARGS=--enable-shared
 	expect_contains out 'enable-bolt with --enable-shared: the BOLT stage rewrites the python executable'
 	# the last word wins, as in CPython's configure
