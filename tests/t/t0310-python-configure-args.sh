@@ -171,6 +171,14 @@ test_docker_configure_line_and_profile_task() {
 	expect_eq "$(grep -o -- '--with-lto[=a-z]*' dry.out | tr '\n' ' ')" "--with-lto=yes " "LTO options given to CPython"
 	make -s --eval='show: ; $(info $(py_plain_cmd))@:' show > plain.out
 	expect_contains plain.out " $carried && "
+	# make's EXTRA_CFLAGS and LDFLAGS (Docker's make line) reach every CPython make, optimized and
+	# plain, after a shared build's rpath, with --strip-all held back for make install
+	make -s --eval='show: ; $(info $(PY_MAKE)|$(py_plain_cmd))@:' show EXTRA_CFLAGS='-O2 -g' \
+		LDFLAGS=-Wl,-z,relro,--strip-all > flags.out
+	expect_contains flags.out " EXTRA_CFLAGS='-O2 -g' LDFLAGS='-Wl,-rpath,/usr/local/lib -Wl,-z,relro' .*\|.* EXTRA_CFLAGS='-O2 -g' LDFLAGS='-Wl,-z,relro'$"
+	test -f cpython/strip-on-install || fail "make install was not told to strip"
+	make -s --eval='show: ; $(info $(PY_MAKE))@:' show > flags.out
+	expect_not_contains flags.out "EXTRA_CFLAGS|LDFLAGS"
 	# make PROFILE_TASK=...: that task alone is the training (the user workload); empty, profopt's
 	local task='-m test.regrtest --pgo test_array test_base64 || true'
 	make -s --eval='show: ; $(info $(PGO_WORKLOADS)|$(PGO_TRAIN_ARGS_user))@:' show PROFILE_TASK="$task" > task.out
@@ -199,7 +207,7 @@ fake_finished_build() {
 prefix=/usr/local
 altinstall:
 	mkdir -p $(DESTDIR)$(prefix)/bin $(DESTDIR)$(prefix)/lib/python3.13
-	echo python > $(DESTDIR)$(prefix)/bin/python3.13
+	if test -f elf; then cp elf $(DESTDIR)$(prefix)/bin/python3.13; else echo python > $(DESTDIR)$(prefix)/bin/python3.13; fi
 install: altinstall
 	ln -sf python3.13 $(DESTDIR)$(prefix)/bin/python3
 MK
@@ -229,6 +237,18 @@ test_altinstall_installs_python3_x_only() {
 	make -o "$stamp" altinstall DESTDIR="$PWD/d3" > make.out 2>&1 || { cat make.out; fail "make altinstall"; }
 	test -x d3/usr/local/bin/profopt && test -f d3/usr/local/bin/python3.13 && test ! -e d3/usr/local/bin/python3 ||
 		fail "make altinstall: $(ls d3/usr/local/bin | tr '\n' ' ')"
+	# make's LDFLAGS asking to strip (Docker's make line): the build keeps its symbols for verify
+	# and BOLT, make install strips what it installs; the last LDFLAGS given decides
+	require readelf
+	printf 'int main(void) { return 0; }\n' > m.c && gcc -g -o cpython/build/elf m.c || fail "cc"
+	make -s --eval='show: ; @:' show LDFLAGS=-Wl,-z,relro,--strip-all
+	make -o "$stamp" install-python DESTDIR="$PWD/d4" > make.out 2>&1 || { cat make.out; fail "make install-python, stripping"; }
+	expect_contains make.out "^install-python: stripped, as LDFLAGS asked$"
+	readelf -S d4/usr/local/bin/python3.13 | grep -q '[.]symtab' && fail "make install did not strip python3.13"
+	readelf -S cpython/build/elf | grep -q '[.]symtab' || fail "the build's own binary was stripped"
+	make -s --eval='show: ; @:' show LDFLAGS=-Wl,-z,relro
+	make -o "$stamp" install-python DESTDIR="$PWD/d5" > make.out 2>&1 || { cat make.out; fail "make install-python"; }
+	readelf -S d5/usr/local/bin/python3.13 | grep -q '[.]symtab' || fail "make install stripped, unasked"
 }
 
 # The man page's table names every configure option of CPython 3.13 and 3.14 (configure --help),
