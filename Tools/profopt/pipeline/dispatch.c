@@ -9,7 +9,6 @@
 #include "lib/util.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -184,10 +183,9 @@ const struct command_options options_dispatch = {
 	"(--function=NAME | --handlers=PREFIX) --reference=OBJ [OPTIONS] PROGRAM",
 	"Checks that PROGRAM's interpreter dispatch was not merged (clang 19): its eval loop's\n"
 	"indirect jumps against OBJ's, a reference compile.  Prints both counts and the share kept.\n",
-	dispatch_options,
-	"Exit status: 0 ok, 1 PROGRAM keeps less than --min percent of OBJ's indirect jumps, or\n"
+	.options = dispatch_options,
+	.more = "Exit status: 0 ok, 1 PROGRAM keeps less than --min percent of OBJ's indirect jumps, or\n"
 	"the loop is in neither, 2 bad usage.\n",
-	0,
 };
 
 /* What is counted, for messages: "_PyEval_EvalFrameDefault" or "the handlers _TAIL_CALL_*". */

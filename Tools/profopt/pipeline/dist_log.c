@@ -7,7 +7,6 @@
 #include "lib/util.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,9 +29,7 @@ const struct command_options options_dist_log = {
 	"tool's words (distcc keeps -fprofile-generate and -fprofile-use compiles here; a compile\n"
 	"no worker took, or that failed on one, runs here again).  A compile is a process of the\n"
 	"tool with -c on its command line.\n",
-	dist_log_options,
-	NULL,
-	0,
+	.options = dist_log_options,
 };
 
 /* One process of the tool (its "distcc[PID] " or "ICECC[PID] " prefix). */

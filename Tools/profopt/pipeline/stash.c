@@ -34,9 +34,7 @@ const struct command_options options_stash = {
 	"         then unpacks FILE into DIR, overwriting what is there.  FILE must hold only\n"
 	"         regular *SUFFIX files with relative names (no link, device, absolute name or\n"
 	"         '..'): otherwise nothing is restored.  A link in the way of a file is removed.\n",
-	stash_options,
-	NULL,
-	0,
+	.options = stash_options,
 };
 
 static int restore(const char *dir, const char *archive, const char *suffix, const char *const *skip)

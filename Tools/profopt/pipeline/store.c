@@ -8,7 +8,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,9 +34,7 @@ const struct command_options options_store = {
 	"Copies FILE to PATH, which pgo.mk names by its content (merged-SHA256.profdata, the\n"
 	"SHA-256 that --sha256 prints), and into the --keep directory under that name, where the\n"
 	"files named so of other content are removed; a file that holds it already stays as it is.\n",
-	store_options,
-	NULL,
-	0,
+	.options = store_options,
 };
 
 static char *content_sha256(const char *profile)

@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <glob.h>
-#include <jansson.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +28,9 @@ const struct command_options options_summary = {
 	"counts are in the profile) and were lost (crashed, timed out, not started: no counts).  A missing\n"
 	"stamp is a stage that did not complete; a file that is not a stage record (damaged,\n"
 	"foreign) is named as such.  The JSON has \"ok\": true only when every stage is done.\n",
-	summary_options,
-	"Exit status: 0 every stage done, 1 a stage missing or not ok, 2 bad usage, 3 a damaged\n"
+	.options = summary_options,
+	.more = "Exit status: 0 every stage done, 1 a stage missing or not ok, 2 bad usage, 3 a damaged\n"
 	"or foreign stamp.\n",
-	0,
 };
 
 enum state { DONE, MISSING, FAILED, DAMAGED };

@@ -13,9 +13,7 @@
 #include "lib/util.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -7,7 +7,6 @@
 #include "commands.h"
 #include "lib/elf.h"
 #include "format/family.h"
-#include "format/gcov_io.h"
 #include "format/tooltext.h"
 #include "lib/json.h"
 #include "lib/sha256.h"
@@ -460,10 +459,9 @@ const struct command_options options_verify = {
 	"\n"
 	"The evidence, per object: its compile command, the compiler's diagnostics, the profile's\n"
 	"data for it and (clang) its hot/cold layout; see profopt(1).\n",
-	verify_options,
-	"Exit status: 0 ok, 1 a required object without profile, none with it, or a damaged\n"
+	.options = verify_options,
+	.more = "Exit status: 0 ok, 1 a required object without profile, none with it, or a damaged\n"
 	"profile, 2 bad usage.\n",
-	0,
 };
 
 int cmd_verify(int argc, char **argv)

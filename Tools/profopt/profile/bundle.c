@@ -49,9 +49,7 @@ const struct command_options options_export = {
 	"--profile=FILE (--output=BUNDLE | --write-manifest=JSON) [--manifest=KV-FILE] [KEY=VALUE...]",
 	"Writes BUNDLE: the profile and manifest.json, the facts given (--manifest, KEY=VALUE)\n"
 	"with profile_sha256, created and profopt_version.\n",
-	export_options,
-	NULL,
-	0,
+	.options = export_options,
 };
 
 struct import_opts {
@@ -84,9 +82,8 @@ const struct command_options options_import = {
 	"--bundle=BUNDLE --dest=FILE [OPTIONS] [KEY=VALUE...]",
 	"Unpacks BUNDLE (only manifest.json and one regular profile file), checks the manifest\n"
 	"against the facts expected and the profile's SHA-256, and writes the profile to FILE.\n",
-	import_options,
-	"Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n",
-	0,
+	.options = import_options,
+	.more = "Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n",
 };
 
 static char *file_sha256(const char *path)

@@ -172,10 +172,9 @@ const struct command_options options_check = {
 	"--write-fingerprint=FILE --build-log=FILE [--build-dir=DIR] [--add-files-of=FILE]\n"
 	"[--against=FILE [--source-dir=DIR]] [--build-log=FILE] [--max-changed=N|PCT%] [--json]",
 	"Checks that the sources are still those the profile was trained on (a stale profile).\n",
-	check_options,
-	"Exit status: 0 when the profile may be used (warnings listed), 1 when it is stale\n"
+	.options = check_options,
+	.more = "Exit status: 0 when the profile may be used (warnings listed), 1 when it is stale\n"
 	"beyond the limit or corrupted (retrain: make profile-removal profile-opt), 2 on bad usage.\n",
-	0,
 };
 
 static void parse_check_opts(struct check_opts *o, int argc, char **argv)

@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 struct coverage_options {
 	const char *groups, *objects, *nm;
@@ -40,9 +39,8 @@ const struct command_options options_coverage = {
 	"Shows, per group of compiled units, how much of it a training reached, one column per\n"
 	"'profopt report --json' output, e.g.\n"
 	"  profopt coverage own=report-own.json regrtest=report-regrtest.json\n",
-	coverage_options,
-	"Exit status: 0, 1 when an input cannot be read, 2 on bad usage.\n",
-	0,
+	.options = coverage_options,
+	.more = "Exit status: 0, 1 when an input cannot be read, 2 on bad usage.\n",
 };
 
 /* CPython's units: the paths of its source tree. */

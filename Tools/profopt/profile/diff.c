@@ -5,7 +5,6 @@
 #include "commands.h"
 #include "format/family.h"
 #include "format/gcov_io.h"
-#include "format/profraw.h"
 #include "format/tooltext.h"
 #include "lib/json.h"
 #include "lib/proc.h"
@@ -38,15 +37,14 @@ const struct command_options options_diff = {
 	"(a build directory of .gcda files, or a stash such as pgo/profiles.tar).  Prints the\n"
 	"similarity (edge-count overlap, 100% = the same distribution of counts) and whether\n"
 	"the profiles are byte-for-byte identical.\n",
-	diff_options,
-	"A stash is read in memory; nothing is extracted.\n"
+	.options = diff_options,
+	.more = "A stash is read in memory; nothing is extracted.\n"
 	"Identical profiles (byte for byte) have similarity 100%; two profiles without a single\n"
 	"count have the same (empty) distribution, 100%, and one without counts against one with\n"
 	"counts 0% (the text says 'neither profile has a count', the JSON no_counts: true).\n"
 	"Exit status: 0 identical, 1 different (however similar), 2 bad usage or any error (a\n"
 	"missing, damaged or unreadable input, an empty raw profile, named in the message; output\n"
 	"that could not be written).\n",
-	0,
 };
 
 /* What a comparison found. */
