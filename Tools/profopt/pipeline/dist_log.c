@@ -161,13 +161,6 @@ static int read_line(const char *line, size_t len, void *ctx)
 	return 0;
 }
 
-static void free_proc(void *v)
-{
-	struct proc *p = v;
-	free(p->why);
-	free(p);
-}
-
 int cmd_dist_log(int argc, char **argv)
 {
 	struct dist_log_options o = {0};
@@ -200,11 +193,5 @@ int cmd_dist_log(int argc, char **argv)
 	for (int k = 0; k < nwhy; k++)
 		printf("; %d here: %s", counts[k], whys[k]);
 	printf("\n");
-	free(whys);
-	free(counts);
-	strmap_free(&r.procs, free_proc);
-	for (int i = 0; i < r.n; i++)
-		free(r.order[i]);
-	free(r.order);
 	return 0;
 }

@@ -241,15 +241,6 @@ static int count_results(const struct pool *pool, enum job_result r)
 	return n;
 }
 
-/* Whether NAME is in the list (an earlier run's crashed or failed tasks). */
-static int listed(const struct option_list *list, const char *name)
-{
-	for (int k = 0; list && k < list->n; k++)
-		if (strcmp(list->v[k], name) == 0)
-			return 1;
-	return 0;
-}
-
 /* "test_a, test_b" for the jobs keep() takes, at most 10 named, *count of them. */
 static char *names_where(const struct pool *pool, int (*keep)(const struct job *, const void *), const void *arg,
 			 int *count)
@@ -269,42 +260,26 @@ static char *names_where(const struct pool *pool, int (*keep)(const struct job *
 	return b.data;
 }
 
-struct names_query {
-	enum job_result r;
-	int inverted;
-	const struct option_list *list;
-	int on_list;
-};
-
-static int query_keeps(const struct job *j, const void *arg)
+static int has_result(const struct job *j, const void *result)
 {
-	const struct names_query *q = arg;
-	return (j->result == q->r) != q->inverted && !(q->list && listed(q->list, j->name) != q->on_list);
+	return j->result == *(const enum job_result *)result;
 }
 
-/* names_where() for the jobs whose result is r (or, inverted, is not r); with a list, only the
- * tasks on it (on_list) or only those not on it. */
-static char *names_of(const struct pool *pool, enum job_result r, int inverted, const struct option_list *list,
-		      int on_list, int *count)
+/* A crash the earlier run's list (--crashed-before) does not excuse. */
+static int new_crash(const struct job *j, const void *before)
 {
-	struct names_query q = {r, inverted, list, on_list};
-	return names_where(pool, query_keeps, &q, count);
+	const struct option_list *list = before;
+	for (int k = 0; k < list->n; k++)
+		if (strcmp(list->v[k], j->name) == 0)
+			return 0;
+	return j->result == RESULT_CRASHED;
 }
 
-/* The tasks whose processes outlived the grace after SIGTERM and were killed (SIGKILL): what
- * they counted is lost. */
-static void print_killed(const struct pool *pool)
+/* Processes that outlived the grace after SIGTERM were killed (SIGKILL): what they counted is lost. */
+static int was_killed(const struct job *j, const void *unused)
 {
-	struct buf b = {0};
-	int n = 0;
-	for (int i = 0; i < pool->njobs; i++)
-		if (pool->jobs[i].group_killed && n++ < 10)
-			buf_printf(&b, "%s%s", n > 1 ? ", " : "", printable(pool->jobs[i].name));
-	if (n)
-		fprintf(stderr, "processes of %d task%s (%s%s) still ran %.0f s after SIGTERM and were killed (SIGKILL): "
-				"their counts are lost\n",
-			n, n == 1 ? "" : "s", b.data, n > 10 ? ", ..." : "", POOL_KILL_GRACE);
-	buf_free(&b);
+	(void)unused;
+	return j->group_killed;
 }
 
 /* The training's outcome: how many tasks ran, and which failed or were lost, and why. */
@@ -333,13 +308,18 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 	};
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
 		int n;
-		char *names = names_of(pool, kinds[k].result, 0, NULL, 0, &n);
+		char *names = names_where(pool, has_result, &kinds[k].result, &n);
 		if (n)
 			fprintf(stderr, "%d of %d training tasks %s: %s; %s; logs: %s/\n", n, pool->njobs, kinds[k].words, names,
 				kinds[k].counts, printable(log_dir));
 		free(names);
 	}
-	print_killed(pool);
+	int n;
+	char *names = names_where(pool, was_killed, NULL, &n);
+	if (n)
+		fprintf(stderr, "processes of %d task%s (%s) still ran %.0f s after SIGTERM and were killed (SIGKILL): "
+				"their counts are lost\n", n, n == 1 ? "" : "s", names, POOL_KILL_GRACE);
+	free(names);
 }
 
 static void write_results(const struct pool *pool, const char *path, double seconds, const char *status)
@@ -370,7 +350,7 @@ static void write_results(const struct pool *pool, const char *path, double seco
 static int report_new_crashes(const struct pool *pool, const struct train_opts *o)
 {
 	int crashed = count_results(pool, RESULT_CRASHED), crashed_now;
-	char *names = names_of(pool, RESULT_CRASHED, 0, &o->crashed_before, 0, &crashed_now);
+	char *names = names_where(pool, new_crash, &o->crashed_before, &crashed_now);
 	if (crashed > crashed_now)
 		fprintf(stderr, "%d of the crashed tasks crashed in the earlier run too (--crashed-before): "
 				"not this program's doing, excused\n", crashed - crashed_now);
@@ -491,7 +471,6 @@ static void add_source(struct train_opts *o, const char *spec)
 	s->weight = (int)w;
 }
 
-#define MAX_TIMEOUT MAX_SECONDS
 #define MAX_JOBS 4096 /* parallel tasks: more than any machine runs at once */
 
 #define O struct train_opts
@@ -635,7 +614,7 @@ static void write_stamp(const struct train_opts *o, const struct pool *pool, dou
 static void scale_timeout(struct train_opts *o)
 {
 	double t = o->timeout * o->timeout_scale;
-	t = t > MAX_TIMEOUT ? MAX_TIMEOUT : t;
+	t = t > MAX_SECONDS ? MAX_SECONDS : t;
 	if (o->timeout_scale != 1)
 		fprintf(stderr, "train: timeout %.10g s per task (%.10g s x --timeout-scale %.10g: emulated programs run slower)\n",
 			t, o->timeout, o->timeout_scale);
