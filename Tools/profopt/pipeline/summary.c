@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <glob.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,12 +76,7 @@ static void print_json(json_t *stages, const struct tasks *all, const char *verd
 							       (json_int_t)all->ran, "failed", (json_int_t)all->failed,
 							       "lost", (json_int_t)all->lost));
 	json_object_set_new(doc, "total_seconds", json_real(total));
-	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(6));
-	if (!text)
-		fatal("cannot write the summary as JSON");
-	puts(text);
-	free(text);
-	json_decref(doc);
+	jw_print(doc);
 }
 
 /* Why stage NAME has no stamp, when the pipeline left word of it beside the stamp: a
@@ -90,8 +84,8 @@ static void print_json(json_t *stages, const struct tasks *all, const char *verd
  * (a log alone proves nothing: a clean drops the stamps of a build whose logs stay). */
 static void missing_reason(const char *path, const char *name, char *why, size_t n)
 {
-	char *copy = xstrdup(path), *dir = xstrdup(dirname(copy));
-	char *pattern = xasprintf("%s/%s-results*.json", dir, name);
+	const char *slash = strrchr(path, '/');
+	char *pattern = xasprintf("%.*s%s-results*.json", slash ? (int)(slash + 1 - path) : 0, path, name);
 	glob_t g;
 	*why = '\0';
 	if (glob(pattern, 0, NULL, &g) == 0) {
@@ -109,16 +103,13 @@ static void missing_reason(const char *path, const char *name, char *why, size_t
 		}
 		globfree(&g);
 	}
-	free(copy), free(dir), free(pattern);
+	free(pattern);
 }
 
 static char *stage_name(const char *path)
 {
-	char *copy = xstrdup(path), *name = xstrdup(basename(copy));
-	if (ends_with(name, ".stamp"))
-		name[strlen(name) - 6] = '\0';
-	free(copy);
-	return name;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	return xasprintf("%.*s", (int)(strlen(base) - (ends_with(base, ".stamp") ? 6 : 0)), base);
 }
 
 int cmd_summary(int argc, char **argv)
@@ -146,12 +137,11 @@ int cmd_summary(int argc, char **argv)
 		if (state == MISSING)
 			missing_reason(argv[i], name, reason, sizeof reason);
 		if (!rec) {
-			rec = json_object();
-			json_object_set_new(rec, "status", json_string(state == MISSING ? "missing" : "damaged"));
+			rec = json_pack("{s:s}", "status", state == MISSING ? "missing" : "damaged");
 			if (state == DAMAGED)
-				json_object_set_new(rec, "error", json_string(why));
+				jw_set(rec, "error", jw_text(why));
 			if (*reason)
-				json_object_set_new(rec, "why", json_string(reason));
+				jw_set(rec, "why", jw_text(reason));
 		}
 		if (!json) {
 			char d[32], note[1000] = "";
@@ -163,10 +153,7 @@ int cmd_summary(int argc, char **argv)
 				snprintf(note, sizeof note, "  %s", printable(reason));
 			printf("%-22s %-8s %s%s\n", printable(name), state_words[state], state == DONE || state == FAILED ? d : "-", note);
 		}
-		json_t *entry = json_object();
-		json_object_set_new(entry, "name", json_string(name));
-		json_object_set_new(entry, "record", rec);
-		json_array_append_new(stages, entry);
+		json_array_append_new(stages, json_pack("{s:o, s:o}", "name", jw_text(name), "record", rec));
 		free(name);
 	}
 	const char *verdict = worst == DONE ? "ok" : worst == MISSING ? "INCOMPLETE" : worst == FAILED ? "FAILED" : "DAMAGED";

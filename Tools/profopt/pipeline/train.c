@@ -39,8 +39,8 @@ struct train_opts {
 	double min_ran;
 	int all_pass, no_crash;
 	struct option_list crashed_before_files, failed_before_files; /* as given */
-	struct option_list crashed_before; /* tasks an earlier run's results record as crashed */
-	struct option_list failed_before;  /* "RESULT\tNAME": tasks an earlier run's results record as not passed */
+	/* "RESULT\tNAME": the tasks the earlier runs' results record as not passed */
+	struct option_list crashed_before, failed_before;
 	double heartbeat;
 	int stop_with_parent;
 	double timeout_scale;
@@ -265,16 +265,6 @@ static int has_result(const struct job *j, const void *result)
 	return j->result == *(const enum job_result *)result;
 }
 
-/* A crash the earlier run's list (--crashed-before) does not excuse. */
-static int new_crash(const struct job *j, const void *before)
-{
-	const struct option_list *list = before;
-	for (int k = 0; k < list->n; k++)
-		if (strcmp(list->v[k], j->name) == 0)
-			return 0;
-	return j->result == RESULT_CRASHED;
-}
-
 /* Processes that outlived the grace after SIGTERM were killed (SIGKILL): what they counted is lost. */
 static int was_killed(const struct job *j, const void *unused)
 {
@@ -340,26 +330,6 @@ static void write_results(const struct pool *pool, const char *path, double seco
 	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(12));
 	char *line = xasprintf("%s\n", text);
 	output_write(path, line, strlen(line));
-	free(line);
-	free(text);
-	json_decref(doc);
-}
-
-/* --no-crash: says which crashes are excused (--crashed-before) and which are not; returns how
- * many are not. */
-static int report_new_crashes(const struct pool *pool, const struct train_opts *o)
-{
-	int crashed = count_results(pool, RESULT_CRASHED), crashed_now;
-	char *names = names_where(pool, new_crash, &o->crashed_before, &crashed_now);
-	if (crashed > crashed_now)
-		fprintf(stderr, "%d of the crashed tasks crashed in the earlier run too (--crashed-before): "
-				"not this program's doing, excused\n", crashed - crashed_now);
-	if (crashed_now > 0)
-		fprintf(stderr, "%s: error: %d of %d tasks crashed (--no-crash): %s; the program under test was killed "
-				"by a signal (logs: %s/)\n",
-			progname, crashed_now, pool->njobs, names, printable(o->log_dir));
-	free(names);
-	return crashed_now;
 }
 
 /* --failed-before: a task that did not pass is excused when it did not pass in the earlier run
@@ -381,6 +351,29 @@ static int excused_failure(const struct job *j, const void *before)
 			return 1;
 	}
 	return 0;
+}
+
+/* A crash that no crash of the earlier run (--crashed-before) excuses. */
+static int new_crash(const struct job *j, const void *before)
+{
+	return j->result == RESULT_CRASHED && !excused_failure(j, before);
+}
+
+/* --no-crash: says which crashes are excused (--crashed-before) and which are not; returns how
+ * many are not. */
+static int report_new_crashes(const struct pool *pool, const struct train_opts *o)
+{
+	int crashed = count_results(pool, RESULT_CRASHED), crashed_now;
+	char *names = names_where(pool, new_crash, &o->crashed_before, &crashed_now);
+	if (crashed > crashed_now)
+		fprintf(stderr, "%d of the crashed tasks crashed in the earlier run too (--crashed-before): "
+				"not this program's doing, excused\n", crashed - crashed_now);
+	if (crashed_now > 0)
+		fprintf(stderr, "%s: error: %d of %d tasks crashed (--no-crash): %s; the program under test was killed "
+				"by a signal (logs: %s/)\n",
+			progname, crashed_now, pool->njobs, names, printable(o->log_dir));
+	free(names);
+	return crashed_now;
 }
 
 static int new_failure(const struct job *j, const void *before)
@@ -414,10 +407,9 @@ static int report_new_failures(const struct pool *pool, const struct train_opts 
 	return new;
 }
 
-/* --crashed-before=FILE (want "crashed") or --failed-before=FILE (want NULL: anything but
- * "passed", added as "RESULT\tNAME"): the tasks a `profopt train --results` file records so,
- * added to list. */
-static void load_earlier_results(struct option_list *list, const char *opt, const char *path, const char *want)
+/* --crashed-before=FILE or --failed-before=FILE: the tasks a `profopt train --results` file
+ * records as not passed, added to list as "RESULT\tNAME". */
+static void load_earlier_results(struct option_list *list, const char *opt, const char *path)
 {
 	json_error_t err;
 	json_t *doc = json_load_file(path, 0, &err);
@@ -435,9 +427,8 @@ static void load_earlier_results(struct option_list *list, const char *opt, cons
 		const char *result = json_string_value(json_object_get(r, "result"));
 		if (!name || !result)
 			fatal("--%s=%s: result %zu has no \"name\" and \"result\" strings", opt, path, i + 1);
-		if (want ? strcmp(result, want) != 0 : strcmp(result, "passed") == 0)
-			continue;
-		option_list_add(list, want ? xstrdup(name) : xasprintf("%s\t%s", result, name));
+		if (strcmp(result, "passed") != 0)
+			option_list_add(list, xasprintf("%s\t%s", result, name));
 	}
 	json_decref(doc);
 }
@@ -574,9 +565,9 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		usage_error("--family and --raw-dir go together (where the instrumented program writes its profile)");
 	o->fam = family_parse(o->family);
 	for (int i = 0; i < o->crashed_before_files.n; i++)
-		load_earlier_results(&o->crashed_before, "crashed-before", o->crashed_before_files.v[i], "crashed");
+		load_earlier_results(&o->crashed_before, "crashed-before", o->crashed_before_files.v[i]);
 	for (int i = 0; i < o->failed_before_files.n; i++)
-		load_earlier_results(&o->failed_before, "failed-before", o->failed_before_files.v[i], NULL);
+		load_earlier_results(&o->failed_before, "failed-before", o->failed_before_files.v[i]);
 }
 
 /* Every task of every source, into the pool. */

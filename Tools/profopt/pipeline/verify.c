@@ -66,7 +66,7 @@ struct verify {
 	struct evidence ev; /* the profile */
 	struct unit *u;
 	int n;
-	struct strmap by_arg; /* "./path" -> unit index + 1 */
+	struct strmap by_path; /* unit index + 1 */
 	struct fingerprint *fp;  /* the sources at training, or NULL */
 };
 
@@ -87,7 +87,7 @@ static void read_switches(void *ctx, const char *text, size_t len, char *const *
 {
 	struct verify *v = ctx;
 	(void)first;
-	int i = count == 1 ? (int)(intptr_t)strmap_get(&v->by_arg, args[0]) - 1 : -1;
+	int i = count == 1 ? (int)(intptr_t)strmap_get(&v->by_path, args[0] + 2) - 1 : -1; /* "./PATH" */
 	struct unit *u = i >= 0 ? &v->u[i] : NULL;
 	char *out = xasprintf("%.*s", (int)len, text);
 	for (char *save, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -156,17 +156,12 @@ static void read_objects(struct verify *v)
 	for (int i = 0; i < v->n; i++)
 		if (v->u[i].flags < 0)
 			paths[n++] = xasprintf("./%s", v->u[i].path);
-	char *readelf = find_program(v->o.readelf);
 	char *re_argv[] = {(char *)v->o.readelf, "--debug-dump=info", "--dwarf-depth=1", "-p", ".GCC.command.line", NULL};
 	/* one object per run: readelf given several reads the indexed strings of DWARF 5 (clang's
 	 * producer) from the wrong object after the first */
-	st = readelf ? run_batches(re_argv, paths, n, 1, read_switches, v, &why) : 0;
+	st = find_program(v->o.readelf) ? run_batches(re_argv, paths, n, 1, read_switches, v, &why) : 0;
 	/* readelf exits non-zero for an object without debug information: only a crash counts */
 	tool_result(v->o.readelf, st, st > 0 && !WIFEXITED(st), why);
-	for (int i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
-	free(readelf);
 }
 
 static enum reason judge(const struct verify *v, const struct unit *u)
@@ -293,9 +288,7 @@ static void gather(struct verify *v, const struct file_list *objs, const struct 
 		u->dir = c ? c->dir : NULL;
 		u->source = c ? c->source : NULL;
 		u->as_trained = -1;
-		char *arg = xasprintf("./%s", u->path);
-		*strmap_slot(&v->by_arg, arg, 1) = (void *)(intptr_t)(i + 1);
-		free(arg);
+		*strmap_slot(&v->by_path, u->path, 1) = (void *)(intptr_t)(i + 1);
 		if (v->fam->evidence_object)
 			v->fam->evidence_object(&v->ev, u->path, &u->ev);
 		char err[512];
@@ -343,15 +336,13 @@ static int check_required(const struct verify *v, int *ok, const char *log)
 {
 	int missing = 0;
 	for (int r = 0; r < v->o.require.n; r++) {
-		char *arg = xasprintf("./%s", v->o.require.v[r]);
-		int i = (int)(intptr_t)strmap_get(&v->by_arg, arg) - 1;
+		int i = (int)(intptr_t)strmap_get(&v->by_path, v->o.require.v[r]) - 1;
 		char *why = i >= 0 ? describe(v, &v->u[i], log) : NULL;
 		ok[r] = i >= 0 && v->u[i].reason == USED;
 		printf("verify: %s: %s%s\n", printable(v->o.require.v[r]),
 		       ok[r] ? "" : i >= 0 ? "NO PROFILE DATA: " : "NOT BUILT", why ? printable(why) : "");
 		missing += !ok[r];
 		free(why);
-		free(arg);
 	}
 	return missing;
 }
@@ -390,7 +381,6 @@ static int verify_run(struct verify *v)
 	char *cwd = getcwd(NULL, 0), *profdata = NULL;
 	if (v->o.profdata)
 		profdata = v->o.profdata[0] == '/' || !cwd ? xstrdup(v->o.profdata) : xasprintf("%s/%s", cwd, v->o.profdata);
-	free(cwd);
 	if (chdir(absdir) < 0)
 		fatal("cannot enter %s: %s", dir, strerror(errno));
 	struct file_list objs = {0};
@@ -403,8 +393,7 @@ static int verify_run(struct verify *v)
 	for (int i = 0; i < log.n; i++)
 		if (log.m[i].kind == LOG_CORRUPTED)
 			fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "
-			      "profile-opt)",
-			      logpath, log.m[i].line, log.m[i].text);
+			      "profile-opt)", logpath, log.m[i].line, log.m[i].text);
 	gather(v, &objs, logpath ? &log : NULL);
 	int count[NREASONS] = {0};
 	for (int i = 0; i < v->n; i++)
@@ -414,8 +403,7 @@ static int verify_run(struct verify *v)
 	int missing = check_required(v, ok, logpath);
 	if (missing)
 		fatal("%d required unit(s) were built without profile data: the build is not profile-optimized "
-		      "where it matters (reasons above)",
-		      missing);
+		      "where it matters (reasons above)", missing);
 	if (count[USED] == 0)
 		fatal("no unit used profile data%s", v->o.list ? "" : " (--list says why for each)");
 	if (v->o.stamp)
