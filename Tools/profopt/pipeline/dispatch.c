@@ -162,10 +162,7 @@ static struct jumps count_jumps(const struct dispatch_options *o, const char *fi
 		j.jumps += s.r[i].jumps;
 		j.functions += !s.r[i].cold;
 		j.with_jump += !s.r[i].cold && s.r[i].jumps > 0;
-		free(s.r[i].section);
 	}
-	free(s.r);
-	free(s.section);
 	return j;
 }
 
@@ -188,15 +185,10 @@ const struct command_options options_dispatch = {
 	"the loop is in neither, 2 bad usage.\n",
 };
 
-/* What is counted, for messages: "_PyEval_EvalFrameDefault" or "the handlers _TAIL_CALL_*". */
-static char *what(const struct dispatch_options *o)
-{
-	return o->handlers ? xasprintf("the handlers %s*", o->handlers) : xstrdup(o->function);
-}
-
 static int judge(const struct dispatch_options *o, const char *program, struct jumps got, struct jumps ref)
 {
-	char *w = what(o);
+	/* what is counted, for messages: "_PyEval_EvalFrameDefault" or "the handlers _TAIL_CALL_*" */
+	char *w = o->handlers ? xasprintf("the handlers %s*", o->handlers) : xstrdup(o->function);
 	if (!got.functions)
 		fatal("%s not found in %s (a program without its symbols cannot be checked)", printable(w),
 		      printable(program));
@@ -216,7 +208,6 @@ static int judge(const struct dispatch_options *o, const char *program, struct j
 		      handlers);
 	printf("dispatch: %s in %s: %lld indirect jumps, %lld%% of a reference -O3 compile's %lld%s\n", printable(w),
 	       printable(program), got.jumps, share, ref.jumps, handlers);
-	free(w);
 	return 0;
 }
 

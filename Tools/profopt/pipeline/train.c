@@ -372,7 +372,6 @@ static int report_new_crashes(const struct pool *pool, const struct train_opts *
 		fprintf(stderr, "%s: error: %d of %d tasks crashed (--no-crash): %s; the program under test was killed "
 				"by a signal (logs: %s/)\n",
 			progname, crashed_now, pool->njobs, names, printable(o->log_dir));
-	free(names);
 	return crashed_now;
 }
 
@@ -402,8 +401,6 @@ static int report_new_failures(const struct pool *pool, const struct train_opts 
 		fprintf(stderr, "%s: error: %d of %d tasks did not pass (--all-pass): %d failed, %d crashed, timed out or "
 				"did not start: %s (logs: %s/)\n",
 			progname, new, pool->njobs, new_failed, new - new_failed, new_names, o->log_dir);
-	free(old_names);
-	free(new_names);
 	return new;
 }
 
@@ -598,7 +595,6 @@ static void write_stamp(const struct train_opts *o, const struct pool *pool, dou
 	if (workloads.len)
 		json_object_set_new(j, "workloads", jw_text(workloads.data));
 	stamp_end(j, o->stamp);
-	buf_free(&workloads);
 }
 
 /* --timeout-scale: the limit per task times FACTOR, at most a week, and said. */

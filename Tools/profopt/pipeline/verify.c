@@ -118,16 +118,11 @@ static void on_section(const char *name, void *arg)
 
 /* clang: the llvm-nm beside llvm-profdata (the kind's nm), which also lists the local functions of LLVM bitcode
  * (LTO objects; binutils nm's plugin lists only global ones); else nm. */
-static char *default_nm(const struct verify *v)
+static const char *default_nm(const struct verify *v)
 {
 	char *tool = v->fam->nm ? find_program(v->o.tool) : NULL, *slash = tool ? strrchr(tool, '/') : NULL;
 	char *nm = slash ? xasprintf("%.*s/%s", (int)(slash - tool), tool, v->fam->nm) : NULL;
-	if (!nm || access(nm, X_OK) != 0) {
-		free(nm);
-		nm = xstrdup("nm");
-	}
-	free(tool);
-	return nm;
+	return nm && access(nm, X_OK) == 0 ? nm : "nm";
 }
 
 /* A tool's runs over the objects (st: the first failed run's status, why its output, freed):

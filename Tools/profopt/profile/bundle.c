@@ -218,8 +218,6 @@ static void import_gcda_archive(const char *bundle, const char *archive, const c
 		free(path);
 	}
 	tar_close(out);
-	file_list_free(&files);
-	free(dir), free(label), free(from);
 }
 
 /* Lists the facts that differ from what this build expects; returns how many. */
@@ -275,7 +273,6 @@ static char *unpack_bundle(const char *bundle, int fd, struct facts *have, unsig
 	char *path = xasprintf("%s/profile/%s", dir, file), *actual = file_sha256(path);
 	if (strcmp(actual, sum) != 0)
 		fatal("%s: the profile is damaged: sha256 %s, expected %s", bundle, actual, printable(sum));
-	free(dir), free(manifest), free(profile), free(actual);
 	return path;
 }
 

@@ -64,8 +64,6 @@ static int count_stale(const struct diff *d, const struct build_log *s, int igno
 			known = strmap_get(&changed, p + 1) != NULL;
 		n += !known;
 	}
-	strmap_free(&changed, NULL);
-	strmap_free(&seen, NULL);
 	return n;
 }
 

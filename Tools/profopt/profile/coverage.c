@@ -289,8 +289,6 @@ static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
 	if (st)
 		warn("%s could not read every object under %s (LTO bitcode wants llvm-nm: --nm=PATH): %.200s", nm, dir,
 		     why ? why : "");
-	free(why);
-	file_list_free(&objs);
 }
 
 /* ---- units ---- */
@@ -374,9 +372,6 @@ static void tally_input(struct table *tb, int i, const struct symbols *syms)
 		add_unit(cell(tb, group_of(tb->gs, u->file), i), u);
 		add_unit(cell(tb, tb->ngroups, i), u);
 	}
-	for (int k = 0; k < us.n; k++)
-		free(us.u[k].file);
-	free(us.u);
 }
 
 static double ratio(double part, double whole)
@@ -590,7 +585,6 @@ int cmd_coverage(int argc, char **argv)
 				      GROUPS_LINE_MAX, err, sizeof err))
 		fatal("cannot read the groups: %s", err);
 	parse_groups(&gs, &l, groups_file ? groups_file : "built-in groups");
-	lines_free(&l);
 	if (o.list_groups) {
 		list_groups(&gs);
 		return 0;

@@ -163,8 +163,6 @@ static double clang_total(const char *tool, const char *path)
 	double total = 0;
 	for (int i = 0; i < p.n; i++)
 		total += (double)p.fn[i].sum;
-	shown_profile_free(&p);
-	free(why);
 	return total;
 }
 
@@ -198,9 +196,6 @@ static double clang_overlap(const char *tool, const char *a, const char *b, stru
 		if (r->total_a > 0 && r->total_b > 0)
 			fatal("%s overlap printed no 'Edge profile overlap' line", printable(tool));
 	}
-	free(out);
-	free(sa);
-	free(sb);
 	/* compared by their SHA-256: memory does not grow with the profiles */
 	char ha[SHA256_HEX_LEN + 1], hb[SHA256_HEX_LEN + 1];
 	r->identical = sha256_file(a, ha) == 0 && sha256_file(b, hb) == 0 && strcmp(ha, hb) == 0;
