@@ -52,8 +52,6 @@ static void merge_copies(struct report *r)
 				k->counters = f->counters;
 				k->zero = f->zero;
 			}
-			free(f->name);
-			free(f->file);
 		} else {
 			r->fn[++out] = *f;
 		}
