@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 		print_help(stderr);
 		return 2;
 	}
-	char *help_args[] = {argv[0], argv[2], "--help", NULL}; /* profopt help NAME: profopt NAME --help */
+	char *help_args[] = {argv[0], argv[2], "--help", NULL}; /* help NAME: NAME --help */
 	if (argc > 2 && strcmp(argv[1], "help") == 0)
 		argc = 3, argv = help_args;
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {

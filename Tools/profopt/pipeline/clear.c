@@ -27,7 +27,7 @@ const struct command_options options_clear = {
 	"tree of the pipeline's profile data (raw profiles, merged ones, archives), is removed\n"
 	"too, without following a link; one that does not exist is none to remove.\n",
 	.options = clear_options,
-	.more = "A directory it cannot read, or a file it cannot remove, stops it, named.\n",
+	"A directory it cannot read, or a file it cannot remove, stops it, named.\n",
 };
 
 int cmd_clear(int argc, char **argv)

@@ -181,13 +181,13 @@ const struct command_options options_dispatch = {
 	"Checks that PROGRAM's interpreter dispatch was not merged (clang 19): its eval loop's\n"
 	"indirect jumps against OBJ's, a reference compile.  Prints both counts and the share kept.\n",
 	.options = dispatch_options,
-	.more = "Exit status: 0 ok, 1 PROGRAM keeps less than --min percent of OBJ's indirect jumps, or\n"
+	"Exit status: 0 ok, 1 PROGRAM keeps less than --min percent of OBJ's indirect jumps, or\n"
 	"the loop is in neither, 2 bad usage.\n",
 };
 
 static int judge(const struct dispatch_options *o, const char *program, struct jumps got, struct jumps ref)
 {
-	/* what is counted, for messages: "_PyEval_EvalFrameDefault" or "the handlers _TAIL_CALL_*" */
+	/* what is counted: "_PyEval_EvalFrameDefault" or "the handlers _TAIL_CALL_*" */
 	char *w = o->handlers ? xasprintf("the handlers %s*", o->handlers) : xstrdup(o->function);
 	if (!got.functions)
 		fatal("%s not found in %s (a program without its symbols cannot be checked)", printable(w),

@@ -154,7 +154,8 @@ int cmd_lock(int argc, char **argv)
 	char since[32];
 	time_t t = time(NULL);
 	strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	char *record = xasprintf("pid %ld\nsince %s\nwhat %s\n", (long)getpid(), since, o.what ? o.what : argv[first]);
+	char *record = xasprintf("pid %ld\nsince %s\nwhat %s\n", (long)getpid(), since,
+				 o.what ? o.what : argv[first]);
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, record, strlen(record), 0) < 0)
 		fatal("cannot write %s: %s", printable(file), strerror(errno));
 	setenv("PROFOPT_LOCK_HELD", resolve_path(file), 1);

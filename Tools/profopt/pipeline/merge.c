@@ -37,7 +37,7 @@ const struct command_options options_merge = {
 	"clang: merges every *.profraw under DIR with llvm-profdata into --output.\n"
 	"gcc:   checks the *.gcda files under DIR (counts are merged by the GCC runtime).\n",
 	.options = merge_options,
-	.more = "A damaged file stops it, naming the file; the previous merged profile is left as it was.\n",
+	"A damaged file stops it, naming the file; the previous merged profile is left as it was.\n",
 };
 
 /* Whether path is dir or in its tree (resolved, else read as text: a workload that wrote

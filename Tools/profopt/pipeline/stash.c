@@ -68,8 +68,8 @@ static void save(const char *dir, const char *archive, const char *suffix, const
 	tar_close(tar);
 	char bytes[32];
 	format_bytes(bytes, sizeof bytes, files.total_bytes);
-	fprintf(stderr, "stash: saved %d %s files (%s) from %s into %s\n", files.n, printable(suffix), bytes, printable(dir),
-		printable(archive));
+	fprintf(stderr, "stash: saved %d %s files (%s) from %s into %s\n", files.n, printable(suffix),
+		bytes, printable(dir), printable(archive));
 }
 
 int cmd_stash(int argc, char **argv)
@@ -84,7 +84,8 @@ int cmd_stash(int argc, char **argv)
 		usage_error("--build-dir=DIR and --archive=FILE are required");
 	if (!*o.suffix)
 		usage_error("--suffix must not be empty");
-	char *cwd = getcwd(NULL, 0), *archive = o.archive[0] == '/' ? xstrdup(o.archive) : xasprintf("%s/%s", cwd, o.archive);
+	char *cwd = getcwd(NULL, 0);
+	char *archive = o.archive[0] == '/' ? xstrdup(o.archive) : xasprintf("%s/%s", cwd, o.archive);
 	(strcmp(argv[1], "save") == 0 ? save : restore)(o.dir, archive, o.suffix, o.skip.v);
 	return 0;
 }

@@ -80,7 +80,8 @@ int cmd_store(int argc, char **argv)
 	char sum[SHA256_HEX_LEN + 1], *data = NULL;
 	size_t len;
 	if (sha256_file(o.profile, sum) < 0 || (!o.sha256 && !(data = read_file(o.profile, &len))))
-		fatal("cannot read the merged profile %s: %s", printable(o.profile), strerror(errno));
+		fatal("cannot read the merged profile %s: %s", printable(o.profile),
+		      strerror(errno));
 	if (o.sha256) {
 		printf("%s\n", sum);
 		return 0;

@@ -28,7 +28,7 @@ const struct command_options options_summary = {
 	"stamp is a stage that did not complete; a file that is not a stage record (damaged,\n"
 	"foreign) is named as such.  The JSON has \"ok\": true only when every stage is done.\n",
 	.options = summary_options,
-	.more = "Exit status: 0 every stage done, 1 a stage missing or not ok, 2 bad usage, 3 a damaged\n"
+	"Exit status: 0 every stage done, 1 a stage missing or not ok, 2 bad usage, 3 a damaged\n"
 	"or foreign stamp.\n",
 };
 
@@ -85,7 +85,8 @@ static void print_json(json_t *stages, const struct tasks *all, const char *verd
 static void missing_reason(const char *path, const char *name, char *why, size_t n)
 {
 	const char *slash = strrchr(path, '/');
-	char *pattern = xasprintf("%.*s%s-results*.json", slash ? (int)(slash + 1 - path) : 0, path, name);
+	int dir = slash ? (int)(slash + 1 - path) : 0;
+	char *pattern = xasprintf("%.*s%s-results*.json", dir, path, name);
 	glob_t g;
 	*why = '\0';
 	if (glob(pattern, 0, NULL, &g) == 0) {
@@ -137,7 +138,8 @@ int cmd_summary(int argc, char **argv)
 		if (state == MISSING)
 			missing_reason(argv[i], name, reason, sizeof reason);
 		if (!rec) {
-			rec = json_pack("{s:s}", "status", state == MISSING ? "missing" : "damaged");
+			rec = json_object();
+			jw_set(rec, "status", jw_text(state == MISSING ? "missing" : "damaged"));
 			if (state == DAMAGED)
 				jw_set(rec, "error", jw_text(why));
 			if (*reason)
@@ -153,7 +155,8 @@ int cmd_summary(int argc, char **argv)
 				snprintf(note, sizeof note, "  %s", printable(reason));
 			printf("%-22s %-8s %s%s\n", printable(name), state_words[state], state == DONE || state == FAILED ? d : "-", note);
 		}
-		json_array_append_new(stages, json_pack("{s:o, s:o}", "name", jw_text(name), "record", rec));
+		json_t *stage = json_pack("{s:o, s:o}", "name", jw_text(name), "record", rec);
+		json_array_append_new(stages, stage);
 		free(name);
 	}
 	const char *verdict = worst == DONE ? "ok" : worst == MISSING ? "INCOMPLETE" : worst == FAILED ? "FAILED" : "DAMAGED";

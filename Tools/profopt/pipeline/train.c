@@ -265,7 +265,7 @@ static int has_result(const struct job *j, const void *result)
 	return j->result == *(const enum job_result *)result;
 }
 
-/* Processes that outlived the grace after SIGTERM were killed (SIGKILL): what they counted is lost. */
+/* Processes that outlived the grace after SIGTERM were killed: what they counted is lost. */
 static int was_killed(const struct job *j, const void *unused)
 {
 	(void)unused;

@@ -87,7 +87,8 @@ static void read_switches(void *ctx, const char *text, size_t len, char *const *
 {
 	struct verify *v = ctx;
 	(void)first;
-	int i = count == 1 ? (int)(intptr_t)strmap_get(&v->by_path, args[0] + 2) - 1 : -1; /* "./PATH" */
+	/* args[0]: "./PATH" */
+	int i = count == 1 ? (int)(intptr_t)strmap_get(&v->by_path, args[0] + 2) - 1 : -1;
 	struct unit *u = i >= 0 ? &v->u[i] : NULL;
 	char *out = xasprintf("%.*s", (int)len, text);
 	for (char *save, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -154,7 +155,8 @@ static void read_objects(struct verify *v)
 	char *re_argv[] = {(char *)v->o.readelf, "--debug-dump=info", "--dwarf-depth=1", "-p", ".GCC.command.line", NULL};
 	/* one object per run: readelf given several reads the indexed strings of DWARF 5 (clang's
 	 * producer) from the wrong object after the first */
-	st = find_program(v->o.readelf) ? run_batches(re_argv, paths, n, 1, read_switches, v, &why) : 0;
+	st = find_program(v->o.readelf) ? run_batches(re_argv, paths, n, 1, read_switches, v, &why)
+					: 0;
 	/* readelf exits non-zero for an object without debug information: only a crash counts */
 	tool_result(v->o.readelf, st, st > 0 && !WIFEXITED(st), why);
 }
@@ -433,7 +435,7 @@ const struct command_options options_verify = {
 	"The evidence, per object: its compile command, the compiler's diagnostics, the profile's\n"
 	"data for it and (clang) its hot/cold layout; see profopt(1).\n",
 	.options = verify_options,
-	.more = "Exit status: 0 ok, 1 a required object without profile, none with it, or a damaged\n"
+	"Exit status: 0 ok, 1 a required object without profile, none with it, or a damaged\n"
 	"profile, 2 bad usage.\n",
 };
 

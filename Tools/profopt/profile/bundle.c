@@ -83,7 +83,7 @@ const struct command_options options_import = {
 	"Unpacks BUNDLE (only manifest.json and one regular profile file), checks the manifest\n"
 	"against the facts expected and the profile's SHA-256, and writes the profile to FILE.\n",
 	.options = import_options,
-	.more = "Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n",
+	"Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n",
 };
 
 static char *file_sha256(const char *path)

@@ -171,7 +171,7 @@ const struct command_options options_check = {
 	"[--against=FILE [--source-dir=DIR]] [--build-log=FILE] [--max-changed=N|PCT%] [--json]",
 	"Checks that the sources are still those the profile was trained on (a stale profile).\n",
 	.options = check_options,
-	.more = "Exit status: 0 when the profile may be used (warnings listed), 1 when it is stale\n"
+	"Exit status: 0 when the profile may be used (warnings listed), 1 when it is stale\n"
 	"beyond the limit or corrupted (retrain: make profile-removal profile-opt), 2 on bad usage.\n",
 };
 

@@ -35,7 +35,7 @@ const struct command_options options_check_raw = {
 	"to read it - so that a raw profile version the tool does not know is an error before\n"
 	"training, not after.  With FILEs: checks those raw profiles the same way.\n",
 	.options = check_raw_options,
-	.more = "Exit status: 0 when every raw profile is sound and readable by the tool, 1 otherwise\n"
+	"Exit status: 0 when every raw profile is sound and readable by the tool, 1 otherwise\n"
 	"(the reason names the file and the offset of the damage), 2 on bad usage.\n",
 };
 

@@ -41,7 +41,7 @@ const struct command_options options_coverage = {
 	"'profopt report --json' output, e.g.\n"
 	"  profopt coverage own=report-own.json regrtest=report-regrtest.json\n",
 	.options = coverage_options,
-	.more = "Exit status: 0, 1 when an input cannot be read, 2 on bad usage.\n",
+	"Exit status: 0, 1 when an input cannot be read, 2 on bad usage.\n",
 };
 
 /* CPython's units: the paths of its source tree. */

@@ -1,4 +1,4 @@
-/* coverage.h - `profopt coverage`'s units: the paths of report --json outputs (coverage_match.c). */
+/* coverage.h - `profopt coverage`'s units: the paths of report --json outputs. */
 #ifndef PROFOPT_COVERAGE_H
 #define PROFOPT_COVERAGE_H
 

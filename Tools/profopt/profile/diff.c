@@ -38,7 +38,7 @@ const struct command_options options_diff = {
 	"similarity (edge-count overlap, 100% = the same distribution of counts) and whether\n"
 	"the profiles are byte-for-byte identical.\n",
 	.options = diff_options,
-	.more = "A stash is read in memory; nothing is extracted.\n"
+	"A stash is read in memory; nothing is extracted.\n"
 	"Identical profiles (byte for byte) have similarity 100%; two profiles without a single\n"
 	"count have the same (empty) distribution, 100%, and one without counts against one with\n"
 	"counts 0% (the text says 'neither profile has a count', the JSON no_counts: true).\n"

@@ -234,7 +234,7 @@ const struct command_options options_report = {
 	"Shows what a training run covered: functions executed out of all instrumented ones,\n"
 	"per file and overall, and the hottest.  INPUT: --profile-dir, --archive or --profdata.\n",
 	.options = report_options,
-	.more = "gcc names functions in its .gcno notes only: build with -ftest-coverage for names.\n"
+	"gcc names functions in its .gcno notes only: build with -ftest-coverage for names.\n"
 	"Exit status: 0, 1 when no profile was found or a profile file is damaged, 2 bad usage.\n",
 };
 
