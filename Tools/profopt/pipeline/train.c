@@ -32,20 +32,14 @@ struct source {
 
 struct train_opts {
 	long long jobs;
-	double timeout;
-	const char *cwd, *log_dir, *results, *stamp, *stage;
+	double timeout, min_ran, heartbeat, timeout_scale;
+	const char *cwd, *log_dir, *results, *stamp, *stage, *runs_in, *workload;
 	const char *family, *raw_dir, *pattern, *launcher;
 	const struct family *fam; /* of --family, or NULL */
-	double min_ran;
-	int all_pass, no_crash;
+	int all_pass, no_crash, stop_with_parent;
 	struct option_list crashed_before_files, failed_before_files; /* as given */
 	/* "RESULT\tNAME": the tasks the earlier runs' results record as not passed */
 	struct option_list crashed_before, failed_before;
-	double heartbeat;
-	int stop_with_parent;
-	double timeout_scale;
-	const char *runs_in;
-	const char *workload;
 	struct source cur; /* one source's options, parsed anew for each --workload (then copied to it) */
 	struct source *src; /* src[0]: the options before any --workload; then one per workload */
 	int nsrc;

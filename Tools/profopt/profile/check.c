@@ -129,9 +129,8 @@ static void write_compiled_fingerprint(const char *file, const char *log_path, c
 struct check_opts {
 	const char *write_fp, *root, *against, *log, *limit_arg, *objdir, *add_from;
 	struct option_list suffixes, skip;
-	int json, ignore_removed;
-	double limit; /* --max-changed: files, or a percentage of them */
-	int percent;
+	int json, ignore_removed, percent;
+	double limit; /* --max-changed: files, or (percent) a percentage of them */
 };
 
 /* The limit: "N" files or "P%" of the fingerprinted files. */
