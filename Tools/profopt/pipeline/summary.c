@@ -157,7 +157,6 @@ int cmd_summary(int argc, char **argv)
 		}
 		json_t *stage = json_pack("{s:o, s:o}", "name", jw_text(name), "record", rec);
 		json_array_append_new(stages, stage);
-		free(name);
 	}
 	const char *verdict = worst == DONE ? "ok" : worst == MISSING ? "INCOMPLETE" : worst == FAILED ? "FAILED" : "DAMAGED";
 	if (json) {

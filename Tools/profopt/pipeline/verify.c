@@ -321,11 +321,9 @@ static void report(const struct verify *v, const int *count, const char *log)
 		printf("verify: to prove use, give the build log (--build-log) or record the switches (-g, "
 		       "-frecord-gcc-switches)\n");
 	for (int i = 0; v->o.list && i < v->n; i++)
-		if (v->u[i].reason != USED) {
-			char *why = describe(v, &v->u[i], log);
-			printf("  no profile: %s: %s\n", printable(v->u[i].path), printable(why));
-			free(why);
-		}
+		if (v->u[i].reason != USED)
+			printf("  no profile: %s: %s\n", printable(v->u[i].path),
+			       printable(describe(v, &v->u[i], log)));
 }
 
 /* Each required object: used, or why not, into ok; returns how many did not. */
@@ -339,7 +337,6 @@ static int check_required(const struct verify *v, int *ok, const char *log)
 		printf("verify: %s: %s%s\n", printable(v->o.require.v[r]),
 		       ok[r] ? "" : i >= 0 ? "NO PROFILE DATA: " : "NOT BUILT", why ? printable(why) : "");
 		missing += !ok[r];
-		free(why);
 	}
 	return missing;
 }
