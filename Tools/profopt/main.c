@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,44 +33,42 @@ static int run_bench_tool(int argc, char **argv)
 		printable(tool), strerror(errno));
 }
 
-const struct command commands[] = {
-	{"train", cmd_train, "run training commands in parallel with timeouts and a progress line", NULL, &options_train},
-	{"run", cmd_run, "run one build stage quietly: log, heartbeat, duration, tail on failure", NULL, &options_run},
-	{"merge", cmd_merge, "merge raw profiles into one (llvm-profdata) or check .gcda files", NULL, &options_merge},
-	{"stash", cmd_stash, "save or restore profile files around a clean", NULL, &options_stash},
-	{"verify", cmd_verify, "after the profile-use build: check each object was compiled with the profile", NULL, &options_verify},
+/* A command: its line in `profopt --help` and its options, which make `profopt NAME --help` (NULL:
+ * run answers it). */
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv); /* argv[0] is the command name */
+	const char *summary;
+	const struct command_options *options;
+} commands[] = {
+	{"train", cmd_train, "run training commands in parallel with timeouts and a progress line", &options_train},
+	{"run", cmd_run, "run one build stage quietly: log, heartbeat, duration, tail on failure", &options_run},
+	{"merge", cmd_merge, "merge raw profiles into one (llvm-profdata) or check .gcda files", &options_merge},
+	{"stash", cmd_stash, "save or restore profile files around a clean", &options_stash},
+	{"verify", cmd_verify, "after the profile-use build: check each object was compiled with the profile", &options_verify},
 	{"dispatch", cmd_dispatch, "after the profile-use build: check the interpreter's dispatch kept its indirect jumps",
-	 NULL, &options_dispatch},
-	{"summary", cmd_summary, "collect pipeline stage stamps into a JSON summary", NULL, &options_summary},
-	{"export", cmd_export, "write the merged profile and its manifest as one reusable file", NULL, &options_export},
-	{"import", cmd_import, "check a profile bundle against this build and install its profile", NULL, &options_import},
-	{"diff", cmd_diff, "how alike two profiles are (edge-count overlap) and whether identical", NULL, &options_diff},
-	{"bench", run_bench_tool, "compare interpreters on a benchmark suite: medians, speedups, intervals", NULL, NULL},
-	{"compare", run_bench_tool, "one command on two builds (plain and PGO): time, instructions, slower functions", NULL, NULL},
-	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", NULL, &options_report},
-	{"check", cmd_check, "check the sources are still those the profile was trained on", NULL, &options_check},
-	{"coverage", cmd_coverage, "what the training reached per group of units (core, compiler, modules)", NULL, &options_coverage},
-	{"check-raw", cmd_check_raw, "before training: check llvm-profdata reads the raw profiles clang writes", NULL, &options_check_raw},
-	{"clear", cmd_clear, "remove the profile data the compiler's runtime wrote into the build tree", NULL, &options_clear},
-	{"lock", cmd_lock, "run a command holding a build directory's lock (one run at a time)", NULL, &options_lock},
-	{"thin-link", cmd_thin_link, "a clang ThinLTO link whose backends run as jobs, on workers when given", NULL,
+	 &options_dispatch},
+	{"summary", cmd_summary, "collect pipeline stage stamps into a JSON summary", &options_summary},
+	{"export", cmd_export, "write the merged profile and its manifest as one reusable file", &options_export},
+	{"import", cmd_import, "check a profile bundle against this build and install its profile", &options_import},
+	{"diff", cmd_diff, "how alike two profiles are (edge-count overlap) and whether identical", &options_diff},
+	{"bench", run_bench_tool, "compare interpreters on a benchmark suite: medians, speedups, intervals", NULL},
+	{"compare", run_bench_tool, "one command on two builds (plain and PGO): time, instructions, slower functions", NULL},
+	{"report", cmd_report, "what the training covered: functions executed, hottest, cold share", &options_report},
+	{"check", cmd_check, "check the sources are still those the profile was trained on", &options_check},
+	{"coverage", cmd_coverage, "what the training reached per group of units (core, compiler, modules)", &options_coverage},
+	{"check-raw", cmd_check_raw, "before training: check llvm-profdata reads the raw profiles clang writes", &options_check_raw},
+	{"clear", cmd_clear, "remove the profile data the compiler's runtime wrote into the build tree", &options_clear},
+	{"lock", cmd_lock, "run a command holding a build directory's lock (one run at a time)", &options_lock},
+	{"thin-link", cmd_thin_link, "a clang ThinLTO link whose backends run as jobs, on workers when given",
 	 &options_thin_link},
-	{"dist-log", cmd_dist_log, "a distcc or icecc trace of a compile stage: compiles on the workers and here, and why", NULL,
+	{"dist-log", cmd_dist_log, "a distcc or icecc trace of a compile stage: compiles on the workers and here, and why",
 	 &options_dist_log},
-	{"store", cmd_store, "clang's merged profile under its content's name, where the use stage's compiles read it", NULL,
+	{"store", cmd_store, "clang's merged profile under its content's name, where the use stage's compiles read it",
 	 &options_store},
-	{"target-run", cmd_target_run, "a cross build's task launcher: a program of the target through $PGO_RUNNER", NULL, NULL},
-	{NULL, NULL, NULL, NULL, NULL},
+	{"target-run", cmd_target_run, "a cross build's task launcher: a program of the target through $PGO_RUNNER", NULL},
+	{NULL, NULL, NULL, NULL},
 };
-
-/* A command's --help: from its table of options, or its text. */
-static void print_command_help(const struct command *c)
-{
-	if (c->options)
-		options_usage(stdout, c->options);
-	else
-		fputs(c->help, stdout);
-}
 
 static void print_help(FILE *out)
 {
@@ -107,17 +104,10 @@ int main(int argc, char **argv)
 		print_help(stderr);
 		return 2;
 	}
+	char *help_args[] = {argv[0], argv[2], "--help", NULL}; /* help NAME: NAME --help */
+	if (argc > 2 && strcmp(argv[1], "help") == 0)
+		argc = 3, argv = help_args;
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-		if (argc > 2 && strcmp(argv[1], "help") == 0) {
-			for (const struct command *c = commands; c->name; c++)
-				if (strcmp(c->name, argv[2]) == 0) {
-					if (!c->help && !c->options)
-						return c->run(2, (char *[]){argv[2], "--help", NULL});
-					print_command_help(c);
-					return 0;
-				}
-			usage_error("no such command: '%s' (see 'profopt --help')", printable(argv[2]));
-		}
 		print_help(stdout);
 		return 0;
 	}
@@ -136,8 +126,8 @@ int main(int argc, char **argv)
 	for (const struct command *c = commands; c->name; c++) {
 		if (strcmp(c->name, argv[1]) != 0)
 			continue;
-		if ((c->help || c->options) && wants_help(argc - 1, argv + 1)) {
-			print_command_help(c);
+		if (c->options && wants_help(argc - 1, argv + 1)) {
+			options_usage(stdout, c->options);
 			return 0;
 		}
 		progname = xasprintf("profopt %s", c->name);

@@ -26,9 +26,8 @@ const struct command_options options_clear = {
 	"A DIR that does not exist holds nothing to remove.  Each PATH, a file or a directory\n"
 	"tree of the pipeline's profile data (raw profiles, merged ones, archives), is removed\n"
 	"too, without following a link; one that does not exist is none to remove.\n",
-	clear_options,
+	.options = clear_options,
 	"A directory it cannot read, or a file it cannot remove, stops it, named.\n",
-	0,
 };
 
 int cmd_clear(int argc, char **argv)

@@ -9,7 +9,6 @@
 #include "lib/util.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -163,10 +162,7 @@ static struct jumps count_jumps(const struct dispatch_options *o, const char *fi
 		j.jumps += s.r[i].jumps;
 		j.functions += !s.r[i].cold;
 		j.with_jump += !s.r[i].cold && s.r[i].jumps > 0;
-		free(s.r[i].section);
 	}
-	free(s.r);
-	free(s.section);
 	return j;
 }
 
@@ -184,21 +180,15 @@ const struct command_options options_dispatch = {
 	"(--function=NAME | --handlers=PREFIX) --reference=OBJ [OPTIONS] PROGRAM",
 	"Checks that PROGRAM's interpreter dispatch was not merged (clang 19): its eval loop's\n"
 	"indirect jumps against OBJ's, a reference compile.  Prints both counts and the share kept.\n",
-	dispatch_options,
+	.options = dispatch_options,
 	"Exit status: 0 ok, 1 PROGRAM keeps less than --min percent of OBJ's indirect jumps, or\n"
 	"the loop is in neither, 2 bad usage.\n",
-	0,
 };
-
-/* What is counted, for messages: "_PyEval_EvalFrameDefault" or "the handlers _TAIL_CALL_*". */
-static char *what(const struct dispatch_options *o)
-{
-	return o->handlers ? xasprintf("the handlers %s*", o->handlers) : xstrdup(o->function);
-}
 
 static int judge(const struct dispatch_options *o, const char *program, struct jumps got, struct jumps ref)
 {
-	char *w = what(o);
+	/* what is counted: "_PyEval_EvalFrameDefault" or "the handlers _TAIL_CALL_*" */
+	char *w = o->handlers ? xasprintf("the handlers %s*", o->handlers) : xstrdup(o->function);
 	if (!got.functions)
 		fatal("%s not found in %s (a program without its symbols cannot be checked)", printable(w),
 		      printable(program));
@@ -218,7 +208,6 @@ static int judge(const struct dispatch_options *o, const char *program, struct j
 		      handlers);
 	printf("dispatch: %s in %s: %lld indirect jumps, %lld%% of a reference -O3 compile's %lld%s\n", printable(w),
 	       printable(program), got.jumps, share, ref.jumps, handlers);
-	free(w);
 	return 0;
 }
 

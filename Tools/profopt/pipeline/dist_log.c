@@ -7,7 +7,6 @@
 #include "lib/util.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,9 +29,7 @@ const struct command_options options_dist_log = {
 	"tool's words (distcc keeps -fprofile-generate and -fprofile-use compiles here; a compile\n"
 	"no worker took, or that failed on one, runs here again).  A compile is a process of the\n"
 	"tool with -c on its command line.\n",
-	dist_log_options,
-	NULL,
-	0,
+	.options = dist_log_options,
 };
 
 /* One process of the tool (its "distcc[PID] " or "ICECC[PID] " prefix). */
@@ -164,13 +161,6 @@ static int read_line(const char *line, size_t len, void *ctx)
 	return 0;
 }
 
-static void free_proc(void *v)
-{
-	struct proc *p = v;
-	free(p->why);
-	free(p);
-}
-
 int cmd_dist_log(int argc, char **argv)
 {
 	struct dist_log_options o = {0};
@@ -203,11 +193,5 @@ int cmd_dist_log(int argc, char **argv)
 	for (int k = 0; k < nwhy; k++)
 		printf("; %d here: %s", counts[k], whys[k]);
 	printf("\n");
-	free(whys);
-	free(counts);
-	strmap_free(&r.procs, free_proc);
-	for (int i = 0; i < r.n; i++)
-		free(r.order[i]);
-	free(r.order);
 	return 0;
 }

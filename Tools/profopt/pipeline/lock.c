@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -105,24 +104,18 @@ static int held_by_us(const char *file)
 /* --free: nobody holds the lock, or this process runs under its holder. */
 static int lock_free(const char *file)
 {
-	int ours = held_by_us(file);
-	int fd = open_lock_file(file, O_RDONLY);
-	if (fd < 0)
-		return 0; /* no lock file: nobody holds it */
-	int rc = ours || flock(fd, LOCK_SH | LOCK_NB) == 0
-			 ? 0
-			 : refuse(fd, file, "a run", "this would change the build directory under it");
-	close(fd);
-	return rc;
+	int ours = held_by_us(file), fd = open_lock_file(file, O_RDONLY);
+	if (fd < 0 || ours || flock(fd, LOCK_SH | LOCK_NB) == 0)
+		return 0; /* no lock file (nobody holds it), ours, or free */
+	return refuse(fd, file, "a run", "this would change the build directory under it");
 }
 
 static int run_locked(char **argv)
 {
 	struct sigaction sa = {.sa_sigaction = forward, .sa_flags = SA_SIGINFO};
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (int i = 0; i < 3; i++)
+		sigaction((const int[]){SIGINT, SIGTERM, SIGHUP}[i], &sa, NULL);
 	struct proc p;
 	if (proc_start_foreground(&p, argv) < 0) {
 		fprintf(stderr, "%s: cannot execute %s: %s\n", progname, printable(argv[0]), strerror(p.exec_errno));
@@ -140,10 +133,10 @@ int cmd_lock(int argc, char **argv)
 {
 	struct lock_options o = {0};
 	int first = options_parse(&options_lock, argc, argv, &o);
-	const char *file = o.file, *what = o.what;
+	const char *file = o.file;
 	if (!file)
 		usage_error("--file=FILE is required (see 'profopt lock --help')");
-	if (o.free_only && (first < argc || what))
+	if (o.free_only && (first < argc || o.what))
 		usage_error("--free runs nothing: no --what, no command");
 	if (o.free_only)
 		return lock_free(file);
@@ -158,16 +151,14 @@ int cmd_lock(int argc, char **argv)
 	int fd = open_lock_file(file, O_RDWR | O_CREAT);
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0)
 		return refuse(fd, file, "another run", "one run at a time per build directory");
-	char since[32], *record;
+	char since[32];
 	time_t t = time(NULL);
 	strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	record = xasprintf("pid %ld\nsince %s\nwhat %s\n", (long)getpid(), since, what ? what : argv[first]);
+	char *record = xasprintf("pid %ld\nsince %s\nwhat %s\n", (long)getpid(), since,
+				 o.what ? o.what : argv[first]);
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, record, strlen(record), 0) < 0)
 		fatal("cannot write %s: %s", printable(file), strerror(errno));
-	free(record);
-	char *real = resolve_path(file);
-	setenv("PROFOPT_LOCK_HELD", real, 1);
-	free(real);
+	setenv("PROFOPT_LOCK_HELD", resolve_path(file), 1);
 	int rc = run_locked(argv + first);
 	if (ftruncate(fd, 0) < 0) {}
 	close(fd);

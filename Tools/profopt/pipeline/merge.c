@@ -6,7 +6,6 @@
 #include "format/stamp.h"
 #include "lib/util.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 struct merge_opts {
@@ -37,9 +36,8 @@ const struct command_options options_merge = {
 	"--family=gcc|clang --profile-dir=DIR [OPTIONS]",
 	"clang: merges every *.profraw under DIR with llvm-profdata into --output.\n"
 	"gcc:   checks the *.gcda files under DIR (counts are merged by the GCC runtime).\n",
-	merge_options,
+	.options = merge_options,
 	"A damaged file stops it, naming the file; the previous merged profile is left as it was.\n",
-	0,
 };
 
 /* Whether path is dir or in its tree (resolved, else read as text: a workload that wrote

@@ -12,7 +12,6 @@
 #include "lib/util.h"
 
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -155,9 +154,6 @@ static void show_hidden_compile(const char *log, const char *cwd)
 	fprintf(stderr, "---- libtool hid the output of a failed compile; run again%s%s: %s ----\n%.*s%s----\n",
 		dir ? " in " : "", dir ? printable(dir) : "", printable(h.cmd), (int)(len > SHOWN_MAX ? SHOWN_MAX : len),
 		out ? out : "", len > SHOWN_MAX ? "\n[... cut]\n" : "");
-	free(out);
-	free(h.cmd);
-	free(h.dir);
 }
 
 struct run_options {
@@ -208,11 +204,8 @@ static int report_run(const struct run_options *o, const struct job *job, double
 			printable(o->label), elapsed);
 		return 128 + sig;
 	}
-	if (o->verbose) {
-		char *text = read_file(o->log, NULL);
-		fputs(text ? text : "", stderr);
-		free(text);
-	}
+	char *text = o->verbose ? read_file(o->log, NULL) : NULL;
+	fputs(text ? text : "", stderr);
 	if (job->result == RESULT_PASSED) {
 		fprintf(stderr, "==> %s: done in %s\n", printable(o->label), elapsed);
 		return 0;

@@ -34,12 +34,10 @@ const struct command_options options_stash = {
 	"         then unpacks FILE into DIR, overwriting what is there.  FILE must hold only\n"
 	"         regular *SUFFIX files with relative names (no link, device, absolute name or\n"
 	"         '..'): otherwise nothing is restored.  A link in the way of a file is removed.\n",
-	stash_options,
-	NULL,
-	0,
+	.options = stash_options,
 };
 
-static int restore(const char *dir, const char *archive, const char *suffix, const char *const *skip)
+static void restore(const char *dir, const char *archive, const char *suffix, const char *const *skip)
 {
 	if (access(archive, F_OK) < 0)
 		fatal("no stash %s to restore: %s", archive, strerror(errno));
@@ -53,14 +51,12 @@ static int restore(const char *dir, const char *archive, const char *suffix, con
 	file_list_free(&links);
 	int n = tar_extract_profiles(archive, dir, suffix, TAR_REPLACE);
 	fprintf(stderr, "stash: restored %d profile files from %s into %s\n", n, printable(archive), printable(dir));
-	return 0;
 }
 
-static int save(const char *dir, const char *archive, const char *suffix, const char *const *skip)
+static void save(const char *dir, const char *archive, const char *suffix, const char *const *skip)
 {
 	struct file_list files = {0};
-	char *cwd = getcwd(NULL, 0);
-	if (!cwd || chdir(dir) < 0)
+	if (chdir(dir) < 0) /* for good: the archive's path is absolute */
 		fatal("cannot enter %s: %s", dir, strerror(errno));
 	find_files_here(&files, dir, suffix, skip, "a stash without it would lose its profiles");
 	file_list_sort(&files);
@@ -72,12 +68,8 @@ static int save(const char *dir, const char *archive, const char *suffix, const 
 	tar_close(tar);
 	char bytes[32];
 	format_bytes(bytes, sizeof bytes, files.total_bytes);
-	fprintf(stderr, "stash: saved %d %s files (%s) from %s into %s\n", files.n, printable(suffix), bytes, printable(dir), printable(archive));
-	if (chdir(cwd) < 0)
-		fatal("cannot return to %s: %s", cwd, strerror(errno));
-	free(cwd);
-	file_list_free(&files);
-	return 0;
+	fprintf(stderr, "stash: saved %d %s files (%s) from %s into %s\n", files.n, printable(suffix),
+		bytes, printable(dir), printable(archive));
 }
 
 int cmd_stash(int argc, char **argv)
@@ -85,7 +77,6 @@ int cmd_stash(int argc, char **argv)
 	struct stash_options o = {.suffix = ".gcda"};
 	if (argc < 2 || (strcmp(argv[1], "save") != 0 && strcmp(argv[1], "restore") != 0))
 		usage_error("expected 'save' or 'restore' (see 'profopt stash --help')");
-	int saving = strcmp(argv[1], "save") == 0;
 	int first = options_parse(&options_stash, argc - 1, argv + 1, &o);
 	if (first < argc - 1)
 		usage_error("unexpected argument '%s'", printable(argv[first + 1]));
@@ -95,8 +86,6 @@ int cmd_stash(int argc, char **argv)
 		usage_error("--suffix must not be empty");
 	char *cwd = getcwd(NULL, 0);
 	char *archive = o.archive[0] == '/' ? xstrdup(o.archive) : xasprintf("%s/%s", cwd, o.archive);
-	int rc = saving ? save(o.dir, archive, o.suffix, o.skip.v) : restore(o.dir, archive, o.suffix, o.skip.v);
-	free(cwd);
-	free(archive);
-	return rc;
+	(strcmp(argv[1], "save") == 0 ? save : restore)(o.dir, archive, o.suffix, o.skip.v);
+	return 0;
 }

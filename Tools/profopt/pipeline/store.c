@@ -8,7 +8,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,18 +34,8 @@ const struct command_options options_store = {
 	"Copies FILE to PATH, which pgo.mk names by its content (merged-SHA256.profdata, the\n"
 	"SHA-256 that --sha256 prints), and into the --keep directory under that name, where the\n"
 	"files named so of other content are removed; a file that holds it already stays as it is.\n",
-	store_options,
-	NULL,
-	0,
+	.options = store_options,
 };
-
-static char *content_sha256(const char *profile)
-{
-	char sum[SHA256_HEX_LEN + 1];
-	if (sha256_file(profile, sum) < 0)
-		fatal("cannot read the merged profile %s: %s", printable(profile), strerror(errno));
-	return xstrdup(sum);
-}
 
 /* data as path, unless the file there holds it already. */
 static void place(const char *path, const char *data, size_t len)
@@ -88,25 +77,20 @@ int cmd_store(int argc, char **argv)
 	struct store_options o = {0};
 	if (options_parse(&options_store, argc, argv, &o) != argc || !o.profile || o.sha256 == !!o.output)
 		usage_error("give --profile=FILE and either --sha256 or --output=PATH");
-	char *sum = content_sha256(o.profile);
+	char sum[SHA256_HEX_LEN + 1], *data = NULL;
+	size_t len;
+	if (sha256_file(o.profile, sum) < 0 || (!o.sha256 && !(data = read_file(o.profile, &len))))
+		fatal("cannot read the merged profile %s: %s", printable(o.profile),
+		      strerror(errno));
 	if (o.sha256) {
 		printf("%s\n", sum);
-		free(sum);
 		return 0;
 	}
-	size_t len;
-	char *data = read_file(o.profile, &len);
-	if (!data)
-		fatal("cannot read the merged profile %s: %s", printable(o.profile), strerror(errno));
 	char *name = xasprintf("merged-%s.profdata", sum), *here = o.keep ? xasprintf("%s/%s", o.keep, name) : NULL;
 	if (here)
 		remove_others(o.keep, name);
 	place(o.output, data, len);
 	if (here)
 		place(here, data, len);
-	free(name);
-	free(here);
-	free(data);
-	free(sum);
 	return 0;
 }

@@ -7,8 +7,6 @@
 
 #include <errno.h>
 #include <glob.h>
-#include <jansson.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,10 +27,9 @@ const struct command_options options_summary = {
 	"counts are in the profile) and were lost (crashed, timed out, not started: no counts).  A missing\n"
 	"stamp is a stage that did not complete; a file that is not a stage record (damaged,\n"
 	"foreign) is named as such.  The JSON has \"ok\": true only when every stage is done.\n",
-	summary_options,
+	.options = summary_options,
 	"Exit status: 0 every stage done, 1 a stage missing or not ok, 2 bad usage, 3 a damaged\n"
 	"or foreign stamp.\n",
-	0,
 };
 
 enum state { DONE, MISSING, FAILED, DAMAGED };
@@ -79,12 +76,7 @@ static void print_json(json_t *stages, const struct tasks *all, const char *verd
 							       (json_int_t)all->ran, "failed", (json_int_t)all->failed,
 							       "lost", (json_int_t)all->lost));
 	json_object_set_new(doc, "total_seconds", json_real(total));
-	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(6));
-	if (!text)
-		fatal("cannot write the summary as JSON");
-	puts(text);
-	free(text);
-	json_decref(doc);
+	jw_print(doc);
 }
 
 /* Why stage NAME has no stamp, when the pipeline left word of it beside the stamp: a
@@ -92,8 +84,9 @@ static void print_json(json_t *stages, const struct tasks *all, const char *verd
  * (a log alone proves nothing: a clean drops the stamps of a build whose logs stay). */
 static void missing_reason(const char *path, const char *name, char *why, size_t n)
 {
-	char *copy = xstrdup(path), *dir = xstrdup(dirname(copy));
-	char *pattern = xasprintf("%s/%s-results*.json", dir, name);
+	const char *slash = strrchr(path, '/');
+	int dir = slash ? (int)(slash + 1 - path) : 0;
+	char *pattern = xasprintf("%.*s%s-results*.json", dir, path, name);
 	glob_t g;
 	*why = '\0';
 	if (glob(pattern, 0, NULL, &g) == 0) {
@@ -111,16 +104,13 @@ static void missing_reason(const char *path, const char *name, char *why, size_t
 		}
 		globfree(&g);
 	}
-	free(copy), free(dir), free(pattern);
+	free(pattern);
 }
 
 static char *stage_name(const char *path)
 {
-	char *copy = xstrdup(path), *name = xstrdup(basename(copy));
-	if (ends_with(name, ".stamp"))
-		name[strlen(name) - 6] = '\0';
-	free(copy);
-	return name;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	return xasprintf("%.*s", (int)(strlen(base) - (ends_with(base, ".stamp") ? 6 : 0)), base);
 }
 
 int cmd_summary(int argc, char **argv)
@@ -149,11 +139,11 @@ int cmd_summary(int argc, char **argv)
 			missing_reason(argv[i], name, reason, sizeof reason);
 		if (!rec) {
 			rec = json_object();
-			json_object_set_new(rec, "status", json_string(state == MISSING ? "missing" : "damaged"));
+			jw_set(rec, "status", jw_text(state == MISSING ? "missing" : "damaged"));
 			if (state == DAMAGED)
-				json_object_set_new(rec, "error", json_string(why));
+				jw_set(rec, "error", jw_text(why));
 			if (*reason)
-				json_object_set_new(rec, "why", json_string(reason));
+				jw_set(rec, "why", jw_text(reason));
 		}
 		if (!json) {
 			char d[32], note[1000] = "";
@@ -165,11 +155,8 @@ int cmd_summary(int argc, char **argv)
 				snprintf(note, sizeof note, "  %s", printable(reason));
 			printf("%-22s %-8s %s%s\n", printable(name), state_words[state], state == DONE || state == FAILED ? d : "-", note);
 		}
-		json_t *entry = json_object();
-		json_object_set_new(entry, "name", json_string(name));
-		json_object_set_new(entry, "record", rec);
-		json_array_append_new(stages, entry);
-		free(name);
+		json_t *stage = json_pack("{s:o, s:o}", "name", jw_text(name), "record", rec);
+		json_array_append_new(stages, stage);
 	}
 	const char *verdict = worst == DONE ? "ok" : worst == MISSING ? "INCOMPLETE" : worst == FAILED ? "FAILED" : "DAMAGED";
 	if (json) {

@@ -13,9 +13,7 @@
 #include "lib/util.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,20 +32,14 @@ struct source {
 
 struct train_opts {
 	long long jobs;
-	double timeout;
-	const char *cwd, *log_dir, *results, *stamp, *stage;
+	double timeout, min_ran, heartbeat, timeout_scale;
+	const char *cwd, *log_dir, *results, *stamp, *stage, *runs_in, *workload;
 	const char *family, *raw_dir, *pattern, *launcher;
 	const struct family *fam; /* of --family, or NULL */
-	double min_ran;
-	int all_pass, no_crash;
+	int all_pass, no_crash, stop_with_parent;
 	struct option_list crashed_before_files, failed_before_files; /* as given */
-	struct option_list crashed_before; /* tasks an earlier run's results record as crashed */
-	struct option_list failed_before;  /* "RESULT\tNAME": tasks an earlier run's results record as not passed */
-	double heartbeat;
-	int stop_with_parent;
-	double timeout_scale;
-	const char *runs_in;
-	const char *workload;
+	/* "RESULT\tNAME": the tasks the earlier runs' results record as not passed */
+	struct option_list crashed_before, failed_before;
 	struct source cur; /* one source's options, parsed anew for each --workload (then copied to it) */
 	struct source *src; /* src[0]: the options before any --workload; then one per workload */
 	int nsrc;
@@ -243,15 +235,6 @@ static int count_results(const struct pool *pool, enum job_result r)
 	return n;
 }
 
-/* Whether NAME is in the list (an earlier run's crashed or failed tasks). */
-static int listed(const struct option_list *list, const char *name)
-{
-	for (int k = 0; list && k < list->n; k++)
-		if (strcmp(list->v[k], name) == 0)
-			return 1;
-	return 0;
-}
-
 /* "test_a, test_b" for the jobs keep() takes, at most 10 named, *count of them. */
 static char *names_where(const struct pool *pool, int (*keep)(const struct job *, const void *), const void *arg,
 			 int *count)
@@ -271,42 +254,16 @@ static char *names_where(const struct pool *pool, int (*keep)(const struct job *
 	return b.data;
 }
 
-struct names_query {
-	enum job_result r;
-	int inverted;
-	const struct option_list *list;
-	int on_list;
-};
-
-static int query_keeps(const struct job *j, const void *arg)
+static int has_result(const struct job *j, const void *result)
 {
-	const struct names_query *q = arg;
-	return (j->result == q->r) != q->inverted && !(q->list && listed(q->list, j->name) != q->on_list);
+	return j->result == *(const enum job_result *)result;
 }
 
-/* names_where() for the jobs whose result is r (or, inverted, is not r); with a list, only the
- * tasks on it (on_list) or only those not on it. */
-static char *names_of(const struct pool *pool, enum job_result r, int inverted, const struct option_list *list,
-		      int on_list, int *count)
+/* Processes that outlived the grace after SIGTERM were killed: what they counted is lost. */
+static int was_killed(const struct job *j, const void *unused)
 {
-	struct names_query q = {r, inverted, list, on_list};
-	return names_where(pool, query_keeps, &q, count);
-}
-
-/* The tasks whose processes outlived the grace after SIGTERM and were killed (SIGKILL): what
- * they counted is lost. */
-static void print_killed(const struct pool *pool)
-{
-	struct buf b = {0};
-	int n = 0;
-	for (int i = 0; i < pool->njobs; i++)
-		if (pool->jobs[i].group_killed && n++ < 10)
-			buf_printf(&b, "%s%s", n > 1 ? ", " : "", printable(pool->jobs[i].name));
-	if (n)
-		fprintf(stderr, "processes of %d task%s (%s%s) still ran %.0f s after SIGTERM and were killed (SIGKILL): "
-				"their counts are lost\n",
-			n, n == 1 ? "" : "s", b.data, n > 10 ? ", ..." : "", POOL_KILL_GRACE);
-	buf_free(&b);
+	(void)unused;
+	return j->group_killed;
 }
 
 /* The training's outcome: how many tasks ran, and which failed or were lost, and why. */
@@ -335,13 +292,18 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 	};
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
 		int n;
-		char *names = names_of(pool, kinds[k].result, 0, NULL, 0, &n);
+		char *names = names_where(pool, has_result, &kinds[k].result, &n);
 		if (n)
 			fprintf(stderr, "%d of %d training tasks %s: %s; %s; logs: %s/\n", n, pool->njobs, kinds[k].words, names,
 				kinds[k].counts, printable(log_dir));
 		free(names);
 	}
-	print_killed(pool);
+	int n;
+	char *names = names_where(pool, was_killed, NULL, &n);
+	if (n)
+		fprintf(stderr, "processes of %d task%s (%s) still ran %.0f s after SIGTERM and were killed (SIGKILL): "
+				"their counts are lost\n", n, n == 1 ? "" : "s", names, POOL_KILL_GRACE);
+	free(names);
 }
 
 static void write_results(const struct pool *pool, const char *path, double seconds, const char *status)
@@ -362,26 +324,6 @@ static void write_results(const struct pool *pool, const char *path, double seco
 	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(12));
 	char *line = xasprintf("%s\n", text);
 	output_write(path, line, strlen(line));
-	free(line);
-	free(text);
-	json_decref(doc);
-}
-
-/* --no-crash: says which crashes are excused (--crashed-before) and which are not; returns how
- * many are not. */
-static int report_new_crashes(const struct pool *pool, const struct train_opts *o)
-{
-	int crashed = count_results(pool, RESULT_CRASHED), crashed_now;
-	char *names = names_of(pool, RESULT_CRASHED, 0, &o->crashed_before, 0, &crashed_now);
-	if (crashed > crashed_now)
-		fprintf(stderr, "%d of the crashed tasks crashed in the earlier run too (--crashed-before): "
-				"not this program's doing, excused\n", crashed - crashed_now);
-	if (crashed_now > 0)
-		fprintf(stderr, "%s: error: %d of %d tasks crashed (--no-crash): %s; the program under test was killed "
-				"by a signal (logs: %s/)\n",
-			progname, crashed_now, pool->njobs, names, printable(o->log_dir));
-	free(names);
-	return crashed_now;
 }
 
 /* --failed-before: a task that did not pass is excused when it did not pass in the earlier run
@@ -403,6 +345,28 @@ static int excused_failure(const struct job *j, const void *before)
 			return 1;
 	}
 	return 0;
+}
+
+/* A crash that no crash of the earlier run (--crashed-before) excuses. */
+static int new_crash(const struct job *j, const void *before)
+{
+	return j->result == RESULT_CRASHED && !excused_failure(j, before);
+}
+
+/* --no-crash: says which crashes are excused (--crashed-before) and which are not; returns how
+ * many are not. */
+static int report_new_crashes(const struct pool *pool, const struct train_opts *o)
+{
+	int crashed = count_results(pool, RESULT_CRASHED), crashed_now;
+	char *names = names_where(pool, new_crash, &o->crashed_before, &crashed_now);
+	if (crashed > crashed_now)
+		fprintf(stderr, "%d of the crashed tasks crashed in the earlier run too (--crashed-before): "
+				"not this program's doing, excused\n", crashed - crashed_now);
+	if (crashed_now > 0)
+		fprintf(stderr, "%s: error: %d of %d tasks crashed (--no-crash): %s; the program under test was killed "
+				"by a signal (logs: %s/)\n",
+			progname, crashed_now, pool->njobs, names, printable(o->log_dir));
+	return crashed_now;
 }
 
 static int new_failure(const struct job *j, const void *before)
@@ -431,15 +395,12 @@ static int report_new_failures(const struct pool *pool, const struct train_opts 
 		fprintf(stderr, "%s: error: %d of %d tasks did not pass (--all-pass): %d failed, %d crashed, timed out or "
 				"did not start: %s (logs: %s/)\n",
 			progname, new, pool->njobs, new_failed, new - new_failed, new_names, o->log_dir);
-	free(old_names);
-	free(new_names);
 	return new;
 }
 
-/* --crashed-before=FILE (want "crashed") or --failed-before=FILE (want NULL: anything but
- * "passed", added as "RESULT\tNAME"): the tasks a `profopt train --results` file records so,
- * added to list. */
-static void load_earlier_results(struct option_list *list, const char *opt, const char *path, const char *want)
+/* --crashed-before=FILE or --failed-before=FILE: the tasks a `profopt train --results` file
+ * records as not passed, added to list as "RESULT\tNAME". */
+static void load_earlier_results(struct option_list *list, const char *opt, const char *path)
 {
 	json_error_t err;
 	json_t *doc = json_load_file(path, 0, &err);
@@ -457,9 +418,8 @@ static void load_earlier_results(struct option_list *list, const char *opt, cons
 		const char *result = json_string_value(json_object_get(r, "result"));
 		if (!name || !result)
 			fatal("--%s=%s: result %zu has no \"name\" and \"result\" strings", opt, path, i + 1);
-		if (want ? strcmp(result, want) != 0 : strcmp(result, "passed") == 0)
-			continue;
-		option_list_add(list, want ? xstrdup(name) : xasprintf("%s\t%s", result, name));
+		if (strcmp(result, "passed") != 0)
+			option_list_add(list, xasprintf("%s\t%s", result, name));
 	}
 	json_decref(doc);
 }
@@ -493,7 +453,6 @@ static void add_source(struct train_opts *o, const char *spec)
 	s->weight = (int)w;
 }
 
-#define MAX_TIMEOUT MAX_SECONDS
 #define MAX_JOBS 4096 /* parallel tasks: more than any machine runs at once */
 
 #define O struct train_opts
@@ -597,9 +556,9 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		usage_error("--family and --raw-dir go together (where the instrumented program writes its profile)");
 	o->fam = family_parse(o->family);
 	for (int i = 0; i < o->crashed_before_files.n; i++)
-		load_earlier_results(&o->crashed_before, "crashed-before", o->crashed_before_files.v[i], "crashed");
+		load_earlier_results(&o->crashed_before, "crashed-before", o->crashed_before_files.v[i]);
 	for (int i = 0; i < o->failed_before_files.n; i++)
-		load_earlier_results(&o->failed_before, "failed-before", o->failed_before_files.v[i], NULL);
+		load_earlier_results(&o->failed_before, "failed-before", o->failed_before_files.v[i]);
 }
 
 /* Every task of every source, into the pool. */
@@ -630,14 +589,13 @@ static void write_stamp(const struct train_opts *o, const struct pool *pool, dou
 	if (workloads.len)
 		json_object_set_new(j, "workloads", jw_text(workloads.data));
 	stamp_end(j, o->stamp);
-	buf_free(&workloads);
 }
 
 /* --timeout-scale: the limit per task times FACTOR, at most a week, and said. */
 static void scale_timeout(struct train_opts *o)
 {
 	double t = o->timeout * o->timeout_scale;
-	t = t > MAX_TIMEOUT ? MAX_TIMEOUT : t;
+	t = t > MAX_SECONDS ? MAX_SECONDS : t;
 	if (o->timeout_scale != 1)
 		fprintf(stderr, "train: timeout %.10g s per task (%.10g s x --timeout-scale %.10g: emulated programs run slower)\n",
 			t, o->timeout, o->timeout_scale);

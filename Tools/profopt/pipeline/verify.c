@@ -7,7 +7,6 @@
 #include "commands.h"
 #include "lib/elf.h"
 #include "format/family.h"
-#include "format/gcov_io.h"
 #include "format/tooltext.h"
 #include "lib/json.h"
 #include "lib/sha256.h"
@@ -67,7 +66,7 @@ struct verify {
 	struct evidence ev; /* the profile */
 	struct unit *u;
 	int n;
-	struct strmap by_arg; /* "./path" -> unit index + 1 */
+	struct strmap by_path; /* unit index + 1 */
 	struct fingerprint *fp;  /* the sources at training, or NULL */
 };
 
@@ -88,7 +87,8 @@ static void read_switches(void *ctx, const char *text, size_t len, char *const *
 {
 	struct verify *v = ctx;
 	(void)first;
-	int i = count == 1 ? (int)(intptr_t)strmap_get(&v->by_arg, args[0]) - 1 : -1;
+	/* args[0]: "./PATH" */
+	int i = count == 1 ? (int)(intptr_t)strmap_get(&v->by_path, args[0] + 2) - 1 : -1;
 	struct unit *u = i >= 0 ? &v->u[i] : NULL;
 	char *out = xasprintf("%.*s", (int)len, text);
 	for (char *save, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -119,16 +119,11 @@ static void on_section(const char *name, void *arg)
 
 /* clang: the llvm-nm beside llvm-profdata (the kind's nm), which also lists the local functions of LLVM bitcode
  * (LTO objects; binutils nm's plugin lists only global ones); else nm. */
-static char *default_nm(const struct verify *v)
+static const char *default_nm(const struct verify *v)
 {
 	char *tool = v->fam->nm ? find_program(v->o.tool) : NULL, *slash = tool ? strrchr(tool, '/') : NULL;
 	char *nm = slash ? xasprintf("%.*s/%s", (int)(slash - tool), tool, v->fam->nm) : NULL;
-	if (!nm || access(nm, X_OK) != 0) {
-		free(nm);
-		nm = xstrdup("nm");
-	}
-	free(tool);
-	return nm;
+	return nm && access(nm, X_OK) == 0 ? nm : "nm";
 }
 
 /* A tool's runs over the objects (st: the first failed run's status, why its output, freed):
@@ -157,17 +152,13 @@ static void read_objects(struct verify *v)
 	for (int i = 0; i < v->n; i++)
 		if (v->u[i].flags < 0)
 			paths[n++] = xasprintf("./%s", v->u[i].path);
-	char *readelf = find_program(v->o.readelf);
 	char *re_argv[] = {(char *)v->o.readelf, "--debug-dump=info", "--dwarf-depth=1", "-p", ".GCC.command.line", NULL};
 	/* one object per run: readelf given several reads the indexed strings of DWARF 5 (clang's
 	 * producer) from the wrong object after the first */
-	st = readelf ? run_batches(re_argv, paths, n, 1, read_switches, v, &why) : 0;
+	st = find_program(v->o.readelf) ? run_batches(re_argv, paths, n, 1, read_switches, v, &why)
+					: 0;
 	/* readelf exits non-zero for an object without debug information: only a crash counts */
 	tool_result(v->o.readelf, st, st > 0 && !WIFEXITED(st), why);
-	for (int i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
-	free(readelf);
 }
 
 static enum reason judge(const struct verify *v, const struct unit *u)
@@ -294,9 +285,7 @@ static void gather(struct verify *v, const struct file_list *objs, const struct 
 		u->dir = c ? c->dir : NULL;
 		u->source = c ? c->source : NULL;
 		u->as_trained = -1;
-		char *arg = xasprintf("./%s", u->path);
-		*strmap_slot(&v->by_arg, arg, 1) = (void *)(intptr_t)(i + 1);
-		free(arg);
+		*strmap_slot(&v->by_path, u->path, 1) = (void *)(intptr_t)(i + 1);
 		if (v->fam->evidence_object)
 			v->fam->evidence_object(&v->ev, u->path, &u->ev);
 		char err[512];
@@ -332,11 +321,9 @@ static void report(const struct verify *v, const int *count, const char *log)
 		printf("verify: to prove use, give the build log (--build-log) or record the switches (-g, "
 		       "-frecord-gcc-switches)\n");
 	for (int i = 0; v->o.list && i < v->n; i++)
-		if (v->u[i].reason != USED) {
-			char *why = describe(v, &v->u[i], log);
-			printf("  no profile: %s: %s\n", printable(v->u[i].path), printable(why));
-			free(why);
-		}
+		if (v->u[i].reason != USED)
+			printf("  no profile: %s: %s\n", printable(v->u[i].path),
+			       printable(describe(v, &v->u[i], log)));
 }
 
 /* Each required object: used, or why not, into ok; returns how many did not. */
@@ -344,15 +331,12 @@ static int check_required(const struct verify *v, int *ok, const char *log)
 {
 	int missing = 0;
 	for (int r = 0; r < v->o.require.n; r++) {
-		char *arg = xasprintf("./%s", v->o.require.v[r]);
-		int i = (int)(intptr_t)strmap_get(&v->by_arg, arg) - 1;
+		int i = (int)(intptr_t)strmap_get(&v->by_path, v->o.require.v[r]) - 1;
 		char *why = i >= 0 ? describe(v, &v->u[i], log) : NULL;
 		ok[r] = i >= 0 && v->u[i].reason == USED;
 		printf("verify: %s: %s%s\n", printable(v->o.require.v[r]),
 		       ok[r] ? "" : i >= 0 ? "NO PROFILE DATA: " : "NOT BUILT", why ? printable(why) : "");
 		missing += !ok[r];
-		free(why);
-		free(arg);
 	}
 	return missing;
 }
@@ -391,7 +375,6 @@ static int verify_run(struct verify *v)
 	char *cwd = getcwd(NULL, 0), *profdata = NULL;
 	if (v->o.profdata)
 		profdata = v->o.profdata[0] == '/' || !cwd ? xstrdup(v->o.profdata) : xasprintf("%s/%s", cwd, v->o.profdata);
-	free(cwd);
 	if (chdir(absdir) < 0)
 		fatal("cannot enter %s: %s", dir, strerror(errno));
 	struct file_list objs = {0};
@@ -404,8 +387,7 @@ static int verify_run(struct verify *v)
 	for (int i = 0; i < log.n; i++)
 		if (log.m[i].kind == LOG_CORRUPTED)
 			fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "
-			      "profile-opt)",
-			      logpath, log.m[i].line, log.m[i].text);
+			      "profile-opt)", logpath, log.m[i].line, log.m[i].text);
 	gather(v, &objs, logpath ? &log : NULL);
 	int count[NREASONS] = {0};
 	for (int i = 0; i < v->n; i++)
@@ -415,23 +397,12 @@ static int verify_run(struct verify *v)
 	int missing = check_required(v, ok, logpath);
 	if (missing)
 		fatal("%d required unit(s) were built without profile data: the build is not profile-optimized "
-		      "where it matters (reasons above)",
-		      missing);
+		      "where it matters (reasons above)", missing);
 	if (count[USED] == 0)
 		fatal("no unit used profile data%s", v->o.list ? "" : " (--list says why for each)");
 	if (v->o.stamp)
 		write_stamp(v, count, ok, seconds_since(v->o.since, now() - start));
-	for (int i = 0; i < v->n; i++)
-		free(v->u[i].how);
-	free(v->u);
-	free(ok);
-	free(absdir);
-	free(profdata);
-	strmap_free(&v->by_arg, NULL);
-	strmap_free(&v->ev.fns, free);
-	build_log_free(&log);
-	file_list_free(&objs);
-	return 0;
+	return 0; /* the memory is left to the exit */
 }
 
 #define O struct verify_options
@@ -460,10 +431,9 @@ const struct command_options options_verify = {
 	"\n"
 	"The evidence, per object: its compile command, the compiler's diagnostics, the profile's\n"
 	"data for it and (clang) its hot/cold layout; see profopt(1).\n",
-	verify_options,
+	.options = verify_options,
 	"Exit status: 0 ok, 1 a required object without profile, none with it, or a damaged\n"
 	"profile, 2 bad usage.\n",
-	0,
 };
 
 int cmd_verify(int argc, char **argv)
@@ -478,9 +448,8 @@ int cmd_verify(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0); /* results and errors in the order they happen */
 	if (v.fam->merged && !v.o.profdata)
 		usage_error("--profdata=FILE is required for clang");
-	char *nm = v.o.nm ? NULL : default_nm(&v);
-	if (nm)
-		v.o.nm = nm;
+	if (!v.o.nm)
+		v.o.nm = default_nm(&v);
 	/* a verify that fails leaves no stamp, not even an older one that said ok */
 	if (v.o.stamp)
 		output_check(v.o.stamp); /* before the unlink: never /dev/null */
@@ -490,12 +459,9 @@ int cmd_verify(int argc, char **argv)
 	char err[512];
 	if (v.o.fingerprint && fingerprint_read(&fp, v.o.fingerprint, err, sizeof err) < 0)
 		fatal("--fingerprint: %s", err);
-	char *root = v.o.fingerprint ? resolve_path(fp.root) : NULL; /* verify works from the object directory */
-	free(fp.root);
-	fp.root = root;
-	v.fp = v.o.fingerprint ? &fp : NULL;
-	int rc = verify_run(&v);
-	fingerprint_free(&fp);
-	free(nm);
-	return rc;
+	if (v.o.fingerprint) {
+		fp.root = resolve_path(fp.root); /* verify works from the object directory */
+		v.fp = &fp;
+	}
+	return verify_run(&v);
 }

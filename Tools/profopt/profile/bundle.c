@@ -49,9 +49,7 @@ const struct command_options options_export = {
 	"--profile=FILE (--output=BUNDLE | --write-manifest=JSON) [--manifest=KV-FILE] [KEY=VALUE...]",
 	"Writes BUNDLE: the profile and manifest.json, the facts given (--manifest, KEY=VALUE)\n"
 	"with profile_sha256, created and profopt_version.\n",
-	export_options,
-	NULL,
-	0,
+	.options = export_options,
 };
 
 struct import_opts {
@@ -84,9 +82,8 @@ const struct command_options options_import = {
 	"--bundle=BUNDLE --dest=FILE [OPTIONS] [KEY=VALUE...]",
 	"Unpacks BUNDLE (only manifest.json and one regular profile file), checks the manifest\n"
 	"against the facts expected and the profile's SHA-256, and writes the profile to FILE.\n",
-	import_options,
+	.options = import_options,
 	"Exit status: 0 imported, 1 refused or damaged, 2 bad usage.\n",
-	0,
 };
 
 static char *file_sha256(const char *path)
@@ -221,8 +218,6 @@ static void import_gcda_archive(const char *bundle, const char *archive, const c
 		free(path);
 	}
 	tar_close(out);
-	file_list_free(&files);
-	free(dir), free(label), free(from);
 }
 
 /* Lists the facts that differ from what this build expects; returns how many. */
@@ -278,7 +273,6 @@ static char *unpack_bundle(const char *bundle, int fd, struct facts *have, unsig
 	char *path = xasprintf("%s/profile/%s", dir, file), *actual = file_sha256(path);
 	if (strcmp(actual, sum) != 0)
 		fatal("%s: the profile is damaged: sha256 %s, expected %s", bundle, actual, printable(sum));
-	free(dir), free(manifest), free(profile), free(actual);
 	return path;
 }
 

@@ -64,8 +64,6 @@ static int count_stale(const struct diff *d, const struct build_log *s, int igno
 			known = strmap_get(&changed, p + 1) != NULL;
 		n += !known;
 	}
-	strmap_free(&changed, NULL);
-	strmap_free(&seen, NULL);
 	return n;
 }
 
@@ -131,9 +129,8 @@ static void write_compiled_fingerprint(const char *file, const char *log_path, c
 struct check_opts {
 	const char *write_fp, *root, *against, *log, *limit_arg, *objdir, *add_from;
 	struct option_list suffixes, skip;
-	int json, ignore_removed;
-	double limit; /* --max-changed: files, or a percentage of them */
-	int percent;
+	int json, ignore_removed, percent;
+	double limit; /* --max-changed: files, or (percent) a percentage of them */
 };
 
 /* The limit: "N" files or "P%" of the fingerprinted files. */
@@ -172,10 +169,9 @@ const struct command_options options_check = {
 	"--write-fingerprint=FILE --build-log=FILE [--build-dir=DIR] [--add-files-of=FILE]\n"
 	"[--against=FILE [--source-dir=DIR]] [--build-log=FILE] [--max-changed=N|PCT%] [--json]",
 	"Checks that the sources are still those the profile was trained on (a stale profile).\n",
-	check_options,
+	.options = check_options,
 	"Exit status: 0 when the profile may be used (warnings listed), 1 when it is stale\n"
 	"beyond the limit or corrupted (retrain: make profile-removal profile-opt), 2 on bad usage.\n",
-	0,
 };
 
 static void parse_check_opts(struct check_opts *o, int argc, char **argv)

@@ -34,10 +34,9 @@ const struct command_options options_check_raw = {
 	"the raw profile it writes (magic, version, sizes of its sections) and asks llvm-profdata\n"
 	"to read it - so that a raw profile version the tool does not know is an error before\n"
 	"training, not after.  With FILEs: checks those raw profiles the same way.\n",
-	check_raw_options,
+	.options = check_raw_options,
 	"Exit status: 0 when every raw profile is sound and readable by the tool, 1 otherwise\n"
 	"(the reason names the file and the offset of the damage), 2 on bad usage.\n",
-	0,
 };
 
 static void show(json_t *j, const char *file, const struct profraw_info *in, int parsed, int tool_ok,

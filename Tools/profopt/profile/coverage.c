@@ -12,9 +12,9 @@
 #include "format/tooltext.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 struct coverage_options {
 	const char *groups, *objects, *nm;
@@ -40,9 +40,8 @@ const struct command_options options_coverage = {
 	"Shows, per group of compiled units, how much of it a training reached, one column per\n"
 	"'profopt report --json' output, e.g.\n"
 	"  profopt coverage own=report-own.json regrtest=report-regrtest.json\n",
-	coverage_options,
+	.options = coverage_options,
 	"Exit status: 0, 1 when an input cannot be read, 2 on bad usage.\n",
-	0,
 };
 
 /* CPython's units: the paths of its source tree. */
@@ -62,6 +61,100 @@ static const char builtin_groups[] =
 	"hashing   Modules/*sha* Modules/*md5* Modules/_blake2/* Modules/_hashopenssl* Modules/_hacl/*\n"
 	"          Modules/hashlib*\n"
 	"compression Modules/zlibmodule* Modules/_bz2module* Modules/_lzmamodule* Modules/_zstd/*\n";
+
+/* A source file (or object) of the report's files[]. */
+struct cov_file {
+	char *file;
+	long functions, executed;
+	uint64_t count_sum;
+};
+
+/* A function of the report's hottest[] (executed) or never_executed[]. */
+struct cov_fn {
+	char *name, *file;
+	int executed;
+	uint64_t sum;
+};
+
+struct cov_input {
+	char *name, *path;   /* NAME=PATH as given */
+	char *family;        /* gcc or clang */
+	struct cov_file *files;
+	int nfiles;
+	struct cov_fn *fns;
+	int nfns;
+	long executed;       /* functions.executed */
+	long listed_executed; /* executed functions hottest[] lists (all of them with a large --top) */
+	int have_sums;       /* every files[] entry has count_sum */
+};
+
+/* A non-negative integer member, or -1 when it is missing or not one. */
+static long long member_count(const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+	return json_is_integer(v) && json_integer_value(v) >= 0 ? json_integer_value(v) : -1;
+}
+
+static const char *member_string(const json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+static void read_files(const json_t *files, struct cov_input *in, const char *path)
+{
+	size_t n = json_array_size(files);
+	in->files = xcalloc(n + 1, sizeof *in->files);
+	in->have_sums = 1;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *f = json_array_get(files, i);
+		const char *name = member_string(f, "file");
+		long long fns = member_count(f, "functions"), ex = member_count(f, "executed"), sum = member_count(f, "count_sum");
+		if (!name || fns < 0 || ex < 0 || ex > fns)
+			fatal("%s: files[%zu] is not a file entry of profopt report (file, functions, executed)", path, i);
+		struct cov_file *cf = &in->files[in->nfiles++];
+		cf->file = xstrdup(name);
+		cf->functions = (long)fns;
+		cf->executed = (long)ex;
+		cf->count_sum = sum < 0 ? 0 : (uint64_t)sum;
+		if (sum < 0)
+			in->have_sums = 0;
+	}
+}
+
+/* hottest[] (executed, with sum_count) and never_executed[] entries. */
+static void read_functions(const json_t *list, int executed, struct cov_input *in)
+{
+	size_t n = json_array_size(list);
+	in->fns = xrealloc(in->fns, (size_t)(in->nfns + (int)n + 1) * sizeof *in->fns);
+	for (size_t i = 0; i < n; i++) {
+		const json_t *f = json_array_get(list, i);
+		const char *name = member_string(f, "name"), *file = member_string(f, "file");
+		if (!name || !file)
+			continue;
+		long long sum = member_count(f, "sum_count");
+		in->fns[in->nfns++] = (struct cov_fn){xstrdup(name), xstrdup(file), executed, sum < 0 ? 0 : (uint64_t)sum};
+		in->listed_executed += executed;
+	}
+}
+
+/* Reads a report into *in (name and path set by the caller); exits naming what is wrong. */
+static void read_report(const char *path, struct cov_input *in)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(path, 0, &jerr);
+	if (!doc)
+		fatal("%s: line %d: %s", path, jerr.line, jerr.text);
+	const json_t *files = json_object_get(doc, "files"), *fns = json_object_get(doc, "functions");
+	const char *family = member_string(doc, "family");
+	if (!json_is_array(files) || !json_is_object(fns) || !family)
+		fatal("%s: not the output of 'profopt report --json' (no family, functions or files[])", path);
+	read_files(files, in, path);
+	in->family = xstrdup(family);
+	in->executed = (long)member_count(fns, "executed");
+	read_functions(json_object_get(doc, "hottest"), 1, in);
+	read_functions(json_object_get(doc, "never_executed"), 0, in);
+	json_decref(doc);
+}
 
 #define GROUPS_LINE_MAX 65536 /* bytes of a line of a --groups file */
 
@@ -196,8 +289,6 @@ static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
 	if (st)
 		warn("%s could not read every object under %s (LTO bitcode wants llvm-nm: --nm=PATH): %.200s", nm, dir,
 		     why ? why : "");
-	free(why);
-	file_list_free(&objs);
 }
 
 /* ---- units ---- */
@@ -281,9 +372,6 @@ static void tally_input(struct table *tb, int i, const struct symbols *syms)
 		add_unit(cell(tb, group_of(tb->gs, u->file), i), u);
 		add_unit(cell(tb, tb->ngroups, i), u);
 	}
-	for (int k = 0; k < us.n; k++)
-		free(us.u[k].file);
-	free(us.u);
 }
 
 static double ratio(double part, double whole)
@@ -497,7 +585,6 @@ int cmd_coverage(int argc, char **argv)
 				      GROUPS_LINE_MAX, err, sizeof err))
 		fatal("cannot read the groups: %s", err);
 	parse_groups(&gs, &l, groups_file ? groups_file : "built-in groups");
-	lines_free(&l);
 	if (o.list_groups) {
 		list_groups(&gs);
 		return 0;
@@ -511,7 +598,7 @@ int cmd_coverage(int argc, char **argv)
 		for (int k = 0; k < i; k++)
 			if (!strcmp(in[k].name, in[i].name))
 				usage_error("input name '%s' given twice (name them: NAME=REPORT.json)", in[i].name);
-		cov_read_report(in[i].path, &in[i]);
+		read_report(in[i].path, &in[i]);
 		if (objects)
 			check_listing(&in[i]);
 	}

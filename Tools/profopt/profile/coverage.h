@@ -1,37 +1,6 @@
-/* coverage.h - `profopt coverage`: report --json outputs read by coverage_read.c (jansson). */
+/* coverage.h - `profopt coverage`'s units: the paths of report --json outputs. */
 #ifndef PROFOPT_COVERAGE_H
 #define PROFOPT_COVERAGE_H
-
-#include <stdint.h>
-
-/* A source file (or object) of the report's files[]. */
-struct cov_file {
-	char *file;
-	long functions, executed;
-	uint64_t count_sum;
-};
-
-/* A function of the report's hottest[] (executed) or never_executed[]. */
-struct cov_fn {
-	char *name, *file;
-	int executed;
-	uint64_t sum;
-};
-
-struct cov_input {
-	char *name, *path;   /* NAME=PATH as given */
-	char *family;        /* gcc or clang */
-	struct cov_file *files;
-	int nfiles;
-	struct cov_fn *fns;
-	int nfns;
-	long executed;       /* functions.executed */
-	long listed_executed; /* executed functions hottest[] lists (all of them with a large --top) */
-	int have_sums;       /* every files[] entry has count_sum */
-};
-
-/* Reads a report into *in (name and path set by the caller); exits naming what is wrong. */
-void cov_read_report(const char *path, struct cov_input *in);
 
 /* report's file for functions clang's profile names no file for */
 #define COV_NO_FILE "(external)"

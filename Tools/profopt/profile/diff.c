@@ -5,7 +5,6 @@
 #include "commands.h"
 #include "format/family.h"
 #include "format/gcov_io.h"
-#include "format/profraw.h"
 #include "format/tooltext.h"
 #include "lib/json.h"
 #include "lib/proc.h"
@@ -38,7 +37,7 @@ const struct command_options options_diff = {
 	"(a build directory of .gcda files, or a stash such as pgo/profiles.tar).  Prints the\n"
 	"similarity (edge-count overlap, 100% = the same distribution of counts) and whether\n"
 	"the profiles are byte-for-byte identical.\n",
-	diff_options,
+	.options = diff_options,
 	"A stash is read in memory; nothing is extracted.\n"
 	"Identical profiles (byte for byte) have similarity 100%; two profiles without a single\n"
 	"count have the same (empty) distribution, 100%, and one without counts against one with\n"
@@ -46,7 +45,6 @@ const struct command_options options_diff = {
 	"Exit status: 0 identical, 1 different (however similar), 2 bad usage or any error (a\n"
 	"missing, damaged or unreadable input, an empty raw profile, named in the message; output\n"
 	"that could not be written).\n",
-	0,
 };
 
 /* What a comparison found. */
@@ -165,8 +163,6 @@ static double clang_total(const char *tool, const char *path)
 	double total = 0;
 	for (int i = 0; i < p.n; i++)
 		total += (double)p.fn[i].sum;
-	shown_profile_free(&p);
-	free(why);
 	return total;
 }
 
@@ -200,9 +196,6 @@ static double clang_overlap(const char *tool, const char *a, const char *b, stru
 		if (r->total_a > 0 && r->total_b > 0)
 			fatal("%s overlap printed no 'Edge profile overlap' line", printable(tool));
 	}
-	free(out);
-	free(sa);
-	free(sb);
 	/* compared by their SHA-256: memory does not grow with the profiles */
 	char ha[SHA256_HEX_LEN + 1], hb[SHA256_HEX_LEN + 1];
 	r->identical = sha256_file(a, ha) == 0 && sha256_file(b, hb) == 0 && strcmp(ha, hb) == 0;

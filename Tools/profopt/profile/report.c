@@ -6,15 +6,11 @@
 #include "commands.h"
 #include "format/family.h"
 #include "lib/json.h"
-
-#include <jansson.h>
 #include "lib/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- summing up and printing ---- */
 
 static int cmp_place(const void *a, const void *b)
 {
@@ -56,8 +52,6 @@ static void merge_copies(struct report *r)
 				k->counters = f->counters;
 				k->zero = f->zero;
 			}
-			free(f->name);
-			free(f->file);
 		} else {
 			r->fn[++out] = *f;
 		}
@@ -239,10 +233,9 @@ const struct command_options options_report = {
 	"[--family=gcc|clang] INPUT [--json] [--top=N] [--list-cold]",
 	"Shows what a training run covered: functions executed out of all instrumented ones,\n"
 	"per file and overall, and the hottest.  INPUT: --profile-dir, --archive or --profdata.\n",
-	report_options,
+	.options = report_options,
 	"gcc names functions in its .gcno notes only: build with -ftest-coverage for names.\n"
 	"Exit status: 0, 1 when no profile was found or a profile file is damaged, 2 bad usage.\n",
-	0,
 };
 
 /* Options and their consistency; the family guessed from the files when not given. */
