@@ -11,24 +11,30 @@
 #   Adds --enable-optimizations (profile-guided optimization, PGO) to a
 #   configure script and sets up everything a PGO build needs, so that a
 #   missing or mismatched tool is a configure error, never a failure half-way
-#   through a build.
+#   through a build.  Its options (configure --help) are described in
+#   profopt(1), CONFIGURE OPTIONS; in short:
+#
+#     --with-llvm-profdata, --with-pgo-profile-update, --with-pgo-instrumentation,
+#     --enable-pgo-partial-training, --disable-pgo-dispatch-fix, --enable-pgo-cs,
+#     --enable-bolt, --with-llvm-bolt, --with-pgo-runner, --with-distcc,
+#     --with-icecc, --with-thinlto-workers
 #
 #   The C compiler is identified by what it predefines, not by its name: a
 #   "gcc" that is really clang is clang.  Families: gcc, clang, apple-clang.
-#
 #   For clang, llvm-profdata must have the compiler's major version (the raw
-#   profile format changes between LLVM releases).  It is searched for in this
-#   order, the first one of the right version winning:
+#   profile format changes between LLVM releases): LLVM_PROFDATA= (used or
+#   refused), else beside the real clang ("$CC -###", symlinks resolved), else
+#   llvm-profdata-N, llvm-profdata, xcrun -find llvm-profdata.  GCC needs no
+#   tool of its own: libgcov adds the counts, and profopt reads the .gcda files.
 #
-#     1. --with-llvm-profdata=PATH or LLVM_PROFDATA= (must match, or error)
-#     2. the directory of the real clang binary, found through "$CC -###"
-#        and symlinks resolved (Debian: /usr/lib/llvm-N/bin)
-#     3. llvm-profdata-N in PATH
-#     4. llvm-profdata in PATH
-#     5. xcrun -find llvm-profdata (macOS)
-#
-#   GCC needs no tool of its own: libgcov adds the counts, and profopt reads
-#   and installs the .gcda files.
+#   A cross build (--host=TRIPLE, or CC="clang --target=TRIPLE") trains by
+#   running the target's programs: AX_PGO finds how (a given runner, directly,
+#   or the target's qemu-user with -L of its C library), proves it on a test
+#   program, or stops saying what to install or pass.  It has no BOLT stage.
+#   A build or source directory whose path holds white space or a character
+#   GNU make or the shell reads as syntax is refused, naming the character.
+#   The convention is CPython's: after --enable-optimizations a plain "make"
+#   runs "make profile-opt" (pgo.mk reads PGO_ENABLED).
 #
 #   Substituted (AC_SUBST), and written by config.status as NAME = VALUE lines to
 #   pgo-config.mk beside the Makefile, which pgo.mk includes (a configure script adds
@@ -46,9 +52,15 @@
 #                               refer to $(PGO_USE_PROFDATA), the merged
 #                               profile named by its content, which pgo.mk
 #                               defines
+#     PGO_CS, PGO_CSGEN_CFLAGS, PGO_CSGEN_LDFLAGS   --enable-pgo-cs (clang):
+#                               yes, and the second instrumented build's flags
+#     PGO_BOLT, LLVM_BOLT, MERGE_FDATA   --enable-bolt: yes, and its tools
+#     PGO_BOLT_LDFLAGS          -Wl,--emit-relocs: link the profile-use build with it
+#     PGO_BOLT_ICF              -icf=safe from LLVM 20, else -icf=0
+#     PGO_BOLT_CFLAGS           GCC: -fno-reorder-blocks-and-partition
 #     PGO_TARGET                the machine the compiler builds for ($CC -dumpmachine)
 #     PGO_RUNNER                the command that runs the target's programs for
-#                               training (empty: directly; see Cross builds)
+#                               training (empty: directly)
 #     PGO_RUNNER_EMULATED       yes when PGO_RUNNER is qemu-user (pgo.mk then makes
 #                               the programs it runs follow exec), else no
 #     PGO_TRAIN_TIMEOUT_SCALE   factor of the training's timeouts (10 emulated, else 1)
@@ -68,116 +80,14 @@
 #     PGO_THIN_LAUNCHER         pgo-launch/thin-link (--with-thinlto-workers), else empty
 #     PGO_THINLTO_WORKERS       its worker commands, ';' between them (empty: backends here)
 #
-#   Cross builds: ./configure --host=TRIPLE --enable-optimizations, the
-#   compiler autoconf's TRIPLE-gcc, or CC="clang --target=TRIPLE" (clang finds
-#   Debian's cross C library, /usr/TRIPLE, itself; its profile runtime for the
-#   target must be installed, Debian: dpkg --add-architecture ARCH && apt-get
-#   install libclang-rt-N-dev:ARCH, which the link check names).  llvm-profdata
-#   is clang's, as natively.
-#   PGO trains by running the instrumented program, so AX_PGO finds how the
-#   target's programs run here and proves it on a test program, or stops,
-#   saying what to install or pass:
-#
-#     1. --with-pgo-runner=CMD (or PGO_RUNNER=CMD): "CMD PROGRAM ARGS..." runs
-#        PROGRAM in the current directory with the environment, so that its
-#        profile files land here: qemu-aarch64 -L SYSROOT, a script, an ssh
-#        command to a board sharing the build directory at the same path (it
-#        runs the programs this machine cannot: a wrapper of every training
-#        task, e.g. setarch -R, is pgo.mk's PGO_TRAIN_WRAPPER)
-#     2. directly, when this machine runs them: natively, on a CPU that runs
-#        them (i686 on x86-64), or by binfmt_misc emulation, used as it is
-#     3. the target's qemu-user emulator (qemu-CPU or qemu-CPU-static in PATH)
-#        with -L of the target's C library: the first of /usr/TRIPLE, the
-#        directories around the compiler's libc.so.6 and GCC's sysroot that
-#        holds the test program's dynamic loader, else qemu's own default
-#
-#   --without-pgo-runner runs them directly, unchecked.  Emulated programs run
-#   several times slower: pgo.mk multiplies the training's timeouts by
-#   PGO_TRAIN_TIMEOUT_SCALE (10 under emulation, else 1; PGO_TRAIN_TIMEOUT_SCALE=N
-#   given to configure wins) and says so.  pgo-config.mk hands PGO_RUNNER and
-#   the other three to pgo.mk, which starts every training task through the
-#   runner (profopt target-run); the Makefile's own commands start
-#   the program as $(PGO_RUNNER) ./prog (PGO_TRAIN_LIST), and run its tasks
-#   with $(PGO_TRAIN_CMD) (PGO_VERIFY_RUN).  qemu-user runs a program's exec
-#   of another program of the target (a test that starts sys.executable) on
-#   this machine's kernel, which cannot run it: with a qemu runner
-#   (PGO_RUNNER_EMULATED=yes, in pgo-config.mk too) pgo.mk preloads into the
-#   emulated programs a library built from qemu-exec.c, installed beside it, that starts them through qemu
-#   again (binfmt_misc needs none of it).  A cross build has no BOLT stage
-#   (--enable-bolt is refused; with ax_pgo_bolt_default=auto configure says why).
-#
-#   GCC: -fprofile-generate (single-threaded counter updates: atomic ones are a locked
-#   add on every counter), -fprofile-use -fprofile-correction, both with
-#   --param=profile-func-internal-id=1 (static functions found by number, not by an id
-#   made from their file's path, so that a profile fits objects built elsewhere) and
-#   -fno-semantic-interposition (libtool's PIC and non-PIC copies of an object then
-#   have one control flow and share one profile); the instrumented build also writes
-#   notes (-ftest-coverage), by which the merge gives the untrained copy only the
-#   counts of functions compiled alike in both (not those #ifdef PIC changes).  Clang:
-#   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
-#   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters, where
-#   clang takes it twice on one command line: LLVM 15 and later),
-#   -fprofile-use=$(PGO_USE_PROFDATA).  --with-pgo-profile-update=single|atomic|
-#   prefer-atomic overrides the update mode (a configure script may set
-#   ax_pgo_update_default before AX_PGO, as profopt's does for a free-threaded CPython).  --with-pgo-instrumentation=frontend
-#   makes clang count in its front end instead (-fprofile-instr-generate,
-#   -fprofile-instr-use=$(PGO_USE_PROFDATA)), as stock CPython does, with single
-#   counter updates (its counters are not kept in registers: atomic ones cost much).
-#   A configure script may set ax_pgo_instr_default (ir or frontend) before
-#   AX_PGO to choose the default for its program.
-#
-#   Options that stock PGO builds do not use, each off unless given:
-#
-#     --enable-pgo-partial-training  GCC: code the training never ran is compiled
-#         as without a profile (-fprofile-partial-training), not for size.
-#     --enable-pgo-cs  Clang: context-sensitive PGO.  After the first profile, a
-#         second instrumented build (-fprofile-use plus -fcs-profile-generate)
-#         is trained again and both profiles are merged.  Substitutes PGO_CS=yes,
-#         PGO_CSGEN_CFLAGS and PGO_CSGEN_LDFLAGS.
-#     --enable-bolt  a post-link stage with LLVM BOLT: llvm-bolt and merge-fdata
-#         of one LLVM version (--with-llvm-bolt=PATH or LLVM_BOLT=; merge-fdata
-#         next to it or merge-fdata-N).  With clang, the ones of clang's major
-#         version are looked for first (clang's own directory, llvm-bolt-N);
-#         otherwise the newest llvm-bolt-N in PATH.  A merge-fdata of another
-#         version than llvm-bolt is refused.  Substitutes PGO_BOLT=yes,
-#         LLVM_BOLT, MERGE_FDATA and PGO_BOLT_LDFLAGS (-Wl,--emit-relocs, which
-#         BOLT needs to move code; link the profile-use build with it),
-#         PGO_BOLT_ICF (-icf=safe from LLVM 20, else -icf=0: never a folding of
-#         functions whose addresses are compared) and, for GCC, PGO_BOLT_CFLAGS
-#         (-fno-reorder-blocks-and-partition).  A configure
-#         script may set ax_pgo_bolt_default=auto before AX_PGO: without
-#         --enable-bolt or --disable-bolt, a PGO build then has the stage when
-#         llvm-bolt, its runtime and a merge-fdata of its version are found, and
-#         says why not otherwise (--enable-bolt makes a missing tool an error);
-#         m4_define([AX_PGO_BOLT_DEFAULT_HELP], [TEXT]) puts that default in --help.
-#
-#   Distributed compiles: --with-distcc[=HOSTS] or --with-icecc puts distcc
-#   or icecc before $CC (a configure script that composes the command itself,
-#   e.g. after a compiler cache, sets ax_pgo_compose_cc=no and uses
-#   PGO_LAUNCHER).  --with-distcc needs a worker besides this machine (HOSTS,
-#   DISTCC_HOSTS or distcc's hosts file).  distcc keeps every compile with
-#   -fprofile-generate or -fprofile-use here (gcc; clang's IR instrumentation),
-#   which configure says; clang's front-end instrumentation compiles both
-#   stages on the workers, the profile shipped by pgo.mk under a name made of
-#   its content (Misc/DISTRIBUTED.md).
-#   --with-thinlto-workers[=CMDS] (clang) puts pgo-launch/thin-link before $CC:
-#   in the use stage a -flto=thin link runs as `profopt thin-link`, its backend
-#   compiles as jobs on the workers (CMDS: commands that each run a shell line
-#   on a worker, as `ssh HOST` does, ';' between them; none: here, in parallel).
-#
-#   With --enable-optimizations, a build or source directory whose path
-#   holds white space, ':', '&', '$' or another character that GNU make or
-#   the shell running its recipes would read as syntax or a pattern is
-#   refused at once, naming the character.
-#
-#   With --enable-optimizations, the profopt driver that pgo.mk runs must be
-#   found: PROFOPT=PATH, or profopt in PATH (substituted as PROFOPT); none
-#   is an error.  A configure script that builds its own driver sets
-#   ax_pgo_find_profopt=no before AX_PGO.
-#
-#   The convention is CPython's: after --enable-optimizations a plain "make"
-#   runs "make profile-opt" (pgo.mk reads PGO_ENABLED), and without it
-#   "make profile-opt" refuses, saying why.
+#   A configure script may set before AX_PGO: ax_pgo_update_default (the
+#   counter update mode), ax_pgo_instr_default (ir or frontend), and
+#   ax_pgo_bolt_default=auto (a PGO build has the BOLT stage when its tools are
+#   found, and says why not otherwise; m4_define([AX_PGO_BOLT_DEFAULT_HELP],
+#   [TEXT]) puts that default in --help); ax_pgo_compose_cc=no (it puts
+#   PGO_LAUNCHER and PGO_THIN_LAUNCHER before $CC itself, e.g. after a
+#   compiler cache); ax_pgo_find_profopt=no (it builds its own driver; else
+#   PROFOPT=PATH or profopt in PATH must run).
 #
 #   ACTION-IF-ENABLED runs when --enable-optimizations was given and all
 #   checks passed; ACTION-IF-DISABLED otherwise.
@@ -191,7 +101,7 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 10
+#serial 11
 
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
@@ -260,7 +170,6 @@ _AX_PGO_COMPILER_ID
 dnl The machine the compiler builds for (clang --target=T says T): the emulator to look for.
 PGO_TARGET=`$CC $CFLAGS -dumpmachine 2>/dev/null`
 test -n "$PGO_TARGET" || PGO_TARGET=${host_alias:-unknown}
-AC_SUBST([PGO_TARGET])
 ax_pgo_tool_error= PGO_PROFILE_TOOL= PGO_PROFILE_TOOL_VERSION=
 AS_CASE([$ax_cv_pgo_cc_family],
   [clang|apple-clang], [_AX_PGO_FIND_TOOL([llvm-profdata], [LLVM_PROFDATA], [merge --version])])
@@ -290,33 +199,22 @@ AS_IF([test "x$ax_pgo_enabled" != xno], [
   PGO_ENABLED=yes
   $1
 ], [$2])
-AC_SUBST([PGO_ENABLED])
-AC_SUBST([PGO_RUNNER])
-AC_SUBST([PGO_RUNNER_EMULATED])
-AC_SUBST([PGO_TRAIN_TIMEOUT_SCALE])
-AC_SUBST([PGO_NM])
-AC_SUBST([PGO_OBJDUMP])
-AC_SUBST([PGO_READELF])
-AC_SUBST([PGO_BOLT])
-AC_SUBST([LLVM_BOLT])
-AC_SUBST([MERGE_FDATA])
-AC_SUBST([PGO_BOLT_LDFLAGS])
-AC_SUBST([PGO_BOLT_CFLAGS])
-AC_SUBST([PGO_BOLT_ICF])
 _AX_PGO_CONFIG_MK
 ])
 
-# _AX_PGO_CONFIG_MK: config.status writes pgo-config.mk beside the Makefile, "NAME = VALUE" for
-# every setting AX_PGO substitutes (and PROFOPT, when AX_PGO looked for it), with their values
-# as AC_OUTPUT has them; pgo.mk includes it, so a Makefile passes none of them on by hand.  A
+# _AX_PGO_CONFIG_MK: AX_PGO's settings (_AX_PGO_VARS) are substituted, and config.status
+# writes pgo-config.mk beside the Makefile, "NAME = VALUE" for each (and PROFOPT, when AX_PGO
+# looked for it), with their values as AC_OUTPUT has them; pgo.mk includes it, so a Makefile passes none of them on by hand.  A
 # configure script adds its own settings to it by naming them in ax_pgo_config_vars after AX_PGO.
-AC_DEFUN([_AX_PGO_CONFIG_MK], [
-ax_pgo_config_vars="PGO_ENABLED PGO_CC_FAMILY PGO_CC_VERSION PGO_CC_MAJOR PGO_TARGET LLVM_PROFDATA
+m4_define([_AX_PGO_VARS], [[PGO_ENABLED PGO_CC_FAMILY PGO_CC_VERSION PGO_CC_MAJOR PGO_TARGET LLVM_PROFDATA
   PGO_PROFILE_TOOL PGO_PROFILE_TOOL_VERSION PGO_GEN_CFLAGS PGO_GEN_LDFLAGS PGO_USE_CFLAGS PGO_USE_LDFLAGS
   PGO_CS PGO_CSGEN_CFLAGS PGO_CSGEN_LDFLAGS PGO_BOLT LLVM_BOLT MERGE_FDATA PGO_BOLT_LDFLAGS PGO_BOLT_CFLAGS
   PGO_BOLT_ICF PGO_RUNNER PGO_RUNNER_EMULATED PGO_TRAIN_TIMEOUT_SCALE PGO_NM PGO_READELF PGO_OBJDUMP
   PGO_LAUNCHER PGO_DISTCC_HOSTS PGO_THIN_LAUNCHER PGO_THINLTO_WORKERS PGO_DISPATCH_CFLAGS
-  PGO_DISPATCH_LDFLAGS PGO_DISPATCH_REF_CFLAGS"
+  PGO_DISPATCH_LDFLAGS PGO_DISPATCH_REF_CFLAGS]])
+AC_DEFUN([_AX_PGO_CONFIG_MK], [
+m4_foreach_w([ax_pgo_var], _AX_PGO_VARS, [AC_SUBST(ax_pgo_var)])
+ax_pgo_config_vars="_AX_PGO_VARS"
 AS_IF([test "x$ax_pgo_find_profopt" != xno], [ax_pgo_config_vars="PROFOPT $ax_pgo_config_vars"])
 AC_CONFIG_COMMANDS_PRE([
 ax_pgo_config_q="# pgo-config.mk - written by config.status (AX_PGO): the settings pgo.mk reads"
@@ -406,8 +304,6 @@ AS_IF([test "x$ax_pgo_icecc" != xno], [
 AS_IF([test -n "$PGO_LAUNCHER"], [
   _AX_PGO_CHECK_PATH([distributed compiler], [$PGO_LAUNCHER])
   AS_IF([test "x$ax_pgo_compose_cc" != xno], [CC="$PGO_LAUNCHER $CC"])])
-AC_SUBST([PGO_LAUNCHER])
-AC_SUBST([PGO_DISTCC_HOSTS])
 ])
 
 # _AX_PGO_THIN_LAUNCHER: --with-thinlto-workers[=CMDS], pgo-launch/thin-link before $CC (after
@@ -440,8 +336,6 @@ AX_PGO_EOF
     [ax_pgo_thin_where="here (the worker list names no command)"])
   AC_MSG_NOTICE([ThinLTO links of the use stage run their backends through profopt thin-link, $ax_pgo_thin_where])
   AS_IF([test "x$ax_pgo_compose_cc" != xno], [CC="$PGO_THIN_LAUNCHER $CC"])])
-AC_SUBST([PGO_THIN_LAUNCHER])
-AC_SUBST([PGO_THINLTO_WORKERS])
 ])
 
 # _AX_PGO_FIND_PROFOPT: the profopt driver pgo.mk's recipes run (PROFOPT=, or profopt in PATH),
@@ -504,9 +398,6 @@ AC_CACHE_CHECK([the version of $CC], [ax_cv_pgo_cc_version], [
 PGO_CC_FAMILY=$ax_cv_pgo_cc_family
 PGO_CC_VERSION=$ax_cv_pgo_cc_version
 PGO_CC_MAJOR=${ax_cv_pgo_cc_version%%.*}
-AC_SUBST([PGO_CC_FAMILY])
-AC_SUBST([PGO_CC_VERSION])
-AC_SUBST([PGO_CC_MAJOR])
 ])
 
 # _AX_PGO_TOOL_VERSION(PATH, VERSION-ARGS): prints the tool's version (X.Y.Z).
@@ -564,8 +455,6 @@ AS_IF([test "$ax_cv_pgo_tool" = no], [
   PGO_PROFILE_TOOL=$ax_cv_pgo_tool
   PGO_PROFILE_TOOL_VERSION=_AX_PGO_TOOL_VERSION([$ax_cv_pgo_tool], [$3])
 ])
-AC_SUBST([PGO_PROFILE_TOOL])
-AC_SUBST([PGO_PROFILE_TOOL_VERSION])
 ])
 
 # _AX_PGO_CHECK_FLAG(FLAG, ACTION-IF-OK, [ACTION-IF-NOT]): whether $CC accepts FLAG (-Werror).
@@ -880,13 +769,6 @@ AS_IF([test "x$ax_pgo_cs" != xno], [
       PGO_CSGEN_LDFLAGS="$ax_pgo_cs_use -fcs-profile-generate $ax_pgo_update_flag"],
     [AC_MSG_WARN([--enable-pgo-cs is a Clang option; ignored for $ax_cv_pgo_cc_family])])
 ])
-AC_SUBST([PGO_CS])
-AC_SUBST([PGO_CSGEN_CFLAGS])
-AC_SUBST([PGO_CSGEN_LDFLAGS])
-AC_SUBST([PGO_GEN_CFLAGS])
-AC_SUBST([PGO_GEN_LDFLAGS])
-AC_SUBST([PGO_USE_CFLAGS])
-AC_SUBST([PGO_USE_LDFLAGS])
 ])
 
 # _AX_PGO_DISPATCH: whether $CC merges the computed gotos of an interpreter's dispatch into
@@ -933,9 +815,6 @@ AS_IF([test -n "$PGO_DISPATCH_CFLAGS"], [AC_MSG_RESULT([with $PGO_DISPATCH_CFLAG
   [AC_MSG_RESULT([as $CC does by default])])
 PGO_GEN_CFLAGS="$PGO_GEN_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
 PGO_USE_CFLAGS="$PGO_USE_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
-AC_SUBST([PGO_DISPATCH_CFLAGS])
-AC_SUBST([PGO_DISPATCH_LDFLAGS])
-AC_SUBST([PGO_DISPATCH_REF_CFLAGS])
 ])
 
 # _AX_PGO_DISPATCH_PARTITION: GCC keeps the computed gotos apart without a profile, but with one
