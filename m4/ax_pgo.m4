@@ -370,18 +370,14 @@ done
 # _AX_PGO_COMPILER_ID: sets ax_cv_pgo_cc_family, PGO_CC_VERSION, PGO_CC_MAJOR.
 AC_DEFUN([_AX_PGO_COMPILER_ID], [
 AC_CACHE_CHECK([which compiler family $CC is], [ax_cv_pgo_cc_family], [
-  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
-#if !defined(__clang__) || !defined(__apple_build_version__)
-#error not Apple clang
-#endif]])], [ax_cv_pgo_cc_family=apple-clang], [
-  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
-#ifndef __clang__
-#error not clang
-#endif]])], [ax_cv_pgo_cc_family=clang], [
-  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
-#ifndef __GNUC__
-#error not GCC
-#endif]])], [ax_cv_pgo_cc_family=gcc], [ax_cv_pgo_cc_family=unknown])])])
+  ax_cv_pgo_cc_family=unknown
+  for ax_pgo_f in 'apple-clang:defined __clang__ && defined __apple_build_version__' \
+      'clang:defined __clang__' 'gcc:defined __GNUC__'; do
+    test $ax_cv_pgo_cc_family = unknown || break
+    AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#if !(${ax_pgo_f@%:@*:})
+#error not ${ax_pgo_f%%:*}
+#endif]])], [ax_cv_pgo_cc_family=${ax_pgo_f%%:*}])
+  done
 ])
 AS_CASE([$ax_cv_pgo_cc_family],
   [gcc], [ax_pgo_macros="__GNUC__ __GNUC_MINOR__ __GNUC_PATCHLEVEL__"],
@@ -403,41 +399,43 @@ PGO_CC_MAJOR=${ax_cv_pgo_cc_version%%.*}
 # _AX_PGO_TOOL_VERSION(PATH, VERSION-ARGS): prints the tool's version (X.Y.Z).
 AC_DEFUN([_AX_PGO_TOOL_VERSION], [`"$1" $2 2>&1 | $SED -n -e '/LLVM version/{s/.*LLVM version \([[0-9]][[0-9.]]*\).*/\1/p;q;}' -e '1s/.* \([[0-9]][[0-9.]]*\)$/\1/p' | head -n 1`])
 
+# _AX_PGO_SEARCH(CANDIDATES, [VERSION-ARGS], [MATCH]): ax_pgo_hit, the first executable of
+# CANDIDATES (paths, or names in PATH), with VERSION-ARGS the first whose version ax_pgo_ver
+# passes the test MATCH (else empty); ax_pgo_found, each one tried and its version.
+AC_DEFUN([_AX_PGO_SEARCH], [
+ax_pgo_hit= ax_pgo_found=
+for ax_pgo_cand in $1; do
+  AS_CASE([$ax_pgo_cand], [*/*], [ax_pgo_path=$ax_pgo_cand], [ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`])
+  AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [], [continue])
+  m4_ifval([$2], [ax_pgo_ver=_AX_PGO_TOOL_VERSION([$ax_pgo_path], [$2])
+  ax_pgo_found="$ax_pgo_found${ax_pgo_found:+, }$ax_pgo_path (version ${ax_pgo_ver:-unknown})"
+  AS_IF([$3], [ax_pgo_hit=$ax_pgo_path; break])], [ax_pgo_hit=$ax_pgo_path; break])
+done
+])
+
+# _AX_PGO_CLANG_DIR: ax_pgo_clang_dir, the directory of the real clang that $CC runs (its -cc1
+# through symlinks: Debian's /usr/lib/llvm-N/bin), or empty.
+AC_DEFUN([_AX_PGO_CLANG_DIR], [
+ax_pgo_real=`$CC -### -c -x c /dev/null -o /dev/null 2>&1 | $SED -n 's/^ *"\(@<:@^"@:>@*\)" "-cc1".*/\1/p' | head -n 1`
+ax_pgo_clang_dir=
+AS_IF([test -n "$ax_pgo_real"], [
+  ax_pgo_real=`readlink -f "$ax_pgo_real" 2>/dev/null || echo "$ax_pgo_real"`
+  ax_pgo_clang_dir=`dirname "$ax_pgo_real"`])
+])
+
 # _AX_PGO_FIND_TOOL(NAME, VAR, VERSION-ARGS): finds NAME of the compiler's major version.
 # Sets VAR, PGO_PROFILE_TOOL(_VERSION), and ax_pgo_tool_error when none fits.
 AC_DEFUN([_AX_PGO_FIND_TOOL], [
 ax_pgo_tool_error=
 AC_CACHE_CHECK([for $1 matching $ax_cv_pgo_cc_family $ax_cv_pgo_cc_version], [ax_cv_pgo_tool], [
-  ax_cv_pgo_tool=no
-  ax_pgo_found=
-  AS_IF([test -n "$$2"], [
-    dnl An explicit choice is used or refused, never replaced by a search result.
-    ax_pgo_cands=$$2
-  ], [
-    ax_pgo_cands=
-    ax_pgo_real=`$CC -### -c -x c /dev/null -o /dev/null 2>&1 | $SED -n 's/^ *"\(@<:@^"@:>@*\)" "-cc1".*/\1/p' | head -n 1`
-    AS_IF([test -n "$ax_pgo_real"], [
-      ax_pgo_real=`readlink -f "$ax_pgo_real" 2>/dev/null || echo "$ax_pgo_real"`
-      ax_pgo_cands=`dirname "$ax_pgo_real"`/llvm-profdata
-    ])
-    ax_pgo_cands="$ax_pgo_cands $1-$PGO_CC_MAJOR $1"
-  ])
-  for ax_pgo_cand in $ax_pgo_cands; do
-    AS_CASE([$ax_pgo_cand], [*/*], [ax_pgo_path=$ax_pgo_cand], [ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`])
-    AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [], [continue])
-    ax_pgo_ver=_AX_PGO_TOOL_VERSION([$ax_pgo_path], [$3])
-    ax_pgo_found="$ax_pgo_found${ax_pgo_found:+, }$ax_pgo_path (version ${ax_pgo_ver:-unknown})"
-    AS_IF([test "${ax_pgo_ver%%.*}" = "$PGO_CC_MAJOR"], [ax_cv_pgo_tool=$ax_pgo_path; break])
-  done
-  dnl macOS keeps llvm-profdata inside the Xcode toolchain.
-  AS_IF([test "$ax_cv_pgo_tool" = no && test -z "$$2" && test "$1" = llvm-profdata && command -v xcrun >/dev/null 2>&1], [
-    ax_pgo_path=`xcrun -find llvm-profdata 2>/dev/null`
-    AS_IF([test -n "$ax_pgo_path"], [
-      ax_pgo_ver=_AX_PGO_TOOL_VERSION([$ax_pgo_path], [$3])
-      ax_pgo_found="$ax_pgo_found${ax_pgo_found:+, }$ax_pgo_path (version ${ax_pgo_ver:-unknown})"
-      AS_IF([test "${ax_pgo_ver%%.*}" = "$PGO_CC_MAJOR"], [ax_cv_pgo_tool=$ax_pgo_path])
-    ])
-  ])
+  dnl An explicit choice is used or refused, never replaced by a search result.
+  AS_IF([test -n "$$2"], [ax_pgo_cands=$$2], [
+    _AX_PGO_CLANG_DIR
+    dnl (macOS keeps it inside the Xcode toolchain)
+    ax_pgo_cands="${ax_pgo_clang_dir:+$ax_pgo_clang_dir/$1} $1-$PGO_CC_MAJOR $1"
+    command -v xcrun >/dev/null 2>&1 && ax_pgo_cands="$ax_pgo_cands `xcrun -find $1 2>/dev/null`"])
+  _AX_PGO_SEARCH([$ax_pgo_cands], [$3], [test "${ax_pgo_ver%%.*}" = "$PGO_CC_MAJOR"])
+  ax_cv_pgo_tool=${ax_pgo_hit:-no}
   ax_cv_pgo_tool_found=$ax_pgo_found
 ])
 AS_IF([test "$ax_cv_pgo_tool" = no], [
@@ -447,9 +445,7 @@ AS_IF([test "$ax_cv_pgo_tool" = no], [
     [test -n "$ax_cv_pgo_tool_found"],
     [ax_pgo_tool_error="no $1 of version $PGO_CC_MAJOR for $CC ($ax_cv_pgo_cc_family $ax_cv_pgo_cc_version): found $ax_cv_pgo_tool_found. Install $1 $PGO_CC_MAJOR (Debian: apt-get install $ax_pgo_pkg) or pass $2=PATH"],
     [ax_pgo_tool_error="$1 not found for $CC ($ax_cv_pgo_cc_family $ax_cv_pgo_cc_version). Install $1 $PGO_CC_MAJOR (Debian: apt-get install $ax_pgo_pkg) or pass $2=PATH"])
-  $2=
-  PGO_PROFILE_TOOL=
-  PGO_PROFILE_TOOL_VERSION=
+  $2= PGO_PROFILE_TOOL= PGO_PROFILE_TOOL_VERSION=
 ], [
   $2=$ax_cv_pgo_tool
   PGO_PROFILE_TOOL=$ax_cv_pgo_tool
@@ -635,11 +631,8 @@ _AX_PGO_RUNS([], [
 # sysroot that holds the test program's dynamic loader (Debian's cross libc: /usr/TRIPLE),
 # else none (qemu's own default), each proven on the test program.
 AC_DEFUN([_AX_PGO_FIND_QEMU], [
-ax_pgo_qemu=
-for ax_pgo_cand in qemu-$ax_pgo_qcpu qemu-$ax_pgo_qcpu-static; do
-  ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`
-  AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [ax_pgo_qemu=$ax_pgo_path; break])
-done
+_AX_PGO_SEARCH([qemu-$ax_pgo_qcpu qemu-$ax_pgo_qcpu-static])
+ax_pgo_qemu=$ax_pgo_hit
 _AX_PGO_DEBARCH
 AS_IF([test -z "$ax_pgo_qemu"], [
   ax_pgo_runner_error="cross compiling for $PGO_TARGET: this machine cannot run its programs, and PGO trains by running them (the instrumented program, on the training's tasks). Install the qemu-user emulator (Debian: apt-get install qemu-user libc6-dev-$ax_pgo_debarch-cross; qemu-$ax_pgo_qcpu is looked for in PATH, run with the target's C library), let the kernel run them by emulation (binfmt_misc: Debian's qemu-user-binfmt), or pass --with-pgo-runner=CMD: a command that runs a program of the target, given after it with its arguments, in the current directory and with its environment (e.g. a script that runs it on a board by ssh, the build directory shared at the same path)"
@@ -827,16 +820,7 @@ AC_DEFUN([_AX_PGO_DISPATCH_PARTITION], [
 AC_CACHE_CHECK([how many of $ax_pgo_sites computed gotos $CC keeps apart when training ran half the handlers],
   [ax_cv_pgo_dispatch_trained], [
   ax_cv_pgo_dispatch_trained=unknown ax_cv_pgo_dispatch_partition=no
-  cat > conftest.$ac_ext <<AX_PGO_EOF
-long conftest_eval(const unsigned char *pc, long *sp)
-{
-	static void *const t@<:@@:>@ = {$ax_pgo_labels&&done};
-	long acc = 0;
-#define NEXT goto *t@<:@*pc++@:>@
-	NEXT;
-done:	return acc;$ax_pgo_ops
-}
-int main(int argc, char **argv)
+  _AX_PGO_DISPATCH_SOURCE([int main(int argc, char **argv)
 {
 	static const unsigned char p@<:@@:>@ = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 24};
 	long s@<:@4@:>@ = {argc}, r = 0;
@@ -844,9 +828,7 @@ int main(int argc, char **argv)
 	for (long i = 0; i < 10000; i++)
 		r += conftest_eval(p, s);
 	return (int)(r & 1);
-}
-AX_PGO_EOF
-  ax_pgo_ijmp='(^|@<:@ 	@:>@)(notrack@<:@ 	@:>@+)?(jmpq?@<:@ 	@:>@+\*|br@<:@ 	@:>@+x|jr@<:@ 	@:>@|bctr)'
+}])
   rm -f conftest.gcda
   AS_IF([$CC $CFLAGS -O3 -fno-lto -fprofile-generate -c conftest.$ac_ext -o conftest.$ac_objext >&AS_MESSAGE_LOG_FD 2>&1 &&
          $CC $CFLAGS -fno-lto -fprofile-generate conftest.$ac_objext -o conftest$ac_exeext >&AS_MESSAGE_LOG_FD 2>&1 &&
@@ -888,12 +870,9 @@ AS_CASE([$ax_cv_pgo_dispatch_lto], [no*],
   [PGO_DISPATCH_LDFLAGS=$ax_pgo_ld])
 ])
 
-# _AX_PGO_DISPATCH_JUMPS(FLAGS, VAR, [LINK-FLAGS]): VAR is the number of indirect jumps in
-# the computed-goto loop (ax_pgo_labels, ax_pgo_ops) compiled at -O3 with FLAGS: in its
-# assembly, or with LINK-FLAGS in the program a ThinLTO link makes (disassembled); empty
-# when it does not compile or link.
-AC_DEFUN([_AX_PGO_DISPATCH_JUMPS], [
-$2=
+# _AX_PGO_DISPATCH_SOURCE(MAIN): conftest.c, the computed-goto loop (ax_pgo_labels, ax_pgo_ops)
+# and MAIN; ax_pgo_ijmp, the pattern of an indirect jump in its assembly.
+AC_DEFUN([_AX_PGO_DISPATCH_SOURCE], [
 cat > conftest.$ac_ext <<AX_PGO_EOF
 long conftest_eval(const unsigned char *pc, long *sp)
 {
@@ -903,9 +882,18 @@ long conftest_eval(const unsigned char *pc, long *sp)
 	NEXT;
 done:	return acc;$ax_pgo_ops
 }
-int main(int argc, char **argv) { long s@<:@4@:>@ = {argc}; return (int)conftest_eval((const unsigned char *)argv@<:@0@:>@, s); }
+$1
 AX_PGO_EOF
 ax_pgo_ijmp='(^|@<:@ 	@:>@)(notrack@<:@ 	@:>@+)?(jmpq?@<:@ 	@:>@+\*|br@<:@ 	@:>@+x|jr@<:@ 	@:>@|bctr)'
+])
+
+# _AX_PGO_DISPATCH_JUMPS(FLAGS, VAR, [LINK-FLAGS]): VAR is the number of indirect jumps in
+# the computed-goto loop (ax_pgo_labels, ax_pgo_ops) compiled at -O3 with FLAGS: in its
+# assembly, or with LINK-FLAGS in the program a ThinLTO link makes (disassembled); empty
+# when it does not compile or link.
+AC_DEFUN([_AX_PGO_DISPATCH_JUMPS], [
+$2=
+_AX_PGO_DISPATCH_SOURCE([int main(int argc, char **argv) { long s@<:@4@:>@ = {argc}; return (int)conftest_eval((const unsigned char *)argv@<:@0@:>@, s); }])
 m4_ifval([$3], [
 AS_IF([$CC $CFLAGS $CPPFLAGS -O3 -flto=thin $1 conftest.$ac_ext -o conftest$ac_exeext $LDFLAGS $3 >&AS_MESSAGE_LOG_FD 2>&1],
   [$2=`$ax_pgo_objdump -d conftest$ac_exeext 2>/dev/null | $SED -n '/<_*conftest_eval>:/,/^$/p' | grep -c -E "$ax_pgo_ijmp"`])
@@ -921,26 +909,20 @@ rm -f conftest.$ac_ext
 AC_DEFUN([_AX_PGO_FIND_BOLT], [
 ax_pgo_bolt_error=
 AC_CACHE_CHECK([for llvm-bolt], [ax_cv_pgo_llvm_bolt], [
-  ax_cv_pgo_llvm_bolt=no
   AS_IF([test -n "$LLVM_BOLT"], [ax_pgo_cands=$LLVM_BOLT], [
     ax_pgo_cands=
-    AS_CASE([$ax_cv_pgo_cc_family], [clang|apple-clang], [
-      ax_pgo_real=`$CC -### -c -x c /dev/null -o /dev/null 2>&1 | $SED -n 's/^ *"\(@<:@^"@:>@*\)" "-cc1".*/\1/p' | head -n 1`
-      AS_IF([test -n "$ax_pgo_real"], [ax_pgo_cands="`dirname \`readlink -f "$ax_pgo_real"\``/llvm-bolt"])
-      ax_pgo_cands="$ax_pgo_cands llvm-bolt-$PGO_CC_MAJOR"])
+    AS_CASE([$ax_cv_pgo_cc_family], [clang|apple-clang], [_AX_PGO_CLANG_DIR
+      ax_pgo_cands="${ax_pgo_clang_dir:+$ax_pgo_clang_dir/llvm-bolt} llvm-bolt-$PGO_CC_MAJOR"])
     dnl Otherwise the newest release in PATH: BOLT reads any compiler's ELF output.
     ax_pgo_n=30
     while test $ax_pgo_n -ge 14; do ax_pgo_cands="$ax_pgo_cands llvm-bolt-$ax_pgo_n"; ax_pgo_n=`expr $ax_pgo_n - 1`; done
     ax_pgo_cands="$ax_pgo_cands llvm-bolt"
   ])
-  for ax_pgo_cand in $ax_pgo_cands; do
-    AS_CASE([$ax_pgo_cand], [*/*], [ax_pgo_path=$ax_pgo_cand], [ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`])
-    AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [ax_cv_pgo_llvm_bolt=$ax_pgo_path; break])
-  done
+  _AX_PGO_SEARCH([$ax_pgo_cands])
   dnl llvm-bolt finds its instrumentation runtime relative to where it really is (Debian's
   dnl /usr/bin/llvm-bolt-19 is a link into /usr/lib/llvm-19/bin), so use the real path.
-  AS_IF([test "$ax_cv_pgo_llvm_bolt" != no],
-    [ax_cv_pgo_llvm_bolt=`readlink -f "$ax_cv_pgo_llvm_bolt" 2>/dev/null || echo "$ax_cv_pgo_llvm_bolt"`])
+  ax_cv_pgo_llvm_bolt=no
+  AS_IF([test -n "$ax_pgo_hit"], [ax_cv_pgo_llvm_bolt=`readlink -f "$ax_pgo_hit" 2>/dev/null || echo "$ax_pgo_hit"`])
 ])
 AS_IF([test "$ax_cv_pgo_llvm_bolt" = no],
   [ax_pgo_bolt_error="llvm-bolt not found${LLVM_BOLT:+ at $LLVM_BOLT} (Debian: apt-get install bolt-N, e.g. bolt-19; or pass --with-llvm-bolt=PATH)"],
@@ -955,19 +937,11 @@ AS_IF([test "$ax_cv_pgo_llvm_bolt" = no],
 AC_DEFUN([_AX_PGO_FIND_MERGE_FDATA], [
 ax_pgo_bolt_ver=_AX_PGO_TOOL_VERSION([$LLVM_BOLT], [--version])
 AC_CACHE_CHECK([for merge-fdata of LLVM $ax_pgo_bolt_ver], [ax_cv_pgo_merge_fdata], [
-  ax_cv_pgo_merge_fdata=no
-  ax_pgo_found=
   AS_IF([test -n "$MERGE_FDATA"], [ax_pgo_cands=$MERGE_FDATA], [
-    ax_pgo_bolt_dir=`dirname "$LLVM_BOLT"`
-    ax_pgo_bolt_base=`basename "$LLVM_BOLT"`
-    ax_pgo_cands="$ax_pgo_bolt_dir/`echo $ax_pgo_bolt_base | $SED 's/llvm-bolt/merge-fdata/'` merge-fdata-${ax_pgo_bolt_ver%%.*} merge-fdata"])
-  for ax_pgo_cand in $ax_pgo_cands; do
-    AS_CASE([$ax_pgo_cand], [*/*], [ax_pgo_path=$ax_pgo_cand], [ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`])
-    AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [], [continue])
-    ax_pgo_ver=_AX_PGO_TOOL_VERSION([$ax_pgo_path], [--version])
-    ax_pgo_found="$ax_pgo_found${ax_pgo_found:+, }$ax_pgo_path (version ${ax_pgo_ver:-unknown})"
-    AS_IF([test "$ax_pgo_ver" = "$ax_pgo_bolt_ver"], [ax_cv_pgo_merge_fdata=$ax_pgo_path; break])
-  done
+    ax_pgo_bolt_base=`basename "$LLVM_BOLT" | $SED 's/llvm-bolt/merge-fdata/'`
+    ax_pgo_cands="`dirname "$LLVM_BOLT"`/$ax_pgo_bolt_base merge-fdata-${ax_pgo_bolt_ver%%.*} merge-fdata"])
+  _AX_PGO_SEARCH([$ax_pgo_cands], [--version], [test "$ax_pgo_ver" = "$ax_pgo_bolt_ver"])
+  ax_cv_pgo_merge_fdata=${ax_pgo_hit:-no}
   ax_cv_pgo_merge_fdata_found=$ax_pgo_found
 ])
 AS_IF([test "$ax_cv_pgo_merge_fdata" = no],
