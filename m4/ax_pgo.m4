@@ -203,9 +203,7 @@ _AX_PGO_CONFIG_MK
 ])
 
 # _AX_PGO_CONFIG_MK: AX_PGO's settings (_AX_PGO_VARS) are substituted, and config.status
-# writes pgo-config.mk beside the Makefile, "NAME = VALUE" for each (and PROFOPT, when AX_PGO
-# looked for it), with their values as AC_OUTPUT has them; pgo.mk includes it, so a Makefile passes none of them on by hand.  A
-# configure script adds its own settings to it by naming them in ax_pgo_config_vars after AX_PGO.
+# writes them (and PROFOPT, when AX_PGO looked for it) to pgo-config.mk as AC_OUTPUT has them.
 m4_define([_AX_PGO_VARS], [[PGO_ENABLED PGO_CC_FAMILY PGO_CC_VERSION PGO_CC_MAJOR PGO_TARGET LLVM_PROFDATA
   PGO_PROFILE_TOOL PGO_PROFILE_TOOL_VERSION PGO_GEN_CFLAGS PGO_GEN_LDFLAGS PGO_USE_CFLAGS PGO_USE_LDFLAGS
   PGO_CS PGO_CSGEN_CFLAGS PGO_CSGEN_LDFLAGS PGO_BOLT LLVM_BOLT MERGE_FDATA PGO_BOLT_LDFLAGS PGO_BOLT_CFLAGS
@@ -231,10 +229,8 @@ AC_CONFIG_COMMANDS([pgo-config.mk],
 ])
 
 # _AX_PGO_DISTCC_NAMES: clang names a static function's profile after the file it compiles
-# ("file.c:f"), and a distcc worker compiles a temporary file of its own each time: a profile
-# trained on such objects would be found by no later compile.  PGO_LAUNCHER becomes a script
-# (pgo-launch/distcc in the build directory) that names the source of each compile for clang
-# (-Xclang=-main-file-name -Xclang=SOURCE: distcc would take a bare SOURCE for a second source file).
+# ("file.c:f"), and a distcc worker compiles a temporary file: PGO_LAUNCHER becomes a script,
+# pgo-launch/distcc, that names each compile's source (-Xclang=ARG: distcc passes it on).
 AC_DEFUN([_AX_PGO_DISTCC_NAMES], [
 AC_MSG_CHECKING([whether $CC names a compile's source for its profile (-Xclang=-main-file-name)])
 ax_pgo_save_CFLAGS=$CFLAGS
@@ -249,9 +245,8 @@ mkdir -p pgo-launch
 dnl (a here-document in quotes: the script's own $ signs reach it as they are)
 cat > pgo-launch/distcc <<'AX_PGO_EOF'
 #!/bin/sh
-# Written by configure (AX_PGO --with-distcc, clang): distcc, with each compile's source named
-# for clang's profile, since a worker compiles a temporary file and clang names static
-# functions after the file it compiles.
+# Written by configure (AX_PGO --with-distcc, clang): distcc, each compile's source named for
+# clang's profile (a worker compiles a temporary file).
 src= n=0 compile=no
 for a
 do
@@ -271,10 +266,8 @@ $SED "s|AX_PGO_DISTCC|$ax_pgo_distcc_path|" pgo-launch/distcc > pgo-launch/distc
 PGO_LAUNCHER=$ax_pgo_launch
 ])
 
-# _AX_PGO_LAUNCHER: --with-distcc[=HOSTS] and --with-icecc, the distributed compiler put before
-# $CC (substituted as PGO_LAUNCHER; PGO_DISTCC_HOSTS the hosts given), unless the configure
-# script composes the command itself (ax_pgo_compose_cc=no, e.g. after a compiler cache, as
-# CPython's does with ccache).  What stays local, and why, is said here and after each build.
+# _AX_PGO_LAUNCHER: --with-distcc[=HOSTS] and --with-icecc, PGO_LAUNCHER put before $CC
+# (unless ax_pgo_compose_cc=no); what stays local, and why, is said here and after each build.
 AC_DEFUN([_AX_PGO_LAUNCHER], [
 PGO_LAUNCHER= PGO_DISTCC_HOSTS=
 AS_IF([test "x$ax_pgo_distcc" != xno && test "x$ax_pgo_icecc" != xno],
@@ -307,8 +300,7 @@ AS_IF([test -n "$PGO_LAUNCHER"], [
 ])
 
 # _AX_PGO_THIN_LAUNCHER: --with-thinlto-workers[=CMDS], pgo-launch/thin-link before $CC (after
-# distcc or icecc): compiles and other links pass through; in the use stage (pgo.mk sets
-# PGO_THIN_LINK_DIR) a link goes to `profopt thin-link`, which splits a -flto=thin one.
+# distcc or icecc).
 AC_DEFUN([_AX_PGO_THIN_LAUNCHER], [
 PGO_THIN_LAUNCHER= PGO_THINLTO_WORKERS=
 AS_IF([test "x$ax_pgo_thin" != xno], [
@@ -319,8 +311,7 @@ AS_IF([test "x$ax_pgo_thin" != xno], [
   cat > pgo-launch/thin-link <<'AX_PGO_EOF'
 #!/bin/sh
 # Written by configure (AX_PGO --with-thinlto-workers): in the use stage (pgo.mk sets
-# PGO_THIN_LINK_DIR) a link runs through profopt thin-link, which runs a -flto=thin link's
-# backend compiles as jobs, on the workers; everything else runs as it is.
+# PGO_THIN_LINK_DIR) a link runs through profopt thin-link; everything else as it is.
 case " $[*] " in *" -c "*) exec "$[@]" ;; esac
 test -n "$PGO_THIN_LINK_DIR" || exec "$[@]"
 exec "$PGO_PROFOPT" thin-link --dir="$PGO_THIN_LINK_DIR" --summary="$PGO_THIN_LINK_DIR/summary.txt" \
@@ -338,8 +329,7 @@ AX_PGO_EOF
   AS_IF([test "x$ax_pgo_compose_cc" != xno], [CC="$PGO_THIN_LAUNCHER $CC"])])
 ])
 
-# _AX_PGO_FIND_PROFOPT: the profopt driver pgo.mk's recipes run (PROFOPT=, or profopt in PATH),
-# checked by running it, so that a missing one stops configure rather than the build.
+# _AX_PGO_FIND_PROFOPT: the profopt driver (PROFOPT=, or profopt in PATH), checked by running it.
 AC_DEFUN([_AX_PGO_FIND_PROFOPT], [
 AC_PATH_PROG([PROFOPT], [profopt])
 AS_IF([test -z "$PROFOPT"],
@@ -352,11 +342,8 @@ AS_IF([test -x "$PROFOPT" && ax_pgo_profopt_version=`"$PROFOPT" --version 2>/dev
 ])
 
 # _AX_PGO_CHECK_PATH(WHAT, PATH): stops configure when PATH holds a character the pipeline
-# cannot carry, naming it.  GNU make splits file names at white space, ends a target's name
-# at ':', reads % as a pattern, [ ] * ? as globs (so a stamp under such a directory is never
-# seen) and # as a comment; make's recipes hand paths to /bin/sh, where & | ; < > ( ) $ \ `
-# and quotes are syntax (a '$y' or '\x' silently becomes another directory); config.status
-# cannot substitute a path with '&'.  Dots, non-ASCII letters and , + - = @ ~ ^ ! { } work.
+# cannot carry, naming it: white space, : % [ ] * ? # for make; & | ; < > ( ) $ \ ` and quotes
+# for the shell of its recipes ('&' for config.status too).
 AC_DEFUN([_AX_PGO_CHECK_PATH], [
 ax_pgo_path="$2"
 AS_CASE([$ax_pgo_path], [*" "*|*"	"*|*"
@@ -498,9 +485,8 @@ AS_CASE([$PGO_TARGET],
 # for a file that is not ELF: the programs of one machine have the same.
 AC_DEFUN([_AX_PGO_ELF_SIG], [`od -An -tx1 -N20 "$1" 2>/dev/null | tr -d ' \n' | cut -c1-12,37-40 | $SED -n '/^7f454c46/p'`])
 
-# _AX_PGO_RUNS(RUNNER): whether RUNNER (shell text, read by the shell as the pipeline's recipes
-# read it; empty: none) runs the test program ./conftest, which starts a thread and prints
-# profopt-runner-ok, within 120 seconds: a runner that hangs would hang the training.
+# _AX_PGO_RUNS(RUNNER, IF-RUNS, IF-NOT): whether RUNNER (shell text; empty: none) runs
+# ./conftest, which prints profopt-runner-ok, within 120 seconds (a hang would hang training).
 AC_DEFUN([_AX_PGO_RUNS], [
 echo "$as_me:$LINENO: running: $1 ./conftest$ac_exeext" >&AS_MESSAGE_LOG_FD
 ax_pgo_out=`eval "$ax_pgo_bound $1 ./conftest$ac_exeext" 2>&AS_MESSAGE_LOG_FD </dev/null`
@@ -529,10 +515,8 @@ AC_DEFUN([_AX_PGO_RUNNER_CHOOSE], [
      _AX_PGO_RUNNER_GIVEN])
 ])
 
-# _AX_PGO_RUNNER: how training runs the programs built for the target.  PGO_RUNNER, a command
-# prefix (empty: directly); PGO_TRAIN_TIMEOUT_SCALE; PGO_NM and PGO_READELF, the target's tools
-# for verify (empty: the driver's defaults); ax_pgo_foreign=yes when the target's programs are
-# not this machine's.  Every runner is proven on a test program, or configure stops.
+# _AX_PGO_RUNNER: how training runs the target's programs (PGO_RUNNER, proven on a test
+# program), PGO_TRAIN_TIMEOUT_SCALE, the target's tools for verify, and ax_pgo_foreign.
 AC_DEFUN([_AX_PGO_RUNNER], [
 ax_pgo_runner_error= ax_pgo_runner_warn= ax_pgo_emulated=no ax_pgo_how=
 ax_pgo_cpu=${PGO_TARGET%%-*}
@@ -557,9 +541,7 @@ dnl pgo.mk makes the programs a qemu runner emulates follow exec (qemu-exec.c).
 AS_IF([test $ax_pgo_emulated = yes && test -n "$PGO_RUNNER"], [PGO_RUNNER_EMULATED=yes], [PGO_RUNNER_EMULATED=no])
 AS_IF([test -n "$ax_pgo_runner_error"], [AC_MSG_ERROR([$ax_pgo_runner_error])])
 AS_IF([test -n "$ax_pgo_runner_warn"], [AC_MSG_WARN([$ax_pgo_runner_warn])])
-dnl A per-task limit measured natively would stop emulated tasks that are only slow: qemu-user
-dnl ran the fixture's instrumented interpreter 3 to 4 times slower than this machine, and
-dnl CPython 4.5 times (an x86-64 guest on x86-64); 10 leaves room.
+dnl Emulated tasks are only slow (qemu-user: 3 to 5 times): 10 leaves room.
 AC_MSG_CHECKING([the factor of the training's timeouts])
 AS_IF([test -n "$PGO_TRAIN_TIMEOUT_SCALE"], [
   AS_CASE([$PGO_TRAIN_TIMEOUT_SCALE], [*@<:@!0-9.@:>@*|.*|*.|*.*.*],
@@ -627,9 +609,8 @@ _AX_PGO_RUNS([], [
 ], [_AX_PGO_FIND_QEMU])
 ])
 
-# _AX_PGO_FIND_QEMU: qemu-CPU (or qemu-CPU-static) with -L of the target's C library: the
-# sysroot that holds the test program's dynamic loader (Debian's cross libc: /usr/TRIPLE),
-# else none (qemu's own default), each proven on the test program.
+# _AX_PGO_FIND_QEMU: qemu-CPU (or qemu-CPU-static) with -L of the sysroot that holds the test
+# program's dynamic loader (Debian's cross libc: /usr/TRIPLE), else none, each proven.
 AC_DEFUN([_AX_PGO_FIND_QEMU], [
 _AX_PGO_SEARCH([qemu-$ax_pgo_qcpu qemu-$ax_pgo_qcpu-static])
 ax_pgo_qemu=$ax_pgo_hit
@@ -652,10 +633,8 @@ AS_IF([test -z "$ax_pgo_qemu"], [
     ax_pgo_cands="$ax_pgo_cands $ax_pgo_d `dirname "$ax_pgo_d"`"])
   AS_IF([test "$ax_cv_pgo_cc_family" = gcc], [ax_pgo_cands="$ax_pgo_cands `$CC $CFLAGS -print-sysroot 2>/dev/null`"])
   ax_pgo_tried=
-  dnl The target's C library installed as this machine's multiarch libraries (Debian's
-  dnl libc6:arm64) holds the loader at its own path: qemu without -L runs the program with that
-  dnl loader and library, where -L of a cross sysroot pairs one glibc's loader with the other's
-  dnl library.
+  dnl Multiarch libraries (Debian's libc6:arm64) hold the loader at its own path: qemu without
+  dnl -L then pairs it with its own library, where -L of a cross sysroot would mix two glibcs.
   ax_pgo_interp_sig=
   AS_IF([test -n "$ax_pgo_interp"], [ax_pgo_interp_sig=_AX_PGO_ELF_SIG([$ax_pgo_interp])])
   AS_IF([test -n "$ax_pgo_interp_sig" && test "x$ax_pgo_interp_sig" = "x$ax_pgo_target_sig"],
@@ -675,13 +654,9 @@ AS_IF([test -z "$ax_pgo_qemu"], [
 # _AX_PGO_FLAGS: the generate/use flags and the merge command for the family.
 AC_DEFUN([_AX_PGO_FLAGS], [
 ax_pgo_update_flag=
-dnl GCC's atomic counters make every counter update a locked add and training much slower;
-dnl clang promotes loop counters to registers and pays
-dnl nearly nothing.  Processes never lose counts either way (libgcov locks each .gcda file;
-dnl clang's %m pool files are locked too); only increments racing between threads of one
-dnl process can be lost in single mode, which -fprofile-correction absorbs, as stock CPython
-dnl (single mode) relies on.  Clang's front-end counters are not promoted either, so
-dnl front-end instrumentation counts in single mode too.
+dnl Atomic counters are a locked add on every update for GCC and clang's front end (clang's IR
+dnl counters live in registers); single mode loses only racing increments between threads,
+dnl which -fprofile-correction absorbs, as stock CPython relies on.
 AS_CASE([$ax_pgo_update],
   [auto], [AS_CASE([$ax_cv_pgo_cc_family/$ax_pgo_instr], [gcc/*|*/frontend], [],
     [_AX_PGO_CHECK_FLAG([-fprofile-update=atomic], [ax_pgo_update_flag=-fprofile-update=atomic])])],
@@ -691,31 +666,24 @@ AS_CASE([$ax_cv_pgo_cc_family],
   [gcc], [
     AS_IF([test "x$with_pgo_instrumentation" != x],
       [AC_MSG_WARN([--with-pgo-instrumentation is a Clang option; ignored for gcc])])
-    dnl GCC looks up a static function's counts by an id computed from its file's path
-    dnl unless told to use its number within the unit: a profile then still fits when the
-    dnl objects are compiled from another directory (an exported profile reused elsewhere).
+    dnl Static functions found by number, not by their file's path: a profile fits objects
+    dnl compiled from another directory.
     ax_pgo_ids=
     _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1], [ax_pgo_ids="--param=profile-func-internal-id=1"])
-    dnl libtool compiles a library's sources twice, PIC and not, and training runs one copy:
-    dnl without interposable globals (as CPython's --enable-optimizations builds) both copies
-    dnl have one control flow, so the merge stage can give the other copy the same counts.
+    dnl libtool's PIC and non-PIC copies of an object then have one control flow, so the merge
+    dnl can give the untrained copy the same counts.
     ax_pgo_nosi=
     _AX_PGO_CHECK_FLAG([-fno-semantic-interposition], [ax_pgo_nosi=-fno-semantic-interposition])
-    dnl Where a source differs under #ifdef PIC the two copies differ anyway: the instrumented
-    dnl build writes each object's notes (.gcno), so the merge copies only the functions alike.
+    dnl The notes (.gcno) let the merge copy only functions alike in both (not #ifdef PIC's).
     PGO_GEN_CFLAGS="-fprofile-generate -ftest-coverage $ax_pgo_update_flag $ax_pgo_ids $ax_pgo_nosi"
     PGO_GEN_LDFLAGS=$PGO_GEN_CFLAGS
     PGO_USE_CFLAGS="-fprofile-use -fprofile-correction $ax_pgo_ids $ax_pgo_nosi"],
   [clang|apple-clang], [
-    dnl Value profiling (indirect calls) runs out of its static counters in a large program,
-    dnl and the runtime then writes a warning to stderr of every process, which fails tests
-    dnl that compare stderr: allocate 8 counters per site, as large PGO users do.  Only where
-    dnl clang takes the option twice (LLVM 15 and later): build systems repeat CFLAGS (CPython
-    dnl 3.14's HACL modules do), and clang 14 refuses a repeated -mllvm option.
+    dnl Value profiling out of counters warns on every process's stderr (failing tests that
+    dnl compare it): 8 per site, where clang takes the option twice (LLVM 15 and later; build
+    dnl systems repeat CFLAGS, and clang 14 refuses a repeated -mllvm option).
     ax_pgo_vp=
     _AX_PGO_CHECK_FLAG([-mllvm -vp-counters-per-site=8 -mllvm -vp-counters-per-site=8], [ax_pgo_vp="-mllvm -vp-counters-per-site=8"])
-    dnl IR instrumentation counts after clang's first optimizations, the front end's on the
-    dnl source's own branches; which gives the faster program depends on the program.
     AS_CASE([$ax_pgo_instr],
       [ir], [ax_pgo_gen=-fprofile-generate ax_pgo_use=-fprofile-use],
       [frontend], [ax_pgo_gen=-fprofile-instr-generate ax_pgo_use=-fprofile-instr-use],
@@ -726,8 +694,7 @@ AS_CASE([$ax_cv_pgo_cc_family],
     dnl The -mllvm option is for the compiler only: given twice (CFLAGS and LDFLAGS on one
     dnl link line) clang refuses it.
     PGO_GEN_LDFLAGS="$ax_pgo_gen $ax_pgo_update_flag"
-    dnl The use flags name the profile by its content (pgo.mk's PGO_USE_PROFDATA), so that no
-    dnl older file under one fixed name can be compiled with, here or on a distributed worker.
+    dnl The profile named by its content (pgo.mk's PGO_USE_PROFDATA): never a stale file.
     PGO_USE_CFLAGS="$ax_pgo_use="'$(PGO_USE_PROFDATA)'],
   [PGO_GEN_CFLAGS= PGO_GEN_LDFLAGS= PGO_USE_CFLAGS=])
 dnl Partial training: GCC only (clang already compiles functions without counts normally).
@@ -739,9 +706,7 @@ AS_IF([test "x$ax_pgo_partial" != xno], [
     [AC_MSG_WARN([--enable-pgo-partial-training is a GCC option; ignored for $ax_cv_pgo_cc_family])])
 ])
 PGO_USE_LDFLAGS=$PGO_USE_CFLAGS
-dnl clang 14 and later write DWARF 5, which valgrind 3.19 cannot read, and make pgo-bench counts
-dnl the programs' instructions under it: DWARF 4 (the version -g writes; no -g, no debug
-dnl information), in compiles only (a link would call the switch unused).
+dnl DWARF 4 for valgrind 3.19 (make pgo-bench), which cannot read clang's DWARF 5; compiles only.
 AS_IF([test -n "$PGO_USE_CFLAGS"], [AS_CASE([$ax_cv_pgo_cc_family], [clang|apple-clang], [
   _AX_PGO_CHECK_FLAG([-fdebug-default-version=4], [
     PGO_GEN_CFLAGS="$PGO_GEN_CFLAGS -fdebug-default-version=4"
@@ -764,12 +729,9 @@ AS_IF([test "x$ax_pgo_cs" != xno], [
 ])
 ])
 
-# _AX_PGO_DISPATCH: whether $CC merges the computed gotos of an interpreter's dispatch into
-# one indirect jump (LLVM 19: llvm/llvm-project#106846), on a small computed-goto loop; if so,
-# and --disable-pgo-dispatch-fix was not given, the flags that undo it: PGO_DISPATCH_CFLAGS,
-# added to every compile's flags, and PGO_DISPATCH_LDFLAGS for a link with LTO (the linker
-# plugin generates the code there; a link without LTO refuses them).  PGO_DISPATCH_REF_CFLAGS:
-# the flags of verify's reference compile of an eval loop (those that undo it, where they do).
+# _AX_PGO_DISPATCH: whether $CC merges the computed gotos of an interpreter's dispatch into one
+# indirect jump (LLVM 19: llvm/llvm-project#106846), on a small computed-goto loop; if so, the
+# flags that undo it (PGO_DISPATCH_CFLAGS, PGO_DISPATCH_LDFLAGS for an LTO link; REF_CFLAGS).
 AC_DEFUN([_AX_PGO_DISPATCH], [
 PGO_DISPATCH_CFLAGS= PGO_DISPATCH_LDFLAGS= PGO_DISPATCH_REF_CFLAGS=
 dnl Distinct handlers, so that no compiler merges them for being alike: one goto each, and one
@@ -810,12 +772,9 @@ PGO_GEN_CFLAGS="$PGO_GEN_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
 PGO_USE_CFLAGS="$PGO_USE_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
 ])
 
-# _AX_PGO_DISPATCH_PARTITION: GCC keeps the computed gotos apart without a profile, but with one
-# it moves the handlers training never ran into the function's cold part, and a jump from there
-# to the shared computed goto crosses sections, which GCC does not duplicate: the untrained
-# handlers share one indirect jump.  A profile of the loop with half its handlers run shows
-# it; -fno-reorder-blocks-and-partition (as for BOLT) keeps them apart.  Natively only (the
-# probe's program runs).
+# _AX_PGO_DISPATCH_PARTITION: with a profile, GCC moves untrained handlers to the cold part,
+# where they share one indirect jump (it does not duplicate across sections); a loop trained on
+# half its handlers shows it, -fno-reorder-blocks-and-partition undoes it.  Natively only.
 AC_DEFUN([_AX_PGO_DISPATCH_PARTITION], [
 AC_CACHE_CHECK([how many of $ax_pgo_sites computed gotos $CC keeps apart when training ran half the handlers],
   [ax_cv_pgo_dispatch_trained], [
@@ -887,10 +846,8 @@ AX_PGO_EOF
 ax_pgo_ijmp='(^|@<:@ 	@:>@)(notrack@<:@ 	@:>@+)?(jmpq?@<:@ 	@:>@+\*|br@<:@ 	@:>@+x|jr@<:@ 	@:>@|bctr)'
 ])
 
-# _AX_PGO_DISPATCH_JUMPS(FLAGS, VAR, [LINK-FLAGS]): VAR is the number of indirect jumps in
-# the computed-goto loop (ax_pgo_labels, ax_pgo_ops) compiled at -O3 with FLAGS: in its
-# assembly, or with LINK-FLAGS in the program a ThinLTO link makes (disassembled); empty
-# when it does not compile or link.
+# _AX_PGO_DISPATCH_JUMPS(FLAGS, VAR, [LINK-FLAGS]): VAR, the indirect jumps of the loop at -O3
+# with FLAGS (with LINK-FLAGS: in a ThinLTO link's program), or empty when it does not build.
 AC_DEFUN([_AX_PGO_DISPATCH_JUMPS], [
 $2=
 _AX_PGO_DISPATCH_SOURCE([int main(int argc, char **argv) { long s@<:@4@:>@ = {argc}; return (int)conftest_eval((const unsigned char *)argv@<:@0@:>@, s); }])
