@@ -103,68 +103,48 @@
 
 #serial 11
 
+# _AX_PGO_ARG(enable|with, NAME, OPTION, HELP, VAR, [DEFAULT]): the option's value in VAR, else
+# DEFAULT (none: VAR unchanged).
+AC_DEFUN([_AX_PGO_ARG], [m4_if([$1], [enable], [AC_ARG_ENABLE], [AC_ARG_WITH])([$2],
+  [AS_HELP_STRING([$3], [$4])], [$5=$$1val], m4_ifval([$6], [[$5=$6]]))])
+
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
 AC_REQUIRE([AC_PROG_SED])
-AC_ARG_ENABLE([optimizations],
-  [AS_HELP_STRING([--enable-optimizations],
-    [build with profile-guided optimization (instrument, train, rebuild)])],
-  [ax_pgo_enabled=$enableval], [ax_pgo_enabled=no])
-AC_ARG_WITH([llvm-profdata],
-  [AS_HELP_STRING([--with-llvm-profdata=PATH],
-    [llvm-profdata to merge clang profiles (default: the one matching clang)])],
-  [LLVM_PROFDATA=$withval])
-AC_ARG_WITH([pgo-profile-update],
-  [AS_HELP_STRING([--with-pgo-profile-update=MODE],
-    [counter updates in the instrumented build: atomic (clang's default), prefer-atomic or single (gcc's default)])],
-  [ax_pgo_update=$withval], [ax_pgo_update=${ax_pgo_update_default:-auto}])
-AC_ARG_WITH([pgo-instrumentation],
-  [AS_HELP_STRING([--with-pgo-instrumentation=KIND],
-    [Clang: ir (counts in LLVM IR) or frontend (counts in clang's front end, as stock CPython does); default: ir, unless the configure script chooses (profopt's: by CPython version)])],
-  [ax_pgo_instr=$withval], [ax_pgo_instr=${ax_pgo_instr_default-ir}])
-AC_ARG_ENABLE([pgo-partial-training],
-  [AS_HELP_STRING([--enable-pgo-partial-training],
-    [GCC: compile code the training never ran as without a profile, not for size])],
-  [ax_pgo_partial=$enableval], [ax_pgo_partial=no])
-AC_ARG_ENABLE([pgo-dispatch-fix],
-  [AS_HELP_STRING([--disable-pgo-dispatch-fix],
-    [compile as the compiler does by default even where it merges every computed goto of an interpreter's dispatch into one indirect jump (clang 19); default: where configure finds it does, with the flags that undo it (--enable-pgo-dispatch-fix: their absence is an error)])],
-  [ax_pgo_dispatch=$enableval], [ax_pgo_dispatch=auto])
-AC_ARG_ENABLE([pgo-cs],
-  [AS_HELP_STRING([--enable-pgo-cs],
-    [Clang: context-sensitive PGO (a second instrumented build and training)])],
-  [ax_pgo_cs=$enableval], [ax_pgo_cs=no])
+_AX_PGO_ARG([enable], [optimizations], [--enable-optimizations],
+  [build with profile-guided optimization (instrument, train, rebuild)], [ax_pgo_enabled], [no])
+_AX_PGO_ARG([with], [llvm-profdata], [--with-llvm-profdata=PATH],
+  [llvm-profdata to merge clang profiles (default: the one matching clang)], [LLVM_PROFDATA], [])
+_AX_PGO_ARG([with], [pgo-profile-update], [--with-pgo-profile-update=MODE],
+  [counter updates in the instrumented build: atomic (clang's default), prefer-atomic or single (gcc's default)], [ax_pgo_update], [${ax_pgo_update_default:-auto}])
+_AX_PGO_ARG([with], [pgo-instrumentation], [--with-pgo-instrumentation=KIND],
+  [Clang: ir (counts in LLVM IR) or frontend (counts in clang's front end, as stock CPython does); default: ir, unless the configure script chooses (profopt's: by CPython version)], [ax_pgo_instr], [${ax_pgo_instr_default-ir}])
+_AX_PGO_ARG([enable], [pgo-partial-training], [--enable-pgo-partial-training],
+  [GCC: compile code the training never ran as without a profile, not for size], [ax_pgo_partial], [no])
+_AX_PGO_ARG([enable], [pgo-dispatch-fix], [--disable-pgo-dispatch-fix],
+  [compile as the compiler does by default even where it merges every computed goto of an interpreter's dispatch into one indirect jump (clang 19); default: where configure finds it does, with the flags that undo it (--enable-pgo-dispatch-fix: their absence is an error)], [ax_pgo_dispatch], [auto])
+_AX_PGO_ARG([enable], [pgo-cs], [--enable-pgo-cs],
+  [Clang: context-sensitive PGO (a second instrumented build and training)], [ax_pgo_cs], [no])
 dnl Context-sensitive PGO builds on IR instrumentation: it wins over a default of frontend.
 AS_IF([test "x$ax_pgo_cs" != xno && test "x$with_pgo_instrumentation" = x], [ax_pgo_instr=ir])
-AC_ARG_ENABLE([bolt],
-  [AS_HELP_STRING([--enable-bolt],
-    [optimize the linked program's layout with LLVM BOLT after the PGO build (default: ]m4_ifdef([AX_PGO_BOLT_DEFAULT_HELP], [AX_PGO_BOLT_DEFAULT_HELP], [no])[)])],
-  [ax_pgo_bolt=$enableval], [ax_pgo_bolt=${ax_pgo_bolt_default:-no}])
-AC_ARG_WITH([llvm-bolt],
-  [AS_HELP_STRING([--with-llvm-bolt=PATH], [llvm-bolt for --enable-bolt (merge-fdata is looked for beside it)])],
-  [LLVM_BOLT=$withval])
+_AX_PGO_ARG([enable], [bolt], [--enable-bolt],
+  [optimize the linked program's layout with LLVM BOLT after the PGO build (default: ]m4_ifdef([AX_PGO_BOLT_DEFAULT_HELP], [AX_PGO_BOLT_DEFAULT_HELP], [no])[)], [ax_pgo_bolt], [${ax_pgo_bolt_default:-no}])
+_AX_PGO_ARG([with], [llvm-bolt], [--with-llvm-bolt=PATH],
+  [llvm-bolt for --enable-bolt (merge-fdata is looked for beside it)], [LLVM_BOLT], [])
 AC_ARG_VAR([LLVM_BOLT], [llvm-bolt for --enable-bolt])
 AC_ARG_VAR([MERGE_FDATA], [merge-fdata of the same LLVM version as llvm-bolt])
 AC_ARG_VAR([LLVM_PROFDATA], [llvm-profdata of the same LLVM version as clang])
 AC_ARG_VAR([PROFOPT], [the profopt driver pgo.mk runs (default: profopt in PATH)])
-AC_ARG_WITH([pgo-runner],
-  [AS_HELP_STRING([--with-pgo-runner=CMD],
-    [run the target's programs (training, the checks of the pipeline) through CMD, e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu', an ssh command or a script (default, when this machine cannot run them itself: the qemu-user emulator of the target, with its C library); --without-pgo-runner runs them directly, unchecked])],
-  [ax_pgo_runner=$withval], [ax_pgo_runner=auto])
+_AX_PGO_ARG([with], [pgo-runner], [--with-pgo-runner=CMD],
+  [run the target's programs (training, the checks of the pipeline) through CMD, e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu', an ssh command or a script (default, when this machine cannot run them itself: the qemu-user emulator of the target, with its C library); --without-pgo-runner runs them directly, unchecked], [ax_pgo_runner], [auto])
 AC_ARG_VAR([PGO_RUNNER], [command that runs the target's programs for training (as --with-pgo-runner)])
 AC_ARG_VAR([PGO_TRAIN_TIMEOUT_SCALE], [factor of the training's timeouts (default: 10 where the target's programs are emulated, else 1)])
-AC_ARG_WITH([distcc],
-  [AS_HELP_STRING([--with-distcc@<:@=HOSTS@:>@],
-    [compile through distcc, the profile compiles of both PGO stages on its workers where the compiler allows it (HOSTS: a DISTCC_HOSTS list; default: distcc's own, DISTCC_HOSTS or its hosts file)])],
-  [ax_pgo_distcc=$withval], [ax_pgo_distcc=no])
-AC_ARG_WITH([icecc],
-  [AS_HELP_STRING([--with-icecc@<:@=PATH@:>@],
-    [compile through icecream (icecc), its scheduler choosing the workers as its users set it up])],
-  [ax_pgo_icecc=$withval], [ax_pgo_icecc=no])
-AC_ARG_WITH([thinlto-workers],
-  [AS_HELP_STRING([--with-thinlto-workers@<:@=CMDS@:>@],
-    [clang: run a -flto=thin link's backend compiles as jobs of their own in the profile-use stage, on workers (CMDS: commands that each run a shell line on a worker, as 'ssh HOST' does, separated by ';'; without CMDS: here, in parallel)])],
-  [ax_pgo_thin=$withval], [ax_pgo_thin=no])
+_AX_PGO_ARG([with], [distcc], [--with-distcc@<:@=HOSTS@:>@],
+  [compile through distcc, the profile compiles of both PGO stages on its workers where the compiler allows it (HOSTS: a DISTCC_HOSTS list; default: distcc's own, DISTCC_HOSTS or its hosts file)], [ax_pgo_distcc], [no])
+_AX_PGO_ARG([with], [icecc], [--with-icecc@<:@=PATH@:>@],
+  [compile through icecream (icecc), its scheduler choosing the workers as its users set it up], [ax_pgo_icecc], [no])
+_AX_PGO_ARG([with], [thinlto-workers], [--with-thinlto-workers@<:@=CMDS@:>@],
+  [clang: run a -flto=thin link's backend compiles as jobs of their own in the profile-use stage, on workers (CMDS: commands that each run a shell line on a worker, as 'ssh HOST' does, separated by ';'; without CMDS: here, in parallel)], [ax_pgo_thin], [no])
 
 _AX_PGO_COMPILER_ID
 dnl The machine the compiler builds for (clang --target=T says T): the emulator to look for.
