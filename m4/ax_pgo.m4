@@ -43,42 +43,24 @@
 #     PGO_ENABLED               yes or no
 #     PROFOPT                   the profopt driver (with --enable-optimizations)
 #     PGO_CC_FAMILY             gcc, clang, apple-clang or unknown
-#     PGO_CC_VERSION            e.g. 14.0.6; PGO_CC_MAJOR e.g. 14
-#     PGO_PROFILE_TOOL          path of llvm-profdata (empty for gcc)
-#     PGO_PROFILE_TOOL_VERSION  its version
-#     LLVM_PROFDATA             the same (empty for gcc)
-#     PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS   instrumented build
-#     PGO_USE_CFLAGS, PGO_USE_LDFLAGS   profile-use build; for clang they
-#                               refer to $(PGO_USE_PROFDATA), the merged
-#                               profile named by its content, which pgo.mk
-#                               defines
-#     PGO_CS, PGO_CSGEN_CFLAGS, PGO_CSGEN_LDFLAGS   --enable-pgo-cs (clang):
-#                               yes, and the second instrumented build's flags
+#     PGO_CC_VERSION, PGO_CC_MAJOR   e.g. 14.0.6 and 14
+#     LLVM_PROFDATA, PGO_PROFILE_TOOL, PGO_PROFILE_TOOL_VERSION   clang's llvm-profdata
+#     PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS   the instrumented build
+#     PGO_USE_CFLAGS, PGO_USE_LDFLAGS   the profile-use build (clang's name $(PGO_USE_PROFDATA))
+#     PGO_CS, PGO_CSGEN_CFLAGS, PGO_CSGEN_LDFLAGS   --enable-pgo-cs: yes, the second build's flags
 #     PGO_BOLT, LLVM_BOLT, MERGE_FDATA   --enable-bolt: yes, and its tools
-#     PGO_BOLT_LDFLAGS          -Wl,--emit-relocs: link the profile-use build with it
-#     PGO_BOLT_ICF              -icf=safe from LLVM 20, else -icf=0
-#     PGO_BOLT_CFLAGS           GCC: -fno-reorder-blocks-and-partition
+#     PGO_BOLT_LDFLAGS, PGO_BOLT_CFLAGS, PGO_BOLT_ICF   its flags (link the use build with the first)
 #     PGO_TARGET                the machine the compiler builds for ($CC -dumpmachine)
-#     PGO_RUNNER                the command that runs the target's programs for
-#                               training (empty: directly)
-#     PGO_RUNNER_EMULATED       yes when PGO_RUNNER is qemu-user (pgo.mk then makes
-#                               the programs it runs follow exec), else no
+#     PGO_RUNNER                what runs the target's programs for training (empty: directly)
+#     PGO_RUNNER_EMULATED       yes under qemu-user (pgo.mk makes its programs follow exec)
 #     PGO_TRAIN_TIMEOUT_SCALE   factor of the training's timeouts (10 emulated, else 1)
-#     PGO_NM, PGO_READELF       a cross GCC's nm and readelf, for verify (else empty)
-#     PGO_OBJDUMP               a cross build's objdump (the target's, or llvm-objdump), for
-#                               verify's dispatch check (else empty)
-#     PGO_DISPATCH_CFLAGS, PGO_DISPATCH_LDFLAGS   where the compiler merges an interpreter's
-#                               computed gotos (clang 19; GCC's profile-use build, in the cold
-#                               part), the flags that undo it: the first are in the generate,
-#                               use and cs flags already (GCC's: in its use link flags too), the
-#                               second for a clang link with LTO (--disable-pgo-dispatch-fix:
-#                               both empty)
+#     PGO_NM, PGO_READELF, PGO_OBJDUMP   a cross build's tools for verify (else empty)
+#     PGO_DISPATCH_CFLAGS, PGO_DISPATCH_LDFLAGS   the flags that keep an interpreter's computed
+#                               gotos apart where the compiler merges them (the first already in
+#                               the generate, use and cs flags; the second for an LTO link)
 #     PGO_DISPATCH_REF_CFLAGS   those flags for verify's reference compile of an eval loop
-#     PGO_LAUNCHER              distcc or icecc (--with-distcc, --with-icecc), else empty
-#     PGO_DISTCC_HOSTS          the HOSTS of --with-distcc=HOSTS (pgo.mk exports it as
-#                               DISTCC_HOSTS; empty: distcc's own setting)
-#     PGO_THIN_LAUNCHER         pgo-launch/thin-link (--with-thinlto-workers), else empty
-#     PGO_THINLTO_WORKERS       its worker commands, ';' between them (empty: backends here)
+#     PGO_LAUNCHER, PGO_DISTCC_HOSTS   distcc or icecc, and --with-distcc's HOSTS
+#     PGO_THIN_LAUNCHER, PGO_THINLTO_WORKERS   --with-thinlto-workers: pgo-launch/thin-link, CMDS
 #
 #   A configure script may set before AX_PGO: ax_pgo_update_default (the
 #   counter update mode), ax_pgo_instr_default (ir or frontend), and
