@@ -230,18 +230,17 @@ static int run_round(const struct thin_plan *p, struct thin_module *m, const int
 	for (int k = 0; k < n; k++) {
 		struct thin_module *mod = &m[idx[k]];
 		mod->seconds = jobs[k].end - jobs[k].start;
-		const char *unused = remote && !mod->why_here ? take_remote_object(mod, jobs[k].result) : NULL;
-		int ok = jobs[k].result == RESULT_PASSED && !(remote && (mod->why_here || unused));
-		mod->failed = !ok;
-		if (!ok && !(remote && mod->why_here))
+		int packed = remote && !mod->why_here; /* else it never ran: why_here says why */
+		const char *unused = packed ? take_remote_object(mod, jobs[k].result) : NULL;
+		mod->failed = remote ? !packed || unused : jobs[k].result != RESULT_PASSED;
+		if (mod->failed && (packed || !remote))
 			tell_failure(&jobs[k], s);
-		if (!ok) {
-			if (remote && !mod->why_here)
-				mod->why_here = unused;
+		if (mod->failed) {
+			mod->why_here = packed ? unused : mod->why_here;
 			mod->worker = NULL;
 			failed++;
 		}
-		if (remote) {
+		if (packed) {
 			char *tar = xasprintf("%s/%d.tar", p->job_dir, idx[k]);
 			unlink(tar); /* a copy of the module and its imports: python's add up to a GB */
 			free(tar);

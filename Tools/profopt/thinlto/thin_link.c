@@ -1,10 +1,7 @@
-/* thin_link.c - `profopt thin-link -- LINK COMMAND`: a clang ThinLTO link whose backends run
- * as separate jobs, on workers when given, so that the serial link shrinks to the index step
- * and a native link.  A launcher before $CC: every other command (a compile, a link without
- * -flto=thin) is run unchanged.  Steps: archives become thin archives of their extracted
- * members (a backend needs each module as a file); the link runs with thinlto-index-only,
- * writing DIR/MODULE.thinlto.bc and .imports; each backend compiles MODULE with its index;
- * the link runs again with the native objects in the modules' places. */
+/* thin_link.c - `profopt thin-link -- LINK COMMAND`: a clang ThinLTO link whose backends run as
+ * jobs, on workers when given (a launcher before $CC: any other command runs unchanged).  Archives
+ * become thin archives of their members; the link runs with thinlto-index-only; each backend
+ * compiles a module with its index; the link runs again with the native objects. */
 #include "commands.h"
 #include "lib/lines.h"
 #include "lib/output.h"
@@ -318,19 +315,6 @@ static char *index_prefix(const struct link_state *s)
 	return b.data;
 }
 
-static char **with_args(char **link, const char *const *more)
-{
-	int n = 0, m = 0;
-	while (link[n])
-		n++;
-	while (more[m])
-		m++;
-	char **argv = xcalloc(n + m + 1, sizeof *argv);
-	memcpy(argv, link, n * sizeof *argv);
-	memcpy(argv + n, more, m * sizeof *argv);
-	return argv;
-}
-
 /* The index-only link: every module's DIR/MODULE.thinlto.bc and .imports, and the list. */
 static int index_link(struct link_state *s, const char *list)
 {
@@ -340,9 +324,13 @@ static int index_link(struct link_state *s, const char *list)
 	char *a = xasprintf(lld ? "-Wl,--thinlto-index-only=%s" : "-Wl,-plugin-opt,thinlto-index-only=%s", list);
 	char *c = xasprintf(lld ? "-Wl,--thinlto-prefix-replace=;%s/" : "-Wl,-plugin-opt,thinlto-prefix-replace=;%s/",
 			    s->prefix);
-	const char *more[] = {a, lld ? "-Wl,--thinlto-emit-imports-files" : "-Wl,-plugin-opt,thinlto-emit-imports-files", c,
-			      NULL};
-	char **argv = with_args(s->link, more);
+	const char *more[] = {a, lld ? "-Wl,--thinlto-emit-imports-files" : "-Wl,-plugin-opt,thinlto-emit-imports-files", c};
+	int n = 0;
+	while (s->link[n])
+		n++;
+	char **argv = xcalloc(n + 4, sizeof *argv);
+	memcpy(argv, s->link, n * sizeof *argv);
+	memcpy(argv + n, more, sizeof more);
 	int rc = run_here(argv);
 	struct stat st;
 	if (stat(s->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
