@@ -26,12 +26,7 @@ struct thin_plan {
 	double timeout;         /* per job, seconds (0: none) */
 };
 
-/* Module i of the link, PATH: its imports (PREFIX/PATH.imports), its object DIR/native/i.o. */
-int thin_module_load(struct thin_module *m, const char *prefix, const char *dir, const char *path, int i, char *err,
-		     size_t errlen);
 /* Runs every backend: 0, or the number that wrote no object (their logs named on stderr). */
 int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n);
-/* How many ran on the workers; why the others ran here, appended to why ("; " between). */
-int thin_remote_count(const struct thin_module *m, int n, struct buf *why);
 
 #endif

@@ -339,6 +339,26 @@ static int index_link(struct link_state *s, const char *list)
 	return rc;
 }
 
+/* PREFIX/PATH.imports: the modules PATH's index imports from, NULL-terminated. */
+static char **read_imports(const char *prefix, const char *path)
+{
+	char err[600], *file = xasprintf("%s/%s.imports", prefix, path), **v = NULL;
+	struct lines l;
+	if (lines_read(&l, file, LINES_NAMES, 4096, err, sizeof err) < 0)
+		fatal("%s", err);
+	int n = 0, cap = 0;
+	for (char *line; (line = lines_next(&l));) {
+		v = grow_array(v, n + 2, &cap, sizeof *v, 8);
+		v[n++] = xstrdup(line);
+	}
+	v = grow_array(v, n + 1, &cap, sizeof *v, 8);
+	v[n] = NULL;
+	lines_free(&l), free(file);
+	return v;
+}
+
+/* Module i, PATH, its index PREFIX/PATH.thinlto.bc and its object DIR/native/i.o, for each
+ * module of the index-only link's list. */
 static void load_modules(struct link_state *s, const char *list)
 {
 	char err[600];
@@ -353,8 +373,10 @@ static void load_modules(struct link_state *s, const char *list)
 		s->mods = grow_array(s->mods, s->nmods, &cap, sizeof *s->mods, 64);
 		struct thin_module *m = &s->mods[s->nmods];
 		memset(m, 0, sizeof *m);
-		if (thin_module_load(m, s->prefix, s->dir, line + dlen + 1, s->nmods, err, sizeof err) < 0)
-			fatal("%s", err);
+		m->path = xstrdup(line + dlen + 1);
+		m->index = xasprintf("%s/%s.thinlto.bc", s->prefix, m->path);
+		m->native = xasprintf("%s/native/%d.o", s->dir, s->nmods);
+		m->imports = read_imports(s->prefix, m->path);
 		if (!file_starts_with(m->path, "BC\xC0\xDE", 4))
 			fatal("%s is not LLVM bitcode, yet the link listed it", printable(m->path));
 		s->nmods++;
@@ -555,9 +577,13 @@ static char *link_dir(const char *base, const char *out)
 static void backends_summary(const struct link_state *s, const struct thin_link_options *o, struct buf *summary)
 {
 	struct buf why = {0};
-	int remote = thin_remote_count(s->mods, s->nmods, &why), failed = 0;
-	for (int i = 0; i < s->nmods; i++)
-		failed += s->mods[i].failed;
+	int remote = 0, failed = 0;
+	for (int i = 0; i < s->nmods; i++) {
+		const struct thin_module *m = &s->mods[i];
+		remote += m->worker != NULL, failed += m->failed;
+		if (!m->worker && m->why_here && !strstr(why.data ? why.data : "", m->why_here))
+			buf_printf(&why, "%s%s", why.len ? "; " : "", m->why_here);
+	}
 	buf_printf(summary, "thin-link (%s): %d of %d backends on the workers, %d here", printable(s->out), remote, s->nmods,
 		   s->nmods - remote - failed);
 	if (failed)
