@@ -283,10 +283,9 @@ AX_PGO_EOF
   PGO_THIN_LAUNCHER=`pwd`/pgo-launch/thin-link
   dnl the workers as thin-link takes them: split at ';', blank ones dropped (none: all here)
   ax_pgo_thin_list=`printf '%s' "$PGO_THINLTO_WORKERS" | awk -v RS=';' '{ gsub(/^@<:@ \t\n@:>@+|@<:@ \t\n@:>@+$/, "") } NF { printf "%s%s", (n++ ? "; " : ""), $[0] }'`
-  ax_pgo_thin_where="on: $ax_pgo_thin_list"
-  AS_IF([test -z "$ax_pgo_thin_list"], [ax_pgo_thin_where=here])
-  AS_IF([test -z "$ax_pgo_thin_list" && test -n "$PGO_THINLTO_WORKERS"],
-    [ax_pgo_thin_where="here (the worker list names no command)"])
+  AS_IF([test -n "$ax_pgo_thin_list"], [ax_pgo_thin_where="on: $ax_pgo_thin_list"],
+    [test -n "$PGO_THINLTO_WORKERS"], [ax_pgo_thin_where="here (the worker list names no command)"],
+    [ax_pgo_thin_where=here])
   AC_MSG_NOTICE([ThinLTO links of the use stage run their backends through profopt thin-link, $ax_pgo_thin_where])
   AS_IF([test "x$ax_pgo_compose_cc" != xno], [CC="$PGO_THIN_LAUNCHER $CC"])])
 ])
@@ -630,12 +629,10 @@ AS_CASE([$ax_cv_pgo_cc_family],
       [AC_MSG_WARN([--with-pgo-instrumentation is a Clang option; ignored for gcc])])
     dnl Static functions found by number, not by their file's path: a profile fits objects
     dnl compiled from another directory.
-    ax_pgo_ids=
-    _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1], [ax_pgo_ids="--param=profile-func-internal-id=1"])
+    _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1], [ax_pgo_ids=--param=profile-func-internal-id=1], [ax_pgo_ids=])
     dnl libtool's PIC and non-PIC copies of an object then have one control flow, so the merge
     dnl can give the untrained copy the same counts.
-    ax_pgo_nosi=
-    _AX_PGO_CHECK_FLAG([-fno-semantic-interposition], [ax_pgo_nosi=-fno-semantic-interposition])
+    _AX_PGO_CHECK_FLAG([-fno-semantic-interposition], [ax_pgo_nosi=-fno-semantic-interposition], [ax_pgo_nosi=])
     dnl The notes (.gcno) let the merge copy only functions alike in both (not #ifdef PIC's).
     PGO_GEN_CFLAGS="-fprofile-generate -ftest-coverage $ax_pgo_update_flag $ax_pgo_ids $ax_pgo_nosi"
     PGO_GEN_LDFLAGS=$PGO_GEN_CFLAGS
@@ -644,8 +641,8 @@ AS_CASE([$ax_cv_pgo_cc_family],
     dnl Value profiling out of counters warns on every process's stderr (failing tests that
     dnl compare it): 8 per site, where clang takes the option twice (LLVM 15 and later; build
     dnl systems repeat CFLAGS, and clang 14 refuses a repeated -mllvm option).
-    ax_pgo_vp=
-    _AX_PGO_CHECK_FLAG([-mllvm -vp-counters-per-site=8 -mllvm -vp-counters-per-site=8], [ax_pgo_vp="-mllvm -vp-counters-per-site=8"])
+    _AX_PGO_CHECK_FLAG([-mllvm -vp-counters-per-site=8 -mllvm -vp-counters-per-site=8],
+      [ax_pgo_vp="-mllvm -vp-counters-per-site=8"], [ax_pgo_vp=])
     AS_CASE([$ax_pgo_instr],
       [ir], [ax_pgo_gen=-fprofile-generate ax_pgo_use=-fprofile-use],
       [frontend], [ax_pgo_gen=-fprofile-instr-generate ax_pgo_use=-fprofile-instr-use],
@@ -709,12 +706,9 @@ AC_CACHE_CHECK([how many of $ax_pgo_sites computed gotos $CC keeps apart], [ax_c
   _AX_PGO_DISPATCH_JUMPS([], [ax_pgo_n])
   ax_cv_pgo_dispatch_jumps=${ax_pgo_n:-unknown (it does not compile the loop)}])
 ax_pgo_fix="-mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000"
-ax_pgo_merged=no
-AS_CASE([$ax_cv_pgo_dispatch_jumps], [*@<:@!0-9@:>@*], [],
-  [AS_IF([test "$ax_cv_pgo_dispatch_jumps" -lt `expr $ax_pgo_sites / 2`], [ax_pgo_merged=yes])])
 dnl The flags are found even under --disable-pgo-dispatch-fix: verify's reference compile of
 dnl the eval loop (PGO_DISPATCH_REF_CFLAGS) shows what the compiler can keep apart.
-AS_IF([test $ax_pgo_merged = no], [],
+AS_IF([test "$ax_cv_pgo_dispatch_jumps" -lt `expr $ax_pgo_sites / 2` 2>/dev/null],
   [AC_CACHE_CHECK([whether $ax_pgo_fix keeps them apart], [ax_cv_pgo_dispatch_fixed], [
     dnl (given twice: a build system that repeats its flags must not fail on them)
     _AX_PGO_DISPATCH_JUMPS([$ax_pgo_fix $ax_pgo_fix], [ax_pgo_n])
@@ -761,14 +755,13 @@ AC_CACHE_CHECK([how many of $ax_pgo_sites computed gotos $CC keeps apart when tr
   rm -f conftest.s conftest.gcda conftest.$ac_objext conftest$ac_exeext conftest.$ac_ext])
 dnl (the untrained half merged: fewer than 90% of the gotos)
 ax_pgo_most=`expr $ax_pgo_sites \* 9 / 10`
-AS_CASE([$ax_cv_pgo_dispatch_trained], [*@<:@!0-9@:>@*], [], [
-  AS_IF([test "$ax_cv_pgo_dispatch_trained" -lt $ax_pgo_most], [
-    AC_MSG_CHECKING([whether -fno-reorder-blocks-and-partition keeps them apart])
-    AS_IF([test "$ax_cv_pgo_dispatch_partition" -ge $ax_pgo_most 2>/dev/null], [
-      AC_MSG_RESULT([yes ($ax_cv_pgo_dispatch_partition)])
-      PGO_DISPATCH_CFLAGS=-fno-reorder-blocks-and-partition
-      PGO_USE_LDFLAGS="$PGO_USE_LDFLAGS -fno-reorder-blocks-and-partition"],
-      [AC_MSG_RESULT([no ($ax_cv_pgo_dispatch_partition)])])])])
+AS_IF([test "$ax_cv_pgo_dispatch_trained" -lt $ax_pgo_most 2>/dev/null], [
+  AC_MSG_CHECKING([whether -fno-reorder-blocks-and-partition keeps them apart])
+  AS_IF([test "$ax_cv_pgo_dispatch_partition" -ge $ax_pgo_most 2>/dev/null], [
+    AC_MSG_RESULT([yes ($ax_cv_pgo_dispatch_partition)])
+    PGO_DISPATCH_CFLAGS=-fno-reorder-blocks-and-partition
+    PGO_USE_LDFLAGS="$PGO_USE_LDFLAGS -fno-reorder-blocks-and-partition"],
+    [AC_MSG_RESULT([no ($ax_cv_pgo_dispatch_partition)])])])
 ])
 
 # _AX_PGO_DISPATCH_LTO: PGO_DISPATCH_LDFLAGS, the same options for the linker's LLVM (bfd and
