@@ -49,7 +49,7 @@
 #     PGO_USE_CFLAGS, PGO_USE_LDFLAGS   the profile-use build (clang's name $(PGO_USE_PROFDATA))
 #     PGO_CS, PGO_CSGEN_CFLAGS, PGO_CSGEN_LDFLAGS   --enable-pgo-cs: yes, the second build's flags
 #     PGO_BOLT, LLVM_BOLT, MERGE_FDATA   --enable-bolt: yes, and its tools
-#     PGO_BOLT_LDFLAGS, PGO_BOLT_CFLAGS, PGO_BOLT_ICF   its flags (link the use build with the first)
+#     PGO_BOLT_LDFLAGS, PGO_BOLT_CFLAGS, PGO_BOLT_ICF   its flags (-Wl,--emit-relocs: the use link)
 #     PGO_TARGET                the machine the compiler builds for ($CC -dumpmachine)
 #     PGO_RUNNER                what runs the target's programs for training (empty: directly)
 #     PGO_RUNNER_EMULATED       yes under qemu-user (pgo.mk makes its programs follow exec)
@@ -629,10 +629,12 @@ AS_CASE([$ax_cv_pgo_cc_family],
       [AC_MSG_WARN([--with-pgo-instrumentation is a Clang option; ignored for gcc])])
     dnl Static functions found by number, not by their file's path: a profile fits objects
     dnl compiled from another directory.
-    _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1], [ax_pgo_ids=--param=profile-func-internal-id=1], [ax_pgo_ids=])
+    _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1],
+      [ax_pgo_ids=--param=profile-func-internal-id=1], [ax_pgo_ids=])
     dnl libtool's PIC and non-PIC copies of an object then have one control flow, so the merge
     dnl can give the untrained copy the same counts.
-    _AX_PGO_CHECK_FLAG([-fno-semantic-interposition], [ax_pgo_nosi=-fno-semantic-interposition], [ax_pgo_nosi=])
+    _AX_PGO_CHECK_FLAG([-fno-semantic-interposition],
+      [ax_pgo_nosi=-fno-semantic-interposition], [ax_pgo_nosi=])
     dnl The notes (.gcno) let the merge copy only functions alike in both (not #ifdef PIC's).
     PGO_GEN_CFLAGS="-fprofile-generate -ftest-coverage $ax_pgo_update_flag $ax_pgo_ids $ax_pgo_nosi"
     PGO_GEN_LDFLAGS=$PGO_GEN_CFLAGS
