@@ -11,24 +11,30 @@
 #   Adds --enable-optimizations (profile-guided optimization, PGO) to a
 #   configure script and sets up everything a PGO build needs, so that a
 #   missing or mismatched tool is a configure error, never a failure half-way
-#   through a build.
+#   through a build.  Its options (configure --help) are described in
+#   profopt(1), CONFIGURE OPTIONS; in short:
+#
+#     --with-llvm-profdata, --with-pgo-profile-update, --with-pgo-instrumentation,
+#     --enable-pgo-partial-training, --disable-pgo-dispatch-fix, --enable-pgo-cs,
+#     --enable-bolt, --with-llvm-bolt, --with-pgo-runner, --with-distcc,
+#     --with-icecc, --with-thinlto-workers
 #
 #   The C compiler is identified by what it predefines, not by its name: a
 #   "gcc" that is really clang is clang.  Families: gcc, clang, apple-clang.
-#
 #   For clang, llvm-profdata must have the compiler's major version (the raw
-#   profile format changes between LLVM releases).  It is searched for in this
-#   order, the first one of the right version winning:
+#   profile format changes between LLVM releases): LLVM_PROFDATA= (used or
+#   refused), else beside the real clang ("$CC -###", symlinks resolved), else
+#   llvm-profdata-N, llvm-profdata, xcrun -find llvm-profdata.  GCC needs no
+#   tool of its own: libgcov adds the counts, and profopt reads the .gcda files.
 #
-#     1. --with-llvm-profdata=PATH or LLVM_PROFDATA= (must match, or error)
-#     2. the directory of the real clang binary, found through "$CC -###"
-#        and symlinks resolved (Debian: /usr/lib/llvm-N/bin)
-#     3. llvm-profdata-N in PATH
-#     4. llvm-profdata in PATH
-#     5. xcrun -find llvm-profdata (macOS)
-#
-#   GCC needs no tool of its own: libgcov adds the counts, and profopt reads
-#   and installs the .gcda files.
+#   A cross build (--host=TRIPLE, or CC="clang --target=TRIPLE") trains by
+#   running the target's programs: AX_PGO finds how (a given runner, directly,
+#   or the target's qemu-user with -L of its C library), proves it on a test
+#   program, or stops saying what to install or pass.  It has no BOLT stage.
+#   A build or source directory whose path holds white space or a character
+#   GNU make or the shell reads as syntax is refused, naming the character.
+#   The convention is CPython's: after --enable-optimizations a plain "make"
+#   runs "make profile-opt" (pgo.mk reads PGO_ENABLED).
 #
 #   Substituted (AC_SUBST), and written by config.status as NAME = VALUE lines to
 #   pgo-config.mk beside the Makefile, which pgo.mk includes (a configure script adds
@@ -37,147 +43,33 @@
 #     PGO_ENABLED               yes or no
 #     PROFOPT                   the profopt driver (with --enable-optimizations)
 #     PGO_CC_FAMILY             gcc, clang, apple-clang or unknown
-#     PGO_CC_VERSION            e.g. 14.0.6; PGO_CC_MAJOR e.g. 14
-#     PGO_PROFILE_TOOL          path of llvm-profdata (empty for gcc)
-#     PGO_PROFILE_TOOL_VERSION  its version
-#     LLVM_PROFDATA             the same (empty for gcc)
-#     PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS   instrumented build
-#     PGO_USE_CFLAGS, PGO_USE_LDFLAGS   profile-use build; for clang they
-#                               refer to $(PGO_USE_PROFDATA), the merged
-#                               profile named by its content, which pgo.mk
-#                               defines
+#     PGO_CC_VERSION, PGO_CC_MAJOR   e.g. 14.0.6 and 14
+#     LLVM_PROFDATA, PGO_PROFILE_TOOL, PGO_PROFILE_TOOL_VERSION   clang's llvm-profdata
+#     PGO_GEN_CFLAGS, PGO_GEN_LDFLAGS   the instrumented build
+#     PGO_USE_CFLAGS, PGO_USE_LDFLAGS   the profile-use build (clang's name $(PGO_USE_PROFDATA))
+#     PGO_CS, PGO_CSGEN_CFLAGS, PGO_CSGEN_LDFLAGS   --enable-pgo-cs: yes, the second build's flags
+#     PGO_BOLT, LLVM_BOLT, MERGE_FDATA   --enable-bolt: yes, and its tools
+#     PGO_BOLT_LDFLAGS, PGO_BOLT_CFLAGS, PGO_BOLT_ICF   its flags (-Wl,--emit-relocs: the use link)
 #     PGO_TARGET                the machine the compiler builds for ($CC -dumpmachine)
-#     PGO_RUNNER                the command that runs the target's programs for
-#                               training (empty: directly; see Cross builds)
-#     PGO_RUNNER_EMULATED       yes when PGO_RUNNER is qemu-user (pgo.mk then makes
-#                               the programs it runs follow exec), else no
+#     PGO_RUNNER                what runs the target's programs for training (empty: directly)
+#     PGO_RUNNER_EMULATED       yes under qemu-user (pgo.mk makes its programs follow exec)
 #     PGO_TRAIN_TIMEOUT_SCALE   factor of the training's timeouts (10 emulated, else 1)
-#     PGO_NM, PGO_READELF       a cross GCC's nm and readelf, for verify (else empty)
-#     PGO_OBJDUMP               a cross build's objdump (the target's, or llvm-objdump), for
-#                               verify's dispatch check (else empty)
-#     PGO_DISPATCH_CFLAGS, PGO_DISPATCH_LDFLAGS   where the compiler merges an interpreter's
-#                               computed gotos (clang 19; GCC's profile-use build, in the cold
-#                               part), the flags that undo it: the first are in the generate,
-#                               use and cs flags already (GCC's: in its use link flags too), the
-#                               second for a clang link with LTO (--disable-pgo-dispatch-fix:
-#                               both empty)
+#     PGO_NM, PGO_READELF, PGO_OBJDUMP   a cross build's tools for verify (else empty)
+#     PGO_DISPATCH_CFLAGS, PGO_DISPATCH_LDFLAGS   the flags that keep an interpreter's computed
+#                               gotos apart where the compiler merges them (the first already in
+#                               the generate, use and cs flags; the second for an LTO link)
 #     PGO_DISPATCH_REF_CFLAGS   those flags for verify's reference compile of an eval loop
-#     PGO_LAUNCHER              distcc or icecc (--with-distcc, --with-icecc), else empty
-#     PGO_DISTCC_HOSTS          the HOSTS of --with-distcc=HOSTS (pgo.mk exports it as
-#                               DISTCC_HOSTS; empty: distcc's own setting)
-#     PGO_THIN_LAUNCHER         pgo-launch/thin-link (--with-thinlto-workers), else empty
-#     PGO_THINLTO_WORKERS       its worker commands, ';' between them (empty: backends here)
+#     PGO_LAUNCHER, PGO_DISTCC_HOSTS   distcc or icecc, and --with-distcc's HOSTS
+#     PGO_THIN_LAUNCHER, PGO_THINLTO_WORKERS   --with-thinlto-workers: pgo-launch/thin-link, CMDS
 #
-#   Cross builds: ./configure --host=TRIPLE --enable-optimizations, the
-#   compiler autoconf's TRIPLE-gcc, or CC="clang --target=TRIPLE" (clang finds
-#   Debian's cross C library, /usr/TRIPLE, itself; its profile runtime for the
-#   target must be installed, Debian: dpkg --add-architecture ARCH && apt-get
-#   install libclang-rt-N-dev:ARCH, which the link check names).  llvm-profdata
-#   is clang's, as natively.
-#   PGO trains by running the instrumented program, so AX_PGO finds how the
-#   target's programs run here and proves it on a test program, or stops,
-#   saying what to install or pass:
-#
-#     1. --with-pgo-runner=CMD (or PGO_RUNNER=CMD): "CMD PROGRAM ARGS..." runs
-#        PROGRAM in the current directory with the environment, so that its
-#        profile files land here: qemu-aarch64 -L SYSROOT, a script, an ssh
-#        command to a board sharing the build directory at the same path (it
-#        runs the programs this machine cannot: a wrapper of every training
-#        task, e.g. setarch -R, is pgo.mk's PGO_TRAIN_WRAPPER)
-#     2. directly, when this machine runs them: natively, on a CPU that runs
-#        them (i686 on x86-64), or by binfmt_misc emulation, used as it is
-#     3. the target's qemu-user emulator (qemu-CPU or qemu-CPU-static in PATH)
-#        with -L of the target's C library: the first of /usr/TRIPLE, the
-#        directories around the compiler's libc.so.6 and GCC's sysroot that
-#        holds the test program's dynamic loader, else qemu's own default
-#
-#   --without-pgo-runner runs them directly, unchecked.  Emulated programs run
-#   several times slower: pgo.mk multiplies the training's timeouts by
-#   PGO_TRAIN_TIMEOUT_SCALE (10 under emulation, else 1; PGO_TRAIN_TIMEOUT_SCALE=N
-#   given to configure wins) and says so.  pgo-config.mk hands PGO_RUNNER and
-#   the other three to pgo.mk, which starts every training task through the
-#   runner (profopt target-run); the Makefile's own commands start
-#   the program as $(PGO_RUNNER) ./prog (PGO_TRAIN_LIST), and run its tasks
-#   with $(PGO_TRAIN_CMD) (PGO_VERIFY_RUN).  qemu-user runs a program's exec
-#   of another program of the target (a test that starts sys.executable) on
-#   this machine's kernel, which cannot run it: with a qemu runner
-#   (PGO_RUNNER_EMULATED=yes, in pgo-config.mk too) pgo.mk preloads into the
-#   emulated programs a library built from qemu-exec.c, installed beside it, that starts them through qemu
-#   again (binfmt_misc needs none of it).  A cross build has no BOLT stage
-#   (--enable-bolt is refused; with ax_pgo_bolt_default=auto configure says why).
-#
-#   GCC: -fprofile-generate (single-threaded counter updates: atomic ones are a locked
-#   add on every counter), -fprofile-use -fprofile-correction, both with
-#   --param=profile-func-internal-id=1 (static functions found by number, not by an id
-#   made from their file's path, so that a profile fits objects built elsewhere) and
-#   -fno-semantic-interposition (libtool's PIC and non-PIC copies of an object then
-#   have one control flow and share one profile); the instrumented build also writes
-#   notes (-ftest-coverage), by which the merge gives the untrained copy only the
-#   counts of functions compiled alike in both (not those #ifdef PIC changes).  Clang:
-#   IR-level -fprofile-generate (with -fprofile-update=atomic when accepted, and
-#   -mllvm -vp-counters-per-site=8 so value profiling does not run out of counters, where
-#   clang takes it twice on one command line: LLVM 15 and later),
-#   -fprofile-use=$(PGO_USE_PROFDATA).  --with-pgo-profile-update=single|atomic|
-#   prefer-atomic overrides the update mode (a configure script may set
-#   ax_pgo_update_default before AX_PGO, as profopt's does for a free-threaded CPython).  --with-pgo-instrumentation=frontend
-#   makes clang count in its front end instead (-fprofile-instr-generate,
-#   -fprofile-instr-use=$(PGO_USE_PROFDATA)), as stock CPython does, with single
-#   counter updates (its counters are not kept in registers: atomic ones cost much).
-#   A configure script may set ax_pgo_instr_default (ir or frontend) before
-#   AX_PGO to choose the default for its program.
-#
-#   Options that stock PGO builds do not use, each off unless given:
-#
-#     --enable-pgo-partial-training  GCC: code the training never ran is compiled
-#         as without a profile (-fprofile-partial-training), not for size.
-#     --enable-pgo-cs  Clang: context-sensitive PGO.  After the first profile, a
-#         second instrumented build (-fprofile-use plus -fcs-profile-generate)
-#         is trained again and both profiles are merged.  Substitutes PGO_CS=yes,
-#         PGO_CSGEN_CFLAGS and PGO_CSGEN_LDFLAGS.
-#     --enable-bolt  a post-link stage with LLVM BOLT: llvm-bolt and merge-fdata
-#         of one LLVM version (--with-llvm-bolt=PATH or LLVM_BOLT=; merge-fdata
-#         next to it or merge-fdata-N).  With clang, the ones of clang's major
-#         version are looked for first (clang's own directory, llvm-bolt-N);
-#         otherwise the newest llvm-bolt-N in PATH.  A merge-fdata of another
-#         version than llvm-bolt is refused.  Substitutes PGO_BOLT=yes,
-#         LLVM_BOLT, MERGE_FDATA and PGO_BOLT_LDFLAGS (-Wl,--emit-relocs, which
-#         BOLT needs to move code; link the profile-use build with it),
-#         PGO_BOLT_ICF (-icf=safe from LLVM 20, else -icf=0: never a folding of
-#         functions whose addresses are compared) and, for GCC, PGO_BOLT_CFLAGS
-#         (-fno-reorder-blocks-and-partition).  A configure
-#         script may set ax_pgo_bolt_default=auto before AX_PGO: without
-#         --enable-bolt or --disable-bolt, a PGO build then has the stage when
-#         llvm-bolt, its runtime and a merge-fdata of its version are found, and
-#         says why not otherwise (--enable-bolt makes a missing tool an error);
-#         m4_define([AX_PGO_BOLT_DEFAULT_HELP], [TEXT]) puts that default in --help.
-#
-#   Distributed compiles: --with-distcc[=HOSTS] or --with-icecc puts distcc
-#   or icecc before $CC (a configure script that composes the command itself,
-#   e.g. after a compiler cache, sets ax_pgo_compose_cc=no and uses
-#   PGO_LAUNCHER).  --with-distcc needs a worker besides this machine (HOSTS,
-#   DISTCC_HOSTS or distcc's hosts file).  distcc keeps every compile with
-#   -fprofile-generate or -fprofile-use here (gcc; clang's IR instrumentation),
-#   which configure says; clang's front-end instrumentation compiles both
-#   stages on the workers, the profile shipped by pgo.mk under a name made of
-#   its content (Misc/DISTRIBUTED.md).
-#   --with-thinlto-workers[=CMDS] (clang) puts pgo-launch/thin-link before $CC:
-#   in the use stage a -flto=thin link runs as `profopt thin-link`, its backend
-#   compiles as jobs on the workers (CMDS: commands that each run a shell line
-#   on a worker, as `ssh HOST` does, ';' between them; none: here, in parallel).
-#
-#   With --enable-optimizations, a build or source directory whose path
-#   holds white space, ':', '&', '$' or another character that GNU make or
-#   the shell running its recipes would read as syntax or a pattern is
-#   refused at once, naming the character.
-#
-#   With --enable-optimizations, the profopt driver that pgo.mk runs must be
-#   found: PROFOPT=PATH, or profopt in PATH (substituted as PROFOPT); none
-#   is an error.  A configure script that builds its own driver sets
-#   ax_pgo_find_profopt=no before AX_PGO.
-#
-#   The convention is CPython's: after --enable-optimizations a plain "make"
-#   runs "make profile-opt" (pgo.mk reads PGO_ENABLED), and without it
-#   "make profile-opt" refuses, saying why.
+#   A configure script may set before AX_PGO: ax_pgo_update_default (the
+#   counter update mode), ax_pgo_instr_default (ir or frontend), and
+#   ax_pgo_bolt_default=auto (a PGO build has the BOLT stage when its tools are
+#   found, and says why not otherwise; m4_define([AX_PGO_BOLT_DEFAULT_HELP],
+#   [TEXT]) puts that default in --help); ax_pgo_compose_cc=no (it puts
+#   PGO_LAUNCHER and PGO_THIN_LAUNCHER before $CC itself, e.g. after a
+#   compiler cache); ax_pgo_find_profopt=no (it builds its own driver; else
+#   PROFOPT=PATH or profopt in PATH must run).
 #
 #   ACTION-IF-ENABLED runs when --enable-optimizations was given and all
 #   checks passed; ACTION-IF-DISABLED otherwise.
@@ -191,76 +83,55 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 10
+#serial 11
+
+# _AX_PGO_ARG(enable|with, NAME, OPTION, HELP, VAR, [DEFAULT]): the option's value in VAR, else
+# DEFAULT (none: VAR unchanged).
+AC_DEFUN([_AX_PGO_ARG], [m4_if([$1], [enable], [AC_ARG_ENABLE], [AC_ARG_WITH])([$2],
+  [AS_HELP_STRING([$3], [$4])], [$5=$$1val], m4_ifval([$6], [[$5=$6]]))])
 
 AC_DEFUN([AX_PGO], [
 AC_REQUIRE([AC_PROG_CC])
 AC_REQUIRE([AC_PROG_SED])
-AC_ARG_ENABLE([optimizations],
-  [AS_HELP_STRING([--enable-optimizations],
-    [build with profile-guided optimization (instrument, train, rebuild)])],
-  [ax_pgo_enabled=$enableval], [ax_pgo_enabled=no])
-AC_ARG_WITH([llvm-profdata],
-  [AS_HELP_STRING([--with-llvm-profdata=PATH],
-    [llvm-profdata to merge clang profiles (default: the one matching clang)])],
-  [LLVM_PROFDATA=$withval])
-AC_ARG_WITH([pgo-profile-update],
-  [AS_HELP_STRING([--with-pgo-profile-update=MODE],
-    [counter updates in the instrumented build: atomic (clang's default), prefer-atomic or single (gcc's default)])],
-  [ax_pgo_update=$withval], [ax_pgo_update=${ax_pgo_update_default:-auto}])
-AC_ARG_WITH([pgo-instrumentation],
-  [AS_HELP_STRING([--with-pgo-instrumentation=KIND],
-    [Clang: ir (counts in LLVM IR) or frontend (counts in clang's front end, as stock CPython does); default: ir, unless the configure script chooses (profopt's: by CPython version)])],
-  [ax_pgo_instr=$withval], [ax_pgo_instr=${ax_pgo_instr_default-ir}])
-AC_ARG_ENABLE([pgo-partial-training],
-  [AS_HELP_STRING([--enable-pgo-partial-training],
-    [GCC: compile code the training never ran as without a profile, not for size])],
-  [ax_pgo_partial=$enableval], [ax_pgo_partial=no])
-AC_ARG_ENABLE([pgo-dispatch-fix],
-  [AS_HELP_STRING([--disable-pgo-dispatch-fix],
-    [compile as the compiler does by default even where it merges every computed goto of an interpreter's dispatch into one indirect jump (clang 19); default: where configure finds it does, with the flags that undo it (--enable-pgo-dispatch-fix: their absence is an error)])],
-  [ax_pgo_dispatch=$enableval], [ax_pgo_dispatch=auto])
-AC_ARG_ENABLE([pgo-cs],
-  [AS_HELP_STRING([--enable-pgo-cs],
-    [Clang: context-sensitive PGO (a second instrumented build and training)])],
-  [ax_pgo_cs=$enableval], [ax_pgo_cs=no])
+_AX_PGO_ARG([enable], [optimizations], [--enable-optimizations],
+  [build with profile-guided optimization (instrument, train, rebuild)], [ax_pgo_enabled], [no])
+_AX_PGO_ARG([with], [llvm-profdata], [--with-llvm-profdata=PATH],
+  [llvm-profdata to merge clang profiles (default: the one matching clang)], [LLVM_PROFDATA], [])
+_AX_PGO_ARG([with], [pgo-profile-update], [--with-pgo-profile-update=MODE],
+  [counter updates in the instrumented build: atomic (clang's default), prefer-atomic or single (gcc's default)], [ax_pgo_update], [${ax_pgo_update_default:-auto}])
+_AX_PGO_ARG([with], [pgo-instrumentation], [--with-pgo-instrumentation=KIND],
+  [Clang: ir (counts in LLVM IR) or frontend (counts in clang's front end, as stock CPython does); default: ir, unless the configure script chooses (profopt's: by CPython version)], [ax_pgo_instr], [${ax_pgo_instr_default-ir}])
+_AX_PGO_ARG([enable], [pgo-partial-training], [--enable-pgo-partial-training],
+  [GCC: compile code the training never ran as without a profile, not for size], [ax_pgo_partial], [no])
+_AX_PGO_ARG([enable], [pgo-dispatch-fix], [--disable-pgo-dispatch-fix],
+  [compile as the compiler does by default even where it merges every computed goto of an interpreter's dispatch into one indirect jump (clang 19); default: where configure finds it does, with the flags that undo it (--enable-pgo-dispatch-fix: their absence is an error)], [ax_pgo_dispatch], [auto])
+_AX_PGO_ARG([enable], [pgo-cs], [--enable-pgo-cs],
+  [Clang: context-sensitive PGO (a second instrumented build and training)], [ax_pgo_cs], [no])
 dnl Context-sensitive PGO builds on IR instrumentation: it wins over a default of frontend.
 AS_IF([test "x$ax_pgo_cs" != xno && test "x$with_pgo_instrumentation" = x], [ax_pgo_instr=ir])
-AC_ARG_ENABLE([bolt],
-  [AS_HELP_STRING([--enable-bolt],
-    [optimize the linked program's layout with LLVM BOLT after the PGO build (default: ]m4_ifdef([AX_PGO_BOLT_DEFAULT_HELP], [AX_PGO_BOLT_DEFAULT_HELP], [no])[)])],
-  [ax_pgo_bolt=$enableval], [ax_pgo_bolt=${ax_pgo_bolt_default:-no}])
-AC_ARG_WITH([llvm-bolt],
-  [AS_HELP_STRING([--with-llvm-bolt=PATH], [llvm-bolt for --enable-bolt (merge-fdata is looked for beside it)])],
-  [LLVM_BOLT=$withval])
+_AX_PGO_ARG([enable], [bolt], [--enable-bolt],
+  [optimize the linked program's layout with LLVM BOLT after the PGO build (default: ]m4_ifdef([AX_PGO_BOLT_DEFAULT_HELP], [AX_PGO_BOLT_DEFAULT_HELP], [no])[)], [ax_pgo_bolt], [${ax_pgo_bolt_default:-no}])
+_AX_PGO_ARG([with], [llvm-bolt], [--with-llvm-bolt=PATH],
+  [llvm-bolt for --enable-bolt (merge-fdata is looked for beside it)], [LLVM_BOLT], [])
 AC_ARG_VAR([LLVM_BOLT], [llvm-bolt for --enable-bolt])
 AC_ARG_VAR([MERGE_FDATA], [merge-fdata of the same LLVM version as llvm-bolt])
 AC_ARG_VAR([LLVM_PROFDATA], [llvm-profdata of the same LLVM version as clang])
 AC_ARG_VAR([PROFOPT], [the profopt driver pgo.mk runs (default: profopt in PATH)])
-AC_ARG_WITH([pgo-runner],
-  [AS_HELP_STRING([--with-pgo-runner=CMD],
-    [run the target's programs (training, the checks of the pipeline) through CMD, e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu', an ssh command or a script (default, when this machine cannot run them itself: the qemu-user emulator of the target, with its C library); --without-pgo-runner runs them directly, unchecked])],
-  [ax_pgo_runner=$withval], [ax_pgo_runner=auto])
+_AX_PGO_ARG([with], [pgo-runner], [--with-pgo-runner=CMD],
+  [run the target's programs (training, the checks of the pipeline) through CMD, e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu', an ssh command or a script (default, when this machine cannot run them itself: the qemu-user emulator of the target, with its C library); --without-pgo-runner runs them directly, unchecked], [ax_pgo_runner], [auto])
 AC_ARG_VAR([PGO_RUNNER], [command that runs the target's programs for training (as --with-pgo-runner)])
 AC_ARG_VAR([PGO_TRAIN_TIMEOUT_SCALE], [factor of the training's timeouts (default: 10 where the target's programs are emulated, else 1)])
-AC_ARG_WITH([distcc],
-  [AS_HELP_STRING([--with-distcc@<:@=HOSTS@:>@],
-    [compile through distcc, the profile compiles of both PGO stages on its workers where the compiler allows it (HOSTS: a DISTCC_HOSTS list; default: distcc's own, DISTCC_HOSTS or its hosts file)])],
-  [ax_pgo_distcc=$withval], [ax_pgo_distcc=no])
-AC_ARG_WITH([icecc],
-  [AS_HELP_STRING([--with-icecc@<:@=PATH@:>@],
-    [compile through icecream (icecc), its scheduler choosing the workers as its users set it up])],
-  [ax_pgo_icecc=$withval], [ax_pgo_icecc=no])
-AC_ARG_WITH([thinlto-workers],
-  [AS_HELP_STRING([--with-thinlto-workers@<:@=CMDS@:>@],
-    [clang: run a -flto=thin link's backend compiles as jobs of their own in the profile-use stage, on workers (CMDS: commands that each run a shell line on a worker, as 'ssh HOST' does, separated by ';'; without CMDS: here, in parallel)])],
-  [ax_pgo_thin=$withval], [ax_pgo_thin=no])
+_AX_PGO_ARG([with], [distcc], [--with-distcc@<:@=HOSTS@:>@],
+  [compile through distcc, the profile compiles of both PGO stages on its workers where the compiler allows it (HOSTS: a DISTCC_HOSTS list; default: distcc's own, DISTCC_HOSTS or its hosts file)], [ax_pgo_distcc], [no])
+_AX_PGO_ARG([with], [icecc], [--with-icecc@<:@=PATH@:>@],
+  [compile through icecream (icecc), its scheduler choosing the workers as its users set it up], [ax_pgo_icecc], [no])
+_AX_PGO_ARG([with], [thinlto-workers], [--with-thinlto-workers@<:@=CMDS@:>@],
+  [clang: run a -flto=thin link's backend compiles as jobs of their own in the profile-use stage, on workers (CMDS: commands that each run a shell line on a worker, as 'ssh HOST' does, separated by ';'; without CMDS: here, in parallel)], [ax_pgo_thin], [no])
 
 _AX_PGO_COMPILER_ID
 dnl The machine the compiler builds for (clang --target=T says T): the emulator to look for.
 PGO_TARGET=`$CC $CFLAGS -dumpmachine 2>/dev/null`
 test -n "$PGO_TARGET" || PGO_TARGET=${host_alias:-unknown}
-AC_SUBST([PGO_TARGET])
 ax_pgo_tool_error= PGO_PROFILE_TOOL= PGO_PROFILE_TOOL_VERSION=
 AS_CASE([$ax_cv_pgo_cc_family],
   [clang|apple-clang], [_AX_PGO_FIND_TOOL([llvm-profdata], [LLVM_PROFDATA], [merge --version])])
@@ -290,33 +161,20 @@ AS_IF([test "x$ax_pgo_enabled" != xno], [
   PGO_ENABLED=yes
   $1
 ], [$2])
-AC_SUBST([PGO_ENABLED])
-AC_SUBST([PGO_RUNNER])
-AC_SUBST([PGO_RUNNER_EMULATED])
-AC_SUBST([PGO_TRAIN_TIMEOUT_SCALE])
-AC_SUBST([PGO_NM])
-AC_SUBST([PGO_OBJDUMP])
-AC_SUBST([PGO_READELF])
-AC_SUBST([PGO_BOLT])
-AC_SUBST([LLVM_BOLT])
-AC_SUBST([MERGE_FDATA])
-AC_SUBST([PGO_BOLT_LDFLAGS])
-AC_SUBST([PGO_BOLT_CFLAGS])
-AC_SUBST([PGO_BOLT_ICF])
 _AX_PGO_CONFIG_MK
 ])
 
-# _AX_PGO_CONFIG_MK: config.status writes pgo-config.mk beside the Makefile, "NAME = VALUE" for
-# every setting AX_PGO substitutes (and PROFOPT, when AX_PGO looked for it), with their values
-# as AC_OUTPUT has them; pgo.mk includes it, so a Makefile passes none of them on by hand.  A
-# configure script adds its own settings to it by naming them in ax_pgo_config_vars after AX_PGO.
-AC_DEFUN([_AX_PGO_CONFIG_MK], [
-ax_pgo_config_vars="PGO_ENABLED PGO_CC_FAMILY PGO_CC_VERSION PGO_CC_MAJOR PGO_TARGET LLVM_PROFDATA
+# _AX_PGO_CONFIG_MK: AX_PGO's settings (_AX_PGO_VARS) are substituted, and config.status
+# writes them (and PROFOPT, when AX_PGO looked for it) to pgo-config.mk as AC_OUTPUT has them.
+m4_define([_AX_PGO_VARS], [[PGO_ENABLED PGO_CC_FAMILY PGO_CC_VERSION PGO_CC_MAJOR PGO_TARGET LLVM_PROFDATA
   PGO_PROFILE_TOOL PGO_PROFILE_TOOL_VERSION PGO_GEN_CFLAGS PGO_GEN_LDFLAGS PGO_USE_CFLAGS PGO_USE_LDFLAGS
   PGO_CS PGO_CSGEN_CFLAGS PGO_CSGEN_LDFLAGS PGO_BOLT LLVM_BOLT MERGE_FDATA PGO_BOLT_LDFLAGS PGO_BOLT_CFLAGS
   PGO_BOLT_ICF PGO_RUNNER PGO_RUNNER_EMULATED PGO_TRAIN_TIMEOUT_SCALE PGO_NM PGO_READELF PGO_OBJDUMP
   PGO_LAUNCHER PGO_DISTCC_HOSTS PGO_THIN_LAUNCHER PGO_THINLTO_WORKERS PGO_DISPATCH_CFLAGS
-  PGO_DISPATCH_LDFLAGS PGO_DISPATCH_REF_CFLAGS"
+  PGO_DISPATCH_LDFLAGS PGO_DISPATCH_REF_CFLAGS]])
+AC_DEFUN([_AX_PGO_CONFIG_MK], [
+m4_foreach_w([ax_pgo_var], _AX_PGO_VARS, [AC_SUBST(ax_pgo_var)])
+ax_pgo_config_vars="_AX_PGO_VARS"
 AS_IF([test "x$ax_pgo_find_profopt" != xno], [ax_pgo_config_vars="PROFOPT $ax_pgo_config_vars"])
 AC_CONFIG_COMMANDS_PRE([
 ax_pgo_config_q="# pgo-config.mk - written by config.status (AX_PGO): the settings pgo.mk reads"
@@ -333,10 +191,8 @@ AC_CONFIG_COMMANDS([pgo-config.mk],
 ])
 
 # _AX_PGO_DISTCC_NAMES: clang names a static function's profile after the file it compiles
-# ("file.c:f"), and a distcc worker compiles a temporary file of its own each time: a profile
-# trained on such objects would be found by no later compile.  PGO_LAUNCHER becomes a script
-# (pgo-launch/distcc in the build directory) that names the source of each compile for clang
-# (-Xclang=-main-file-name -Xclang=SOURCE: distcc would take a bare SOURCE for a second source file).
+# ("file.c:f"), and a distcc worker compiles a temporary file: PGO_LAUNCHER becomes a script,
+# pgo-launch/distcc, that names each compile's source (-Xclang=ARG: distcc passes it on).
 AC_DEFUN([_AX_PGO_DISTCC_NAMES], [
 AC_MSG_CHECKING([whether $CC names a compile's source for its profile (-Xclang=-main-file-name)])
 ax_pgo_save_CFLAGS=$CFLAGS
@@ -351,9 +207,8 @@ mkdir -p pgo-launch
 dnl (a here-document in quotes: the script's own $ signs reach it as they are)
 cat > pgo-launch/distcc <<'AX_PGO_EOF'
 #!/bin/sh
-# Written by configure (AX_PGO --with-distcc, clang): distcc, with each compile's source named
-# for clang's profile, since a worker compiles a temporary file and clang names static
-# functions after the file it compiles.
+# Written by configure (AX_PGO --with-distcc, clang): distcc, each compile's source named for
+# clang's profile (a worker compiles a temporary file).
 src= n=0 compile=no
 for a
 do
@@ -373,10 +228,8 @@ $SED "s|AX_PGO_DISTCC|$ax_pgo_distcc_path|" pgo-launch/distcc > pgo-launch/distc
 PGO_LAUNCHER=$ax_pgo_launch
 ])
 
-# _AX_PGO_LAUNCHER: --with-distcc[=HOSTS] and --with-icecc, the distributed compiler put before
-# $CC (substituted as PGO_LAUNCHER; PGO_DISTCC_HOSTS the hosts given), unless the configure
-# script composes the command itself (ax_pgo_compose_cc=no, e.g. after a compiler cache, as
-# CPython's does with ccache).  What stays local, and why, is said here and after each build.
+# _AX_PGO_LAUNCHER: --with-distcc[=HOSTS] and --with-icecc, PGO_LAUNCHER put before $CC
+# (unless ax_pgo_compose_cc=no); what stays local, and why, is said here and after each build.
 AC_DEFUN([_AX_PGO_LAUNCHER], [
 PGO_LAUNCHER= PGO_DISTCC_HOSTS=
 AS_IF([test "x$ax_pgo_distcc" != xno && test "x$ax_pgo_icecc" != xno],
@@ -406,13 +259,10 @@ AS_IF([test "x$ax_pgo_icecc" != xno], [
 AS_IF([test -n "$PGO_LAUNCHER"], [
   _AX_PGO_CHECK_PATH([distributed compiler], [$PGO_LAUNCHER])
   AS_IF([test "x$ax_pgo_compose_cc" != xno], [CC="$PGO_LAUNCHER $CC"])])
-AC_SUBST([PGO_LAUNCHER])
-AC_SUBST([PGO_DISTCC_HOSTS])
 ])
 
 # _AX_PGO_THIN_LAUNCHER: --with-thinlto-workers[=CMDS], pgo-launch/thin-link before $CC (after
-# distcc or icecc): compiles and other links pass through; in the use stage (pgo.mk sets
-# PGO_THIN_LINK_DIR) a link goes to `profopt thin-link`, which splits a -flto=thin one.
+# distcc or icecc).
 AC_DEFUN([_AX_PGO_THIN_LAUNCHER], [
 PGO_THIN_LAUNCHER= PGO_THINLTO_WORKERS=
 AS_IF([test "x$ax_pgo_thin" != xno], [
@@ -423,8 +273,7 @@ AS_IF([test "x$ax_pgo_thin" != xno], [
   cat > pgo-launch/thin-link <<'AX_PGO_EOF'
 #!/bin/sh
 # Written by configure (AX_PGO --with-thinlto-workers): in the use stage (pgo.mk sets
-# PGO_THIN_LINK_DIR) a link runs through profopt thin-link, which runs a -flto=thin link's
-# backend compiles as jobs, on the workers; everything else runs as it is.
+# PGO_THIN_LINK_DIR) a link runs through profopt thin-link; everything else as it is.
 case " $[*] " in *" -c "*) exec "$[@]" ;; esac
 test -n "$PGO_THIN_LINK_DIR" || exec "$[@]"
 exec "$PGO_PROFOPT" thin-link --dir="$PGO_THIN_LINK_DIR" --summary="$PGO_THIN_LINK_DIR/summary.txt" \
@@ -434,18 +283,14 @@ AX_PGO_EOF
   PGO_THIN_LAUNCHER=`pwd`/pgo-launch/thin-link
   dnl the workers as thin-link takes them: split at ';', blank ones dropped (none: all here)
   ax_pgo_thin_list=`printf '%s' "$PGO_THINLTO_WORKERS" | awk -v RS=';' '{ gsub(/^@<:@ \t\n@:>@+|@<:@ \t\n@:>@+$/, "") } NF { printf "%s%s", (n++ ? "; " : ""), $[0] }'`
-  ax_pgo_thin_where="on: $ax_pgo_thin_list"
-  AS_IF([test -z "$ax_pgo_thin_list"], [ax_pgo_thin_where=here])
-  AS_IF([test -z "$ax_pgo_thin_list" && test -n "$PGO_THINLTO_WORKERS"],
-    [ax_pgo_thin_where="here (the worker list names no command)"])
+  AS_IF([test -n "$ax_pgo_thin_list"], [ax_pgo_thin_where="on: $ax_pgo_thin_list"],
+    [test -n "$PGO_THINLTO_WORKERS"], [ax_pgo_thin_where="here (the worker list names no command)"],
+    [ax_pgo_thin_where=here])
   AC_MSG_NOTICE([ThinLTO links of the use stage run their backends through profopt thin-link, $ax_pgo_thin_where])
   AS_IF([test "x$ax_pgo_compose_cc" != xno], [CC="$PGO_THIN_LAUNCHER $CC"])])
-AC_SUBST([PGO_THIN_LAUNCHER])
-AC_SUBST([PGO_THINLTO_WORKERS])
 ])
 
-# _AX_PGO_FIND_PROFOPT: the profopt driver pgo.mk's recipes run (PROFOPT=, or profopt in PATH),
-# checked by running it, so that a missing one stops configure rather than the build.
+# _AX_PGO_FIND_PROFOPT: the profopt driver (PROFOPT=, or profopt in PATH), checked by running it.
 AC_DEFUN([_AX_PGO_FIND_PROFOPT], [
 AC_PATH_PROG([PROFOPT], [profopt])
 AS_IF([test -z "$PROFOPT"],
@@ -458,11 +303,8 @@ AS_IF([test -x "$PROFOPT" && ax_pgo_profopt_version=`"$PROFOPT" --version 2>/dev
 ])
 
 # _AX_PGO_CHECK_PATH(WHAT, PATH): stops configure when PATH holds a character the pipeline
-# cannot carry, naming it.  GNU make splits file names at white space, ends a target's name
-# at ':', reads % as a pattern, [ ] * ? as globs (so a stamp under such a directory is never
-# seen) and # as a comment; make's recipes hand paths to /bin/sh, where & | ; < > ( ) $ \ `
-# and quotes are syntax (a '$y' or '\x' silently becomes another directory); config.status
-# cannot substitute a path with '&'.  Dots, non-ASCII letters and , + - = @ ~ ^ ! { } work.
+# cannot carry, naming it: white space, : % [ ] * ? # for make; & | ; < > ( ) $ \ ` and quotes
+# for the shell of its recipes ('&' for config.status too).
 AC_DEFUN([_AX_PGO_CHECK_PATH], [
 ax_pgo_path="$2"
 AS_CASE([$ax_pgo_path], [*" "*|*"	"*|*"
@@ -476,18 +318,14 @@ done
 # _AX_PGO_COMPILER_ID: sets ax_cv_pgo_cc_family, PGO_CC_VERSION, PGO_CC_MAJOR.
 AC_DEFUN([_AX_PGO_COMPILER_ID], [
 AC_CACHE_CHECK([which compiler family $CC is], [ax_cv_pgo_cc_family], [
-  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
-#if !defined(__clang__) || !defined(__apple_build_version__)
-#error not Apple clang
-#endif]])], [ax_cv_pgo_cc_family=apple-clang], [
-  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
-#ifndef __clang__
-#error not clang
-#endif]])], [ax_cv_pgo_cc_family=clang], [
-  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
-#ifndef __GNUC__
-#error not GCC
-#endif]])], [ax_cv_pgo_cc_family=gcc], [ax_cv_pgo_cc_family=unknown])])])
+  ax_cv_pgo_cc_family=unknown
+  for ax_pgo_f in 'apple-clang:defined __clang__ && defined __apple_build_version__' \
+      'clang:defined __clang__' 'gcc:defined __GNUC__'; do
+    test $ax_cv_pgo_cc_family = unknown || break
+    AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#if !(${ax_pgo_f@%:@*:})
+#error not ${ax_pgo_f%%:*}
+#endif]])], [ax_cv_pgo_cc_family=${ax_pgo_f%%:*}])
+  done
 ])
 AS_CASE([$ax_cv_pgo_cc_family],
   [gcc], [ax_pgo_macros="__GNUC__ __GNUC_MINOR__ __GNUC_PATCHLEVEL__"],
@@ -504,49 +342,48 @@ AC_CACHE_CHECK([the version of $CC], [ax_cv_pgo_cc_version], [
 PGO_CC_FAMILY=$ax_cv_pgo_cc_family
 PGO_CC_VERSION=$ax_cv_pgo_cc_version
 PGO_CC_MAJOR=${ax_cv_pgo_cc_version%%.*}
-AC_SUBST([PGO_CC_FAMILY])
-AC_SUBST([PGO_CC_VERSION])
-AC_SUBST([PGO_CC_MAJOR])
 ])
 
 # _AX_PGO_TOOL_VERSION(PATH, VERSION-ARGS): prints the tool's version (X.Y.Z).
 AC_DEFUN([_AX_PGO_TOOL_VERSION], [`"$1" $2 2>&1 | $SED -n -e '/LLVM version/{s/.*LLVM version \([[0-9]][[0-9.]]*\).*/\1/p;q;}' -e '1s/.* \([[0-9]][[0-9.]]*\)$/\1/p' | head -n 1`])
+
+# _AX_PGO_SEARCH(CANDIDATES, [VERSION-ARGS], [MATCH]): ax_pgo_hit, the first executable of
+# CANDIDATES (paths, or names in PATH), with VERSION-ARGS the first whose version ax_pgo_ver
+# passes the test MATCH (else empty); ax_pgo_found, each one tried and its version.
+AC_DEFUN([_AX_PGO_SEARCH], [
+ax_pgo_hit= ax_pgo_found=
+for ax_pgo_cand in $1; do
+  AS_CASE([$ax_pgo_cand], [*/*], [ax_pgo_path=$ax_pgo_cand], [ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`])
+  AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [], [continue])
+  m4_ifval([$2], [ax_pgo_ver=_AX_PGO_TOOL_VERSION([$ax_pgo_path], [$2])
+  ax_pgo_found="$ax_pgo_found${ax_pgo_found:+, }$ax_pgo_path (version ${ax_pgo_ver:-unknown})"
+  AS_IF([$3], [ax_pgo_hit=$ax_pgo_path; break])], [ax_pgo_hit=$ax_pgo_path; break])
+done
+])
+
+# _AX_PGO_CLANG_DIR: ax_pgo_clang_dir, the directory of the real clang that $CC runs (its -cc1
+# through symlinks: Debian's /usr/lib/llvm-N/bin), or empty.
+AC_DEFUN([_AX_PGO_CLANG_DIR], [
+ax_pgo_real=`$CC -### -c -x c /dev/null -o /dev/null 2>&1 | $SED -n 's/^ *"\(@<:@^"@:>@*\)" "-cc1".*/\1/p' | head -n 1`
+ax_pgo_clang_dir=
+AS_IF([test -n "$ax_pgo_real"], [
+  ax_pgo_real=`readlink -f "$ax_pgo_real" 2>/dev/null || echo "$ax_pgo_real"`
+  ax_pgo_clang_dir=`dirname "$ax_pgo_real"`])
+])
 
 # _AX_PGO_FIND_TOOL(NAME, VAR, VERSION-ARGS): finds NAME of the compiler's major version.
 # Sets VAR, PGO_PROFILE_TOOL(_VERSION), and ax_pgo_tool_error when none fits.
 AC_DEFUN([_AX_PGO_FIND_TOOL], [
 ax_pgo_tool_error=
 AC_CACHE_CHECK([for $1 matching $ax_cv_pgo_cc_family $ax_cv_pgo_cc_version], [ax_cv_pgo_tool], [
-  ax_cv_pgo_tool=no
-  ax_pgo_found=
-  AS_IF([test -n "$$2"], [
-    dnl An explicit choice is used or refused, never replaced by a search result.
-    ax_pgo_cands=$$2
-  ], [
-    ax_pgo_cands=
-    ax_pgo_real=`$CC -### -c -x c /dev/null -o /dev/null 2>&1 | $SED -n 's/^ *"\(@<:@^"@:>@*\)" "-cc1".*/\1/p' | head -n 1`
-    AS_IF([test -n "$ax_pgo_real"], [
-      ax_pgo_real=`readlink -f "$ax_pgo_real" 2>/dev/null || echo "$ax_pgo_real"`
-      ax_pgo_cands=`dirname "$ax_pgo_real"`/llvm-profdata
-    ])
-    ax_pgo_cands="$ax_pgo_cands $1-$PGO_CC_MAJOR $1"
-  ])
-  for ax_pgo_cand in $ax_pgo_cands; do
-    AS_CASE([$ax_pgo_cand], [*/*], [ax_pgo_path=$ax_pgo_cand], [ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`])
-    AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [], [continue])
-    ax_pgo_ver=_AX_PGO_TOOL_VERSION([$ax_pgo_path], [$3])
-    ax_pgo_found="$ax_pgo_found${ax_pgo_found:+, }$ax_pgo_path (version ${ax_pgo_ver:-unknown})"
-    AS_IF([test "${ax_pgo_ver%%.*}" = "$PGO_CC_MAJOR"], [ax_cv_pgo_tool=$ax_pgo_path; break])
-  done
-  dnl macOS keeps llvm-profdata inside the Xcode toolchain.
-  AS_IF([test "$ax_cv_pgo_tool" = no && test -z "$$2" && test "$1" = llvm-profdata && command -v xcrun >/dev/null 2>&1], [
-    ax_pgo_path=`xcrun -find llvm-profdata 2>/dev/null`
-    AS_IF([test -n "$ax_pgo_path"], [
-      ax_pgo_ver=_AX_PGO_TOOL_VERSION([$ax_pgo_path], [$3])
-      ax_pgo_found="$ax_pgo_found${ax_pgo_found:+, }$ax_pgo_path (version ${ax_pgo_ver:-unknown})"
-      AS_IF([test "${ax_pgo_ver%%.*}" = "$PGO_CC_MAJOR"], [ax_cv_pgo_tool=$ax_pgo_path])
-    ])
-  ])
+  dnl An explicit choice is used or refused, never replaced by a search result.
+  AS_IF([test -n "$$2"], [ax_pgo_cands=$$2], [
+    _AX_PGO_CLANG_DIR
+    dnl (macOS keeps it inside the Xcode toolchain)
+    ax_pgo_cands="${ax_pgo_clang_dir:+$ax_pgo_clang_dir/$1} $1-$PGO_CC_MAJOR $1"
+    command -v xcrun >/dev/null 2>&1 && ax_pgo_cands="$ax_pgo_cands `xcrun -find $1 2>/dev/null`"])
+  _AX_PGO_SEARCH([$ax_pgo_cands], [$3], [test "${ax_pgo_ver%%.*}" = "$PGO_CC_MAJOR"])
+  ax_cv_pgo_tool=${ax_pgo_hit:-no}
   ax_cv_pgo_tool_found=$ax_pgo_found
 ])
 AS_IF([test "$ax_cv_pgo_tool" = no], [
@@ -556,16 +393,12 @@ AS_IF([test "$ax_cv_pgo_tool" = no], [
     [test -n "$ax_cv_pgo_tool_found"],
     [ax_pgo_tool_error="no $1 of version $PGO_CC_MAJOR for $CC ($ax_cv_pgo_cc_family $ax_cv_pgo_cc_version): found $ax_cv_pgo_tool_found. Install $1 $PGO_CC_MAJOR (Debian: apt-get install $ax_pgo_pkg) or pass $2=PATH"],
     [ax_pgo_tool_error="$1 not found for $CC ($ax_cv_pgo_cc_family $ax_cv_pgo_cc_version). Install $1 $PGO_CC_MAJOR (Debian: apt-get install $ax_pgo_pkg) or pass $2=PATH"])
-  $2=
-  PGO_PROFILE_TOOL=
-  PGO_PROFILE_TOOL_VERSION=
+  $2= PGO_PROFILE_TOOL= PGO_PROFILE_TOOL_VERSION=
 ], [
   $2=$ax_cv_pgo_tool
   PGO_PROFILE_TOOL=$ax_cv_pgo_tool
   PGO_PROFILE_TOOL_VERSION=_AX_PGO_TOOL_VERSION([$ax_cv_pgo_tool], [$3])
 ])
-AC_SUBST([PGO_PROFILE_TOOL])
-AC_SUBST([PGO_PROFILE_TOOL_VERSION])
 ])
 
 # _AX_PGO_CHECK_FLAG(FLAG, ACTION-IF-OK, [ACTION-IF-NOT]): whether $CC accepts FLAG (-Werror).
@@ -613,9 +446,8 @@ AS_CASE([$PGO_TARGET],
 # for a file that is not ELF: the programs of one machine have the same.
 AC_DEFUN([_AX_PGO_ELF_SIG], [`od -An -tx1 -N20 "$1" 2>/dev/null | tr -d ' \n' | cut -c1-12,37-40 | $SED -n '/^7f454c46/p'`])
 
-# _AX_PGO_RUNS(RUNNER): whether RUNNER (shell text, read by the shell as the pipeline's recipes
-# read it; empty: none) runs the test program ./conftest, which starts a thread and prints
-# profopt-runner-ok, within 120 seconds: a runner that hangs would hang the training.
+# _AX_PGO_RUNS(RUNNER, IF-RUNS, IF-NOT): whether RUNNER (shell text; empty: none) runs
+# ./conftest, which prints profopt-runner-ok, within 120 seconds (a hang would hang training).
 AC_DEFUN([_AX_PGO_RUNS], [
 echo "$as_me:$LINENO: running: $1 ./conftest$ac_exeext" >&AS_MESSAGE_LOG_FD
 ax_pgo_out=`eval "$ax_pgo_bound $1 ./conftest$ac_exeext" 2>&AS_MESSAGE_LOG_FD </dev/null`
@@ -644,10 +476,8 @@ AC_DEFUN([_AX_PGO_RUNNER_CHOOSE], [
      _AX_PGO_RUNNER_GIVEN])
 ])
 
-# _AX_PGO_RUNNER: how training runs the programs built for the target.  PGO_RUNNER, a command
-# prefix (empty: directly); PGO_TRAIN_TIMEOUT_SCALE; PGO_NM and PGO_READELF, the target's tools
-# for verify (empty: the driver's defaults); ax_pgo_foreign=yes when the target's programs are
-# not this machine's.  Every runner is proven on a test program, or configure stops.
+# _AX_PGO_RUNNER: how training runs the target's programs (PGO_RUNNER, proven on a test
+# program), PGO_TRAIN_TIMEOUT_SCALE, the target's tools for verify, and ax_pgo_foreign.
 AC_DEFUN([_AX_PGO_RUNNER], [
 ax_pgo_runner_error= ax_pgo_runner_warn= ax_pgo_emulated=no ax_pgo_how=
 ax_pgo_cpu=${PGO_TARGET%%-*}
@@ -672,9 +502,7 @@ dnl pgo.mk makes the programs a qemu runner emulates follow exec (qemu-exec.c).
 AS_IF([test $ax_pgo_emulated = yes && test -n "$PGO_RUNNER"], [PGO_RUNNER_EMULATED=yes], [PGO_RUNNER_EMULATED=no])
 AS_IF([test -n "$ax_pgo_runner_error"], [AC_MSG_ERROR([$ax_pgo_runner_error])])
 AS_IF([test -n "$ax_pgo_runner_warn"], [AC_MSG_WARN([$ax_pgo_runner_warn])])
-dnl A per-task limit measured natively would stop emulated tasks that are only slow: qemu-user
-dnl ran the fixture's instrumented interpreter 3 to 4 times slower than this machine, and
-dnl CPython 4.5 times (an x86-64 guest on x86-64); 10 leaves room.
+dnl Emulated tasks are only slow (qemu-user: 3 to 5 times): 10 leaves room.
 AC_MSG_CHECKING([the factor of the training's timeouts])
 AS_IF([test -n "$PGO_TRAIN_TIMEOUT_SCALE"], [
   AS_CASE([$PGO_TRAIN_TIMEOUT_SCALE], [*@<:@!0-9.@:>@*|.*|*.|*.*.*],
@@ -742,15 +570,11 @@ _AX_PGO_RUNS([], [
 ], [_AX_PGO_FIND_QEMU])
 ])
 
-# _AX_PGO_FIND_QEMU: qemu-CPU (or qemu-CPU-static) with -L of the target's C library: the
-# sysroot that holds the test program's dynamic loader (Debian's cross libc: /usr/TRIPLE),
-# else none (qemu's own default), each proven on the test program.
+# _AX_PGO_FIND_QEMU: qemu-CPU (or qemu-CPU-static) with -L of the sysroot that holds the test
+# program's dynamic loader (Debian's cross libc: /usr/TRIPLE), else none, each proven.
 AC_DEFUN([_AX_PGO_FIND_QEMU], [
-ax_pgo_qemu=
-for ax_pgo_cand in qemu-$ax_pgo_qcpu qemu-$ax_pgo_qcpu-static; do
-  ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`
-  AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [ax_pgo_qemu=$ax_pgo_path; break])
-done
+_AX_PGO_SEARCH([qemu-$ax_pgo_qcpu qemu-$ax_pgo_qcpu-static])
+ax_pgo_qemu=$ax_pgo_hit
 _AX_PGO_DEBARCH
 AS_IF([test -z "$ax_pgo_qemu"], [
   ax_pgo_runner_error="cross compiling for $PGO_TARGET: this machine cannot run its programs, and PGO trains by running them (the instrumented program, on the training's tasks). Install the qemu-user emulator (Debian: apt-get install qemu-user libc6-dev-$ax_pgo_debarch-cross; qemu-$ax_pgo_qcpu is looked for in PATH, run with the target's C library), let the kernel run them by emulation (binfmt_misc: Debian's qemu-user-binfmt), or pass --with-pgo-runner=CMD: a command that runs a program of the target, given after it with its arguments, in the current directory and with its environment (e.g. a script that runs it on a board by ssh, the build directory shared at the same path)"
@@ -770,10 +594,8 @@ AS_IF([test -z "$ax_pgo_qemu"], [
     ax_pgo_cands="$ax_pgo_cands $ax_pgo_d `dirname "$ax_pgo_d"`"])
   AS_IF([test "$ax_cv_pgo_cc_family" = gcc], [ax_pgo_cands="$ax_pgo_cands `$CC $CFLAGS -print-sysroot 2>/dev/null`"])
   ax_pgo_tried=
-  dnl The target's C library installed as this machine's multiarch libraries (Debian's
-  dnl libc6:arm64) holds the loader at its own path: qemu without -L runs the program with that
-  dnl loader and library, where -L of a cross sysroot pairs one glibc's loader with the other's
-  dnl library.
+  dnl Multiarch libraries (Debian's libc6:arm64) hold the loader at its own path: qemu without
+  dnl -L then pairs it with its own library, where -L of a cross sysroot would mix two glibcs.
   ax_pgo_interp_sig=
   AS_IF([test -n "$ax_pgo_interp"], [ax_pgo_interp_sig=_AX_PGO_ELF_SIG([$ax_pgo_interp])])
   AS_IF([test -n "$ax_pgo_interp_sig" && test "x$ax_pgo_interp_sig" = "x$ax_pgo_target_sig"],
@@ -793,13 +615,9 @@ AS_IF([test -z "$ax_pgo_qemu"], [
 # _AX_PGO_FLAGS: the generate/use flags and the merge command for the family.
 AC_DEFUN([_AX_PGO_FLAGS], [
 ax_pgo_update_flag=
-dnl GCC's atomic counters make every counter update a locked add and training much slower;
-dnl clang promotes loop counters to registers and pays
-dnl nearly nothing.  Processes never lose counts either way (libgcov locks each .gcda file;
-dnl clang's %m pool files are locked too); only increments racing between threads of one
-dnl process can be lost in single mode, which -fprofile-correction absorbs, as stock CPython
-dnl (single mode) relies on.  Clang's front-end counters are not promoted either, so
-dnl front-end instrumentation counts in single mode too.
+dnl Atomic counters are a locked add on every update for GCC and clang's front end (clang's IR
+dnl counters live in registers); single mode loses only racing increments between threads,
+dnl which -fprofile-correction absorbs, as stock CPython relies on.
 AS_CASE([$ax_pgo_update],
   [auto], [AS_CASE([$ax_cv_pgo_cc_family/$ax_pgo_instr], [gcc/*|*/frontend], [],
     [_AX_PGO_CHECK_FLAG([-fprofile-update=atomic], [ax_pgo_update_flag=-fprofile-update=atomic])])],
@@ -809,31 +627,24 @@ AS_CASE([$ax_cv_pgo_cc_family],
   [gcc], [
     AS_IF([test "x$with_pgo_instrumentation" != x],
       [AC_MSG_WARN([--with-pgo-instrumentation is a Clang option; ignored for gcc])])
-    dnl GCC looks up a static function's counts by an id computed from its file's path
-    dnl unless told to use its number within the unit: a profile then still fits when the
-    dnl objects are compiled from another directory (an exported profile reused elsewhere).
-    ax_pgo_ids=
-    _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1], [ax_pgo_ids="--param=profile-func-internal-id=1"])
-    dnl libtool compiles a library's sources twice, PIC and not, and training runs one copy:
-    dnl without interposable globals (as CPython's --enable-optimizations builds) both copies
-    dnl have one control flow, so the merge stage can give the other copy the same counts.
-    ax_pgo_nosi=
-    _AX_PGO_CHECK_FLAG([-fno-semantic-interposition], [ax_pgo_nosi=-fno-semantic-interposition])
-    dnl Where a source differs under #ifdef PIC the two copies differ anyway: the instrumented
-    dnl build writes each object's notes (.gcno), so the merge copies only the functions alike.
+    dnl Static functions found by number, not by their file's path: a profile fits objects
+    dnl compiled from another directory.
+    _AX_PGO_CHECK_FLAG([--param=profile-func-internal-id=1],
+      [ax_pgo_ids=--param=profile-func-internal-id=1], [ax_pgo_ids=])
+    dnl libtool's PIC and non-PIC copies of an object then have one control flow, so the merge
+    dnl can give the untrained copy the same counts.
+    _AX_PGO_CHECK_FLAG([-fno-semantic-interposition],
+      [ax_pgo_nosi=-fno-semantic-interposition], [ax_pgo_nosi=])
+    dnl The notes (.gcno) let the merge copy only functions alike in both (not #ifdef PIC's).
     PGO_GEN_CFLAGS="-fprofile-generate -ftest-coverage $ax_pgo_update_flag $ax_pgo_ids $ax_pgo_nosi"
     PGO_GEN_LDFLAGS=$PGO_GEN_CFLAGS
     PGO_USE_CFLAGS="-fprofile-use -fprofile-correction $ax_pgo_ids $ax_pgo_nosi"],
   [clang|apple-clang], [
-    dnl Value profiling (indirect calls) runs out of its static counters in a large program,
-    dnl and the runtime then writes a warning to stderr of every process, which fails tests
-    dnl that compare stderr: allocate 8 counters per site, as large PGO users do.  Only where
-    dnl clang takes the option twice (LLVM 15 and later): build systems repeat CFLAGS (CPython
-    dnl 3.14's HACL modules do), and clang 14 refuses a repeated -mllvm option.
-    ax_pgo_vp=
-    _AX_PGO_CHECK_FLAG([-mllvm -vp-counters-per-site=8 -mllvm -vp-counters-per-site=8], [ax_pgo_vp="-mllvm -vp-counters-per-site=8"])
-    dnl IR instrumentation counts after clang's first optimizations, the front end's on the
-    dnl source's own branches; which gives the faster program depends on the program.
+    dnl Value profiling out of counters warns on every process's stderr (failing tests that
+    dnl compare it): 8 per site, where clang takes the option twice (LLVM 15 and later; build
+    dnl systems repeat CFLAGS, and clang 14 refuses a repeated -mllvm option).
+    _AX_PGO_CHECK_FLAG([-mllvm -vp-counters-per-site=8 -mllvm -vp-counters-per-site=8],
+      [ax_pgo_vp="-mllvm -vp-counters-per-site=8"], [ax_pgo_vp=])
     AS_CASE([$ax_pgo_instr],
       [ir], [ax_pgo_gen=-fprofile-generate ax_pgo_use=-fprofile-use],
       [frontend], [ax_pgo_gen=-fprofile-instr-generate ax_pgo_use=-fprofile-instr-use],
@@ -844,8 +655,7 @@ AS_CASE([$ax_cv_pgo_cc_family],
     dnl The -mllvm option is for the compiler only: given twice (CFLAGS and LDFLAGS on one
     dnl link line) clang refuses it.
     PGO_GEN_LDFLAGS="$ax_pgo_gen $ax_pgo_update_flag"
-    dnl The use flags name the profile by its content (pgo.mk's PGO_USE_PROFDATA), so that no
-    dnl older file under one fixed name can be compiled with, here or on a distributed worker.
+    dnl The profile named by its content (pgo.mk's PGO_USE_PROFDATA): never a stale file.
     PGO_USE_CFLAGS="$ax_pgo_use="'$(PGO_USE_PROFDATA)'],
   [PGO_GEN_CFLAGS= PGO_GEN_LDFLAGS= PGO_USE_CFLAGS=])
 dnl Partial training: GCC only (clang already compiles functions without counts normally).
@@ -857,9 +667,7 @@ AS_IF([test "x$ax_pgo_partial" != xno], [
     [AC_MSG_WARN([--enable-pgo-partial-training is a GCC option; ignored for $ax_cv_pgo_cc_family])])
 ])
 PGO_USE_LDFLAGS=$PGO_USE_CFLAGS
-dnl clang 14 and later write DWARF 5, which valgrind 3.19 cannot read, and make pgo-bench counts
-dnl the programs' instructions under it: DWARF 4 (the version -g writes; no -g, no debug
-dnl information), in compiles only (a link would call the switch unused).
+dnl DWARF 4 for valgrind 3.19 (make pgo-bench), which cannot read clang's DWARF 5; compiles only.
 AS_IF([test -n "$PGO_USE_CFLAGS"], [AS_CASE([$ax_cv_pgo_cc_family], [clang|apple-clang], [
   _AX_PGO_CHECK_FLAG([-fdebug-default-version=4], [
     PGO_GEN_CFLAGS="$PGO_GEN_CFLAGS -fdebug-default-version=4"
@@ -880,21 +688,11 @@ AS_IF([test "x$ax_pgo_cs" != xno], [
       PGO_CSGEN_LDFLAGS="$ax_pgo_cs_use -fcs-profile-generate $ax_pgo_update_flag"],
     [AC_MSG_WARN([--enable-pgo-cs is a Clang option; ignored for $ax_cv_pgo_cc_family])])
 ])
-AC_SUBST([PGO_CS])
-AC_SUBST([PGO_CSGEN_CFLAGS])
-AC_SUBST([PGO_CSGEN_LDFLAGS])
-AC_SUBST([PGO_GEN_CFLAGS])
-AC_SUBST([PGO_GEN_LDFLAGS])
-AC_SUBST([PGO_USE_CFLAGS])
-AC_SUBST([PGO_USE_LDFLAGS])
 ])
 
-# _AX_PGO_DISPATCH: whether $CC merges the computed gotos of an interpreter's dispatch into
-# one indirect jump (LLVM 19: llvm/llvm-project#106846), on a small computed-goto loop; if so,
-# and --disable-pgo-dispatch-fix was not given, the flags that undo it: PGO_DISPATCH_CFLAGS,
-# added to every compile's flags, and PGO_DISPATCH_LDFLAGS for a link with LTO (the linker
-# plugin generates the code there; a link without LTO refuses them).  PGO_DISPATCH_REF_CFLAGS:
-# the flags of verify's reference compile of an eval loop (those that undo it, where they do).
+# _AX_PGO_DISPATCH: whether $CC merges the computed gotos of an interpreter's dispatch into one
+# indirect jump (LLVM 19: llvm/llvm-project#106846), on a small computed-goto loop; if so, the
+# flags that undo it (PGO_DISPATCH_CFLAGS, PGO_DISPATCH_LDFLAGS for an LTO link; REF_CFLAGS).
 AC_DEFUN([_AX_PGO_DISPATCH], [
 PGO_DISPATCH_CFLAGS= PGO_DISPATCH_LDFLAGS= PGO_DISPATCH_REF_CFLAGS=
 dnl Distinct handlers, so that no compiler merges them for being alike: one goto each, and one
@@ -910,12 +708,9 @@ AC_CACHE_CHECK([how many of $ax_pgo_sites computed gotos $CC keeps apart], [ax_c
   _AX_PGO_DISPATCH_JUMPS([], [ax_pgo_n])
   ax_cv_pgo_dispatch_jumps=${ax_pgo_n:-unknown (it does not compile the loop)}])
 ax_pgo_fix="-mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000"
-ax_pgo_merged=no
-AS_CASE([$ax_cv_pgo_dispatch_jumps], [*@<:@!0-9@:>@*], [],
-  [AS_IF([test "$ax_cv_pgo_dispatch_jumps" -lt `expr $ax_pgo_sites / 2`], [ax_pgo_merged=yes])])
 dnl The flags are found even under --disable-pgo-dispatch-fix: verify's reference compile of
 dnl the eval loop (PGO_DISPATCH_REF_CFLAGS) shows what the compiler can keep apart.
-AS_IF([test $ax_pgo_merged = no], [],
+AS_IF([test "$ax_cv_pgo_dispatch_jumps" -lt `expr $ax_pgo_sites / 2` 2>/dev/null],
   [AC_CACHE_CHECK([whether $ax_pgo_fix keeps them apart], [ax_cv_pgo_dispatch_fixed], [
     dnl (given twice: a build system that repeats its flags must not fail on them)
     _AX_PGO_DISPATCH_JUMPS([$ax_pgo_fix $ax_pgo_fix], [ax_pgo_n])
@@ -933,31 +728,16 @@ AS_IF([test -n "$PGO_DISPATCH_CFLAGS"], [AC_MSG_RESULT([with $PGO_DISPATCH_CFLAG
   [AC_MSG_RESULT([as $CC does by default])])
 PGO_GEN_CFLAGS="$PGO_GEN_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
 PGO_USE_CFLAGS="$PGO_USE_CFLAGS${PGO_DISPATCH_CFLAGS:+ $PGO_DISPATCH_CFLAGS}"
-AC_SUBST([PGO_DISPATCH_CFLAGS])
-AC_SUBST([PGO_DISPATCH_LDFLAGS])
-AC_SUBST([PGO_DISPATCH_REF_CFLAGS])
 ])
 
-# _AX_PGO_DISPATCH_PARTITION: GCC keeps the computed gotos apart without a profile, but with one
-# it moves the handlers training never ran into the function's cold part, and a jump from there
-# to the shared computed goto crosses sections, which GCC does not duplicate: the untrained
-# handlers share one indirect jump.  A profile of the loop with half its handlers run shows
-# it; -fno-reorder-blocks-and-partition (as for BOLT) keeps them apart.  Natively only (the
-# probe's program runs).
+# _AX_PGO_DISPATCH_PARTITION: with a profile, GCC moves untrained handlers to the cold part,
+# where they share one indirect jump (it does not duplicate across sections); a loop trained on
+# half its handlers shows it, -fno-reorder-blocks-and-partition undoes it.  Natively only.
 AC_DEFUN([_AX_PGO_DISPATCH_PARTITION], [
 AC_CACHE_CHECK([how many of $ax_pgo_sites computed gotos $CC keeps apart when training ran half the handlers],
   [ax_cv_pgo_dispatch_trained], [
   ax_cv_pgo_dispatch_trained=unknown ax_cv_pgo_dispatch_partition=no
-  cat > conftest.$ac_ext <<AX_PGO_EOF
-long conftest_eval(const unsigned char *pc, long *sp)
-{
-	static void *const t@<:@@:>@ = {$ax_pgo_labels&&done};
-	long acc = 0;
-#define NEXT goto *t@<:@*pc++@:>@
-	NEXT;
-done:	return acc;$ax_pgo_ops
-}
-int main(int argc, char **argv)
+  _AX_PGO_DISPATCH_SOURCE([int main(int argc, char **argv)
 {
 	static const unsigned char p@<:@@:>@ = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 24};
 	long s@<:@4@:>@ = {argc}, r = 0;
@@ -965,9 +745,7 @@ int main(int argc, char **argv)
 	for (long i = 0; i < 10000; i++)
 		r += conftest_eval(p, s);
 	return (int)(r & 1);
-}
-AX_PGO_EOF
-  ax_pgo_ijmp='(^|@<:@ 	@:>@)(notrack@<:@ 	@:>@+)?(jmpq?@<:@ 	@:>@+\*|br@<:@ 	@:>@+x|jr@<:@ 	@:>@|bctr)'
+}])
   rm -f conftest.gcda
   AS_IF([$CC $CFLAGS -O3 -fno-lto -fprofile-generate -c conftest.$ac_ext -o conftest.$ac_objext >&AS_MESSAGE_LOG_FD 2>&1 &&
          $CC $CFLAGS -fno-lto -fprofile-generate conftest.$ac_objext -o conftest$ac_exeext >&AS_MESSAGE_LOG_FD 2>&1 &&
@@ -979,14 +757,13 @@ AX_PGO_EOF
   rm -f conftest.s conftest.gcda conftest.$ac_objext conftest$ac_exeext conftest.$ac_ext])
 dnl (the untrained half merged: fewer than 90% of the gotos)
 ax_pgo_most=`expr $ax_pgo_sites \* 9 / 10`
-AS_CASE([$ax_cv_pgo_dispatch_trained], [*@<:@!0-9@:>@*], [], [
-  AS_IF([test "$ax_cv_pgo_dispatch_trained" -lt $ax_pgo_most], [
-    AC_MSG_CHECKING([whether -fno-reorder-blocks-and-partition keeps them apart])
-    AS_IF([test "$ax_cv_pgo_dispatch_partition" -ge $ax_pgo_most 2>/dev/null], [
-      AC_MSG_RESULT([yes ($ax_cv_pgo_dispatch_partition)])
-      PGO_DISPATCH_CFLAGS=-fno-reorder-blocks-and-partition
-      PGO_USE_LDFLAGS="$PGO_USE_LDFLAGS -fno-reorder-blocks-and-partition"],
-      [AC_MSG_RESULT([no ($ax_cv_pgo_dispatch_partition)])])])])
+AS_IF([test "$ax_cv_pgo_dispatch_trained" -lt $ax_pgo_most 2>/dev/null], [
+  AC_MSG_CHECKING([whether -fno-reorder-blocks-and-partition keeps them apart])
+  AS_IF([test "$ax_cv_pgo_dispatch_partition" -ge $ax_pgo_most 2>/dev/null], [
+    AC_MSG_RESULT([yes ($ax_cv_pgo_dispatch_partition)])
+    PGO_DISPATCH_CFLAGS=-fno-reorder-blocks-and-partition
+    PGO_USE_LDFLAGS="$PGO_USE_LDFLAGS -fno-reorder-blocks-and-partition"],
+    [AC_MSG_RESULT([no ($ax_cv_pgo_dispatch_partition)])])])
 ])
 
 # _AX_PGO_DISPATCH_LTO: PGO_DISPATCH_LDFLAGS, the same options for the linker's LLVM (bfd and
@@ -1009,12 +786,9 @@ AS_CASE([$ax_cv_pgo_dispatch_lto], [no*],
   [PGO_DISPATCH_LDFLAGS=$ax_pgo_ld])
 ])
 
-# _AX_PGO_DISPATCH_JUMPS(FLAGS, VAR, [LINK-FLAGS]): VAR is the number of indirect jumps in
-# the computed-goto loop (ax_pgo_labels, ax_pgo_ops) compiled at -O3 with FLAGS: in its
-# assembly, or with LINK-FLAGS in the program a ThinLTO link makes (disassembled); empty
-# when it does not compile or link.
-AC_DEFUN([_AX_PGO_DISPATCH_JUMPS], [
-$2=
+# _AX_PGO_DISPATCH_SOURCE(MAIN): conftest.c, the computed-goto loop (ax_pgo_labels, ax_pgo_ops)
+# and MAIN; ax_pgo_ijmp, the pattern of an indirect jump in its assembly.
+AC_DEFUN([_AX_PGO_DISPATCH_SOURCE], [
 cat > conftest.$ac_ext <<AX_PGO_EOF
 long conftest_eval(const unsigned char *pc, long *sp)
 {
@@ -1024,9 +798,16 @@ long conftest_eval(const unsigned char *pc, long *sp)
 	NEXT;
 done:	return acc;$ax_pgo_ops
 }
-int main(int argc, char **argv) { long s@<:@4@:>@ = {argc}; return (int)conftest_eval((const unsigned char *)argv@<:@0@:>@, s); }
+$1
 AX_PGO_EOF
 ax_pgo_ijmp='(^|@<:@ 	@:>@)(notrack@<:@ 	@:>@+)?(jmpq?@<:@ 	@:>@+\*|br@<:@ 	@:>@+x|jr@<:@ 	@:>@|bctr)'
+])
+
+# _AX_PGO_DISPATCH_JUMPS(FLAGS, VAR, [LINK-FLAGS]): VAR, the indirect jumps of the loop at -O3
+# with FLAGS (with LINK-FLAGS: in a ThinLTO link's program), or empty when it does not build.
+AC_DEFUN([_AX_PGO_DISPATCH_JUMPS], [
+$2=
+_AX_PGO_DISPATCH_SOURCE([int main(int argc, char **argv) { long s@<:@4@:>@ = {argc}; return (int)conftest_eval((const unsigned char *)argv@<:@0@:>@, s); }])
 m4_ifval([$3], [
 AS_IF([$CC $CFLAGS $CPPFLAGS -O3 -flto=thin $1 conftest.$ac_ext -o conftest$ac_exeext $LDFLAGS $3 >&AS_MESSAGE_LOG_FD 2>&1],
   [$2=`$ax_pgo_objdump -d conftest$ac_exeext 2>/dev/null | $SED -n '/<_*conftest_eval>:/,/^$/p' | grep -c -E "$ax_pgo_ijmp"`])
@@ -1042,26 +823,20 @@ rm -f conftest.$ac_ext
 AC_DEFUN([_AX_PGO_FIND_BOLT], [
 ax_pgo_bolt_error=
 AC_CACHE_CHECK([for llvm-bolt], [ax_cv_pgo_llvm_bolt], [
-  ax_cv_pgo_llvm_bolt=no
   AS_IF([test -n "$LLVM_BOLT"], [ax_pgo_cands=$LLVM_BOLT], [
     ax_pgo_cands=
-    AS_CASE([$ax_cv_pgo_cc_family], [clang|apple-clang], [
-      ax_pgo_real=`$CC -### -c -x c /dev/null -o /dev/null 2>&1 | $SED -n 's/^ *"\(@<:@^"@:>@*\)" "-cc1".*/\1/p' | head -n 1`
-      AS_IF([test -n "$ax_pgo_real"], [ax_pgo_cands="`dirname \`readlink -f "$ax_pgo_real"\``/llvm-bolt"])
-      ax_pgo_cands="$ax_pgo_cands llvm-bolt-$PGO_CC_MAJOR"])
+    AS_CASE([$ax_cv_pgo_cc_family], [clang|apple-clang], [_AX_PGO_CLANG_DIR
+      ax_pgo_cands="${ax_pgo_clang_dir:+$ax_pgo_clang_dir/llvm-bolt} llvm-bolt-$PGO_CC_MAJOR"])
     dnl Otherwise the newest release in PATH: BOLT reads any compiler's ELF output.
     ax_pgo_n=30
     while test $ax_pgo_n -ge 14; do ax_pgo_cands="$ax_pgo_cands llvm-bolt-$ax_pgo_n"; ax_pgo_n=`expr $ax_pgo_n - 1`; done
     ax_pgo_cands="$ax_pgo_cands llvm-bolt"
   ])
-  for ax_pgo_cand in $ax_pgo_cands; do
-    AS_CASE([$ax_pgo_cand], [*/*], [ax_pgo_path=$ax_pgo_cand], [ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`])
-    AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [ax_cv_pgo_llvm_bolt=$ax_pgo_path; break])
-  done
+  _AX_PGO_SEARCH([$ax_pgo_cands])
   dnl llvm-bolt finds its instrumentation runtime relative to where it really is (Debian's
   dnl /usr/bin/llvm-bolt-19 is a link into /usr/lib/llvm-19/bin), so use the real path.
-  AS_IF([test "$ax_cv_pgo_llvm_bolt" != no],
-    [ax_cv_pgo_llvm_bolt=`readlink -f "$ax_cv_pgo_llvm_bolt" 2>/dev/null || echo "$ax_cv_pgo_llvm_bolt"`])
+  ax_cv_pgo_llvm_bolt=no
+  AS_IF([test -n "$ax_pgo_hit"], [ax_cv_pgo_llvm_bolt=`readlink -f "$ax_pgo_hit" 2>/dev/null || echo "$ax_pgo_hit"`])
 ])
 AS_IF([test "$ax_cv_pgo_llvm_bolt" = no],
   [ax_pgo_bolt_error="llvm-bolt not found${LLVM_BOLT:+ at $LLVM_BOLT} (Debian: apt-get install bolt-N, e.g. bolt-19; or pass --with-llvm-bolt=PATH)"],
@@ -1076,19 +851,11 @@ AS_IF([test "$ax_cv_pgo_llvm_bolt" = no],
 AC_DEFUN([_AX_PGO_FIND_MERGE_FDATA], [
 ax_pgo_bolt_ver=_AX_PGO_TOOL_VERSION([$LLVM_BOLT], [--version])
 AC_CACHE_CHECK([for merge-fdata of LLVM $ax_pgo_bolt_ver], [ax_cv_pgo_merge_fdata], [
-  ax_cv_pgo_merge_fdata=no
-  ax_pgo_found=
   AS_IF([test -n "$MERGE_FDATA"], [ax_pgo_cands=$MERGE_FDATA], [
-    ax_pgo_bolt_dir=`dirname "$LLVM_BOLT"`
-    ax_pgo_bolt_base=`basename "$LLVM_BOLT"`
-    ax_pgo_cands="$ax_pgo_bolt_dir/`echo $ax_pgo_bolt_base | $SED 's/llvm-bolt/merge-fdata/'` merge-fdata-${ax_pgo_bolt_ver%%.*} merge-fdata"])
-  for ax_pgo_cand in $ax_pgo_cands; do
-    AS_CASE([$ax_pgo_cand], [*/*], [ax_pgo_path=$ax_pgo_cand], [ax_pgo_path=`command -v $ax_pgo_cand 2>/dev/null`])
-    AS_IF([test -n "$ax_pgo_path" && test -x "$ax_pgo_path"], [], [continue])
-    ax_pgo_ver=_AX_PGO_TOOL_VERSION([$ax_pgo_path], [--version])
-    ax_pgo_found="$ax_pgo_found${ax_pgo_found:+, }$ax_pgo_path (version ${ax_pgo_ver:-unknown})"
-    AS_IF([test "$ax_pgo_ver" = "$ax_pgo_bolt_ver"], [ax_cv_pgo_merge_fdata=$ax_pgo_path; break])
-  done
+    ax_pgo_bolt_base=`basename "$LLVM_BOLT" | $SED 's/llvm-bolt/merge-fdata/'`
+    ax_pgo_cands="`dirname "$LLVM_BOLT"`/$ax_pgo_bolt_base merge-fdata-${ax_pgo_bolt_ver%%.*} merge-fdata"])
+  _AX_PGO_SEARCH([$ax_pgo_cands], [--version], [test "$ax_pgo_ver" = "$ax_pgo_bolt_ver"])
+  ax_cv_pgo_merge_fdata=${ax_pgo_hit:-no}
   ax_cv_pgo_merge_fdata_found=$ax_pgo_found
 ])
 AS_IF([test "$ax_cv_pgo_merge_fdata" = no],

@@ -5,13 +5,12 @@
 # $(abs_top_srcdir)/pgo.mk`, which automake leaves to make) and `make profile-opt` runs
 #   configure -> instrument -> train -> merge [-> cs-instrument -> cs-train -> cs-merge]
 #     -> clean keeping profiles -> use -> verify [-> bolt]
-# (clang's context-sensitive PGO with PGO_CS=yes, LLVM BOLT's layout with PGO_BOLT=yes).  Each
-# stage's work is a command of the profopt driver, which owns every file of profile data and
-# writes the stage's stamp in $(PGO_DIR): an interrupted pipeline resumes at the stage that did
-# not finish, and with nothing changed a second `make profile-opt` does nothing.  A stage looks
-# at its predecessor only while its own stamp is missing (or sources edited since the use
-# stage make it run again).  With PGO_ENABLED=yes a plain `make` is `make profile-opt`.  Hook
-# pgo-clean-build (the build's stamps) into the project's clean, pgo-clean into its distclean.
+# (with PGO_CS=yes, PGO_BOLT=yes).  Each stage's work is a command of the profopt driver, which
+# owns every file of profile data and writes the stage's stamp in $(PGO_DIR): an interrupted
+# pipeline resumes at the stage that did not finish, and a second `make profile-opt` with
+# nothing changed does nothing (edited sources make the use stage run again).  With
+# PGO_ENABLED=yes a plain `make` is `make profile-opt`.  Hook pgo-clean-build into the
+# project's clean, pgo-clean into its distclean.
 #
 # man profopt (IN YOUR PROJECT) describes every variable; those set here for the project:
 #   PGO_TRAIN_CMD        `profopt train` as the training runs it (jobs, timeout, runner)
@@ -22,19 +21,16 @@
 #   PGO_WORKLOADS        (the project's) "NAME[:WEIGHT] ...", tasks in PGO_TRAIN_ARGS_NAME
 #   PGO_CRASHED_IN_TRAINING, PGO_FAILED_IN_TRAINING, PGO_BOLT_INST, PGO_BOLT_NEW, PGO_DISPATCH_REF
 #
-# A stage is a unit: its name in pgo_all_stages (and pgo_stages when this configuration runs
-# it), its rule on $(call pgo_stamp,STAGE), and what it declares: pgo_out_STAGE, the files it
-# writes besides the build (profile-removal removes them all), and pgo_undo_STAGE, a command
-# putting back what it changed in the build before the use stage builds again ('-' in STAGE
-# as '_').  The stamps of the stages from clean on describe the build: make clean drops them.
+# A stage: its name in pgo_all_stages (and pgo_stages when this configuration runs it), its
+# rule on $(call pgo_stamp,STAGE), pgo_out_STAGE (the files it writes besides the build, which
+# profile-removal removes) and pgo_undo_STAGE (a command putting back what it changed in the
+# build before the use stage builds again; '-' in STAGE as '_').
 
 pgo_mk_file := $(lastword $(MAKEFILE_LIST))
 # AX_PGO's settings, written by config.status beside the Makefile (top_builddir's, with automake).
 -include $(or $(top_builddir),.)/pgo-config.mk
-# Cross builds: every `profopt train` starts each task through `profopt target-run`, which hands
-# a program of the target to $PGO_RUNNER (exported).  Under qemu-user (PGO_RUNNER_EMULATED=yes)
-# qemu-exec.c, beside pgo.mk, built into $(PGO_DIR)/qemu-exec.so, is preloaded through the
-# runner, so that an exec of another program of the target goes through the emulator again.
+# Cross builds: `profopt target-run` hands a program of the target to $PGO_RUNNER; under qemu-user
+# (PGO_RUNNER_EMULATED=yes) qemu-exec.so is preloaded, so that its exec goes through qemu again.
 PGO_RUNNER ?=
 export PGO_RUNNER
 PGO_RUNNER_EMULATED ?= $(if $(filter qemu-%,$(notdir $(firstword $(PGO_RUNNER)))),yes,no)
@@ -74,13 +70,12 @@ pgo_lp := (
 pgo_rp := )
 pgo_hash := \#
 pgo_syntax_chars = ' " ` ; & | < > $(pgo_lp) $(pgo_rp) * ? [ ] \ % : $(pgo_hash)
-pgo_syntax_in = $(firstword $(foreach c,$(pgo_syntax_chars),$(if $(findstring $(c),$(1)),$(c))))
-pgo_check_path = $(if $(findstring $$,$($(1))),$(error pgo.mk: $(1) holds '$$': a path for the PGO pipeline \
-	cannot contain shell or make syntax)) \
+pgo_syntax_in = $(firstword $(findstring $$,$(1)) $(foreach c,$(pgo_syntax_chars),$(if $(findstring $(c),$(1)),$(c))))
+pgo_check_path = $(if $(call pgo_syntax_in,$($(1))),$(error pgo.mk: $(1) '$($(1))' contains \
+	'$(call pgo_syntax_in,$($(1)))', which make or the shell running its recipes reads as syntax: \
+	use a path of letters, digits, / . _ - + = @ ~ ^ ! { })) \
 	$(if $(word 2,x$($(1))x),$(error pgo.mk: $(1) '$($(1))' contains white space, which make splits file names at: \
-	use a path without it)) \
-	$(if $(call pgo_syntax_in,$($(1))),$(error pgo.mk: $(1) '$($(1))' contains '$(call pgo_syntax_in,$($(1)))', \
-	which make or the shell running its recipes reads as syntax: use a path of letters, digits, / . _ - + = @ ~ ^ ! { }))
+	use a path without it))
 # What make itself cannot parse in a target's name is refused as soon as pgo.mk is read.
 pgo_parse_chars = ; : % $(pgo_hash)
 $(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA,$(foreach c,$(pgo_parse_chars),$(if $(findstring $(c),$($(v))),\
@@ -90,8 +85,8 @@ pgo_path_vars = PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_E
 	PGO_PROFILE_STORE PGO_USE_PROFDATA PGO_SOURCE_ROOT PGO_BOLT_BINARY PGO_BENCH_SRCDIR \
 	PROFOPT PGO_NM PGO_READELF LLVM_PROFDATA LLVM_BOLT MERGE_FDATA
 pgo_path_list_vars = PGO_VERIFY_REQUIRE PGO_SUMMARY_NOTES
-pgo_check_list = $(foreach w,$($(1)),$(if $(findstring $$,$(w))$(call pgo_syntax_in,$(w)),$(error pgo.mk: $(1) holds \
-	'$(w)', with '$(or $(findstring $$,$(w)),$(call pgo_syntax_in,$(w)))', which make or the shell running its recipes reads as syntax: \
+pgo_check_list = $(foreach w,$($(1)),$(if $(call pgo_syntax_in,$(w)),$(error pgo.mk: $(1) holds \
+	'$(w)', with '$(call pgo_syntax_in,$(w))', which make or the shell running its recipes reads as syntax: \
 	use names of letters, digits, / . _ - + = @ ~ ^ ! { })))
 pgo_check_paths = $(pgo_misread)$(foreach v,$(pgo_path_vars),$(call pgo_check_path,$(v)))\
 	$(foreach v,$(pgo_path_list_vars),$(call pgo_check_list,$(v)))\
@@ -158,36 +153,29 @@ pgo_kind = $(if $(filter gcc,$(PGO_CC_FAMILY)),intree,merged)
 PGO_EXPORTED_PROFILE = $(PGO_EXPORTED_PROFILE_$(pgo_kind))
 PGO_EXPORTED_PROFILE_intree = $(pgo_stash)
 PGO_EXPORTED_PROFILE_merged = $(PGO_PROFDATA)
-pgo_profile_read = $(pgo_profile_read_$(pgo_kind))
 pgo_profile_read_intree = --profile-dir=$(PGO_BUILD_DIR) $(pgo_skip)
 pgo_profile_read_merged = $(pgo_merged_profile)
+# Each of these is its _intree or _merged variant (with the same arguments).
+$(foreach v,profile_read merged_profile merge_inputs stash_save stash_restore raw_check \
+	place_profile repro_save,$(eval pgo_$(v) = $$(call pgo_$(v)_$$(pgo_kind),$$(1))))
 PGO_REPORT_ARGS = --family=$(PGO_CC_FAMILY) $(pgo_profile_read) $(pgo_report_nm_$(pgo_kind))
 pgo_report_nm_intree = $(if $(PGO_NM),--nm=$(PGO_NM))
-pgo_report_nm_merged =
-pgo_merged_profile = $(pgo_merged_profile_$(pgo_kind))
-pgo_merged_profile_intree =
 pgo_merged_profile_merged = --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)
-pgo_merge_inputs = $(call pgo_merge_inputs_$(pgo_kind),$(1))
 pgo_merge_inputs_intree = --profile-dir=$(PGO_BUILD_DIR) --from=$(1)
 pgo_merge_inputs_merged = --profile-dir=$(1) --tool=$(LLVM_PROFDATA) \
 	$(foreach w,$(pgo_workloads),--weighted=$(1)/$(call pgo_wname,$(w)):$(call pgo_wweight,$(w)))
-pgo_stash_save = $(pgo_stash_save_$(pgo_kind))
 pgo_stash_save_intree = test -f $(pgo_stash) || $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)
 pgo_stash_save_merged = true
-pgo_stash_restore = $(pgo_stash_restore_$(pgo_kind))
 pgo_stash_restore_intree = $(PROFOPT) stash restore $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)
 pgo_stash_restore_merged = true
 # Before training: can the tools read what the runtime writes (its test program through the runner)?
-pgo_raw_check = $(pgo_raw_check_$(pgo_kind))
 pgo_raw_check_intree = true
 pgo_raw_check_merged = $(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) $(if $(pgo_runner_on),--runner=$(call pgo_quote,$(PGO_RUNNER))) >&2
-pgo_place_profile = $(pgo_place_profile_$(pgo_kind))
 pgo_place_profile_intree = true
 pgo_place_profile_merged = $(pgo_distribute)
 pgo_repro_file = $(pgo_repro_dir)/$(1).$(pgo_repro_ext_$(pgo_kind))
 pgo_repro_ext_intree = tar
 pgo_repro_ext_merged = profdata
-pgo_repro_save = $(call pgo_repro_save_$(pgo_kind),$(1))
 pgo_repro_save_intree = $(PROFOPT) clear $(call pgo_repro_file,$(1)) && $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(call pgo_repro_file,$(1))
 pgo_repro_save_merged = cp $(PGO_PROFDATA) $(call pgo_repro_file,$(1))
 
@@ -241,10 +229,8 @@ pgo_train_cmds = $(pgo_runner_said) echo "==> $(3)$(if $(pgo_workloads), (worklo
 		--results=$(pgo_abs_dir)/$(1)-results.json $(call pgo_tasks,PGO_TRAIN_ARGS_,$(PGO_TRAIN_ARGS))
 
 # Distributed compiles (PGO_LAUNCHER, or a CC starting with distcc or icecc; Misc/DISTRIBUTED.md):
-# a compile stage's trace goes to $(PGO_DIR)/TOOL-STAGE.log, and `profopt dist-log` says in
-# TOOL-STAGE.txt how many compiles ran on the workers and here, and why.  Clang's use stage names
-# the merged profile by its content (`profopt store`): a worker's compiler reads it at that path
-# (icecc ships it in the compiler's environment), and a stale file is never under that name.
+# a stage's trace in $(PGO_DIR)/TOOL-STAGE.log, what ran where in TOOL-STAGE.txt.  Clang's profile
+# is named by its content (`profopt store`), so that no worker compiles with a stale one.
 PGO_LAUNCHER ?=
 PGO_DISTCC_HOSTS ?=
 PGO_PROFILE_STORE ?= $(pgo_abs_dir)
@@ -346,9 +332,8 @@ $(call pgo_stamp,train): $(call pgo_after,train) $(pgo_runner_dep)
 	@$(PROFOPT) clear --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) $(pgo_skip) $(pgo_ir_profdata)
 	@$(call pgo_train_cmds,train,$(PGO_RAW_DIR),training)
 
-# The merge checks every raw profile first; GCC's previous archive goes only once the new profile
-# is in place.  An imported profile (PGO_PROFILE) stands in for instrument, train and merge,
-# replacing the profile only once the bundle passed.  What training covered: report.txt, .json.
+# GCC's previous archive goes only once the new profile is in place.  An imported profile
+# (PGO_PROFILE) stands in for instrument, train and merge.  Training's coverage: report.txt, .json.
 PGO_PROFILE_SHA256 ?=
 pgo_out_merge = $(PGO_PROFDATA) $(pgo_seal) $(wildcard $(pgo_abs_dir)/merged-*.profdata) $(pgo_stash) \
 	$(wildcard $(pgo_abs_dir)/report.*)
@@ -481,14 +466,11 @@ pgo_dispatch_count = $(PROFOPT) dispatch $(if $(strip $(PGO_DISPATCH_FUNCTION)),
 	$(if $(PGO_OBJDUMP),--objdump=$(PGO_OBJDUMP)) $(1) > $(pgo_dispatch_said).tmp && cat $(pgo_dispatch_said).tmp && \
 	mv -f $(pgo_dispatch_said).tmp $(pgo_dispatch_said)
 
-# BOLT: the linked program, kept as BINARY.prebolt, is instrumented, trained (unweighted), and
-# rewritten; the rewrite must pass PGO_BOLT_CHECK before it replaces the program.  No
-# -frame-opt=hot (llvm/llvm-project#211356; with -indirect-call-promotion a 3.14 interpreter
-# crashed in its GC); call promotion on jump tables only; no folding of functions compared by
-# address (-icf=1 merged wrap_binaryfunc with wrap_binaryfunc_l, t0190): -icf=safe or -icf=0.
+# BOLT: the linked program, kept as BINARY.prebolt, is instrumented, trained (unweighted, on
+# PGO_BOLT_WORKLOADS) and rewritten; the rewrite must pass PGO_BOLT_CHECK to replace it.  No
+# -frame-opt=hot (llvm/llvm-project#211356); call promotion on jump tables only (all of it crashed
+# a 3.14 interpreter); no folding of functions compared by address (-icf=1 broke t0190).
 PGO_BOLT_ICF ?= -icf=0
-# The workloads BOLT's training runs (default: the PGO training's); its effect is layout, which
-# a smaller training can give as well as the whole (CPython's Makefile.pre.in picks one).
 PGO_BOLT_WORKLOADS ?= $(PGO_WORKLOADS)
 PGO_BOLT_BINARY ?=
 PGO_BOLT_SKIP ?=
@@ -521,8 +503,8 @@ $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 	@$(call pgo_run,BOLT: optimize the layout,bolt,--since=$(pgo_bolt_dir)/started) sh -c $(call pgo_quote,$(pgo_bolt_apply))
 	@sed -n 's/^BOLT-INFO: \(.*have non-empty execution profile\)/bolt: \1/p' $(call pgo_log,bolt) >&2
 
-# pgo-clean-build (make clean): the build's stamps go, the profile stays, never an "ok" over a
-# missing build.  pgo-clean (distclean): the driver removes the pipeline's directory.
+# pgo-clean-build (make clean): the build's stamps go, the profile stays.  pgo-clean (distclean):
+# the pipeline's directory goes.
 pgo-clean-build:
 	@$(pgo_check_paths)rm -f $(foreach s,$(pgo_build_stages),$(call pgo_stamp,$(s))) $(pgo_use_started)
 pgo-clean:
@@ -554,8 +536,8 @@ pgo-workloads:
 	@$(foreach w,$(or $(pgo_workloads),main),printf '%s weight %s: profopt train %s\n' \
 		$(call pgo_wname,$(w)) $(call pgo_wweight,$(w)) $(call pgo_quote,$(PGO_TRAIN_ARGS_$(call pgo_wname,$(w))));)
 
-# Reproducibility: the same instrumented build trained twice, the profiles compared (profopt diff,
-# exit 1 when they differ); the pipeline is left after merge, with the second profile.
+# Reproducibility: the same instrumented build trained twice, the profiles compared (exit 1 when
+# they differ); the pipeline is left after merge, with the second profile.
 pgo_repro_dir = $(pgo_abs_dir)/repro
 pgo-repro-check:
 	@$(if $(pgo_enabled),,$(call pgo_not_enabled,pgo-repro-check))

@@ -1,7 +1,6 @@
 /* thin_backends.c - ThinLTO's backend compiles on workers or here (see thin_backends.h). */
 #include "thinlto/thin_backends.h"
 #include "lib/elf.h"
-#include "lib/lines.h"
 #include "lib/pool.h"
 #include "lib/progress.h"
 #include "lib/tarfile.h"
@@ -12,29 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-int thin_module_load(struct thin_module *m, const char *prefix, const char *dir, const char *path, int i, char *err,
-		     size_t errlen)
-{
-	m->path = xstrdup(path);
-	m->index = xasprintf("%s/%s.thinlto.bc", prefix, path);
-	m->native = xasprintf("%s/native/%d.o", dir, i);
-	char *imports = xasprintf("%s/%s.imports", prefix, path);
-	struct lines l;
-	int rc = lines_read(&l, imports, LINES_NAMES, 4096, err, errlen);
-	free(imports);
-	if (rc < 0)
-		return -1;
-	int n = 0, cap = 0;
-	for (char *line; (line = lines_next(&l));) {
-		m->imports = grow_array(m->imports, n + 1, &cap, sizeof *m->imports, 8);
-		m->imports[n++] = xstrdup(line);
-	}
-	m->imports = grow_array(m->imports, n + 1, &cap, sizeof *m->imports, 8);
-	m->imports[n] = NULL;
-	lines_free(&l);
-	return 0;
-}
 
 /* cwd/name with "." and ".." parts resolved as text (malloc'd), or NULL for an absolute name,
  * which no worker has. */
@@ -230,18 +206,17 @@ static int run_round(const struct thin_plan *p, struct thin_module *m, const int
 	for (int k = 0; k < n; k++) {
 		struct thin_module *mod = &m[idx[k]];
 		mod->seconds = jobs[k].end - jobs[k].start;
-		const char *unused = remote && !mod->why_here ? take_remote_object(mod, jobs[k].result) : NULL;
-		int ok = jobs[k].result == RESULT_PASSED && !(remote && (mod->why_here || unused));
-		mod->failed = !ok;
-		if (!ok && !(remote && mod->why_here))
+		int packed = remote && !mod->why_here; /* else it never ran: why_here says why */
+		const char *unused = packed ? take_remote_object(mod, jobs[k].result) : NULL;
+		mod->failed = remote ? !packed || unused : jobs[k].result != RESULT_PASSED;
+		if (mod->failed && (packed || !remote))
 			tell_failure(&jobs[k], s);
-		if (!ok) {
-			if (remote && !mod->why_here)
-				mod->why_here = unused;
+		if (mod->failed) {
+			mod->why_here = packed ? unused : mod->why_here;
 			mod->worker = NULL;
 			failed++;
 		}
-		if (remote) {
+		if (packed) {
 			char *tar = xasprintf("%s/%d.tar", p->job_dir, idx[k]);
 			unlink(tar); /* a copy of the module and its imports: python's add up to a GB */
 			free(tar);
@@ -252,18 +227,6 @@ static int run_round(const struct thin_plan *p, struct thin_module *m, const int
 	}
 	free(jobs);
 	return failed;
-}
-
-int thin_remote_count(const struct thin_module *m, int n, struct buf *why)
-{
-	int remote = 0;
-	for (int i = 0; i < n; i++) {
-		remote += m[i].worker != NULL;
-		if (m[i].worker || !m[i].why_here || strstr(why->data ? why->data : "", m[i].why_here))
-			continue;
-		buf_printf(why, "%s%s", why->len ? "; " : "", m[i].why_here);
-	}
-	return remote;
 }
 
 int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n)

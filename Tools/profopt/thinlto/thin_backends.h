@@ -1,8 +1,6 @@
-/* thin_backends.h - ThinLTO's backend compiles, one job per module of an index-only link:
- * on workers or here.  A worker is a command that runs one shell line on another machine, as
- * `ssh HOST` does: the job's files (the module, its index, the modules it imports) go as a tar
- * on its stdin, the object comes back on its stdout, so the worker needs no file of the build.
- * A job a worker failed runs here, and is counted so (unless fallback is off: then it fails). */
+/* thin_backends.h - ThinLTO's backend compiles, one job per module of an index-only link, on
+ * workers (commands that run a shell line elsewhere, as `ssh HOST`: the job's files go as a tar
+ * on stdin, the object comes back on stdout) or here, where a job a worker failed runs too. */
 #ifndef PROFOPT_THIN_BACKENDS_H
 #define PROFOPT_THIN_BACKENDS_H
 
@@ -28,14 +26,7 @@ struct thin_plan {
 	double timeout;         /* per job, seconds (0: none) */
 };
 
-/* Module i of the link: reads PATH's imports list (PREFIX/PATH.imports) into m, its object to be
- * DIR/native/i.o: 0, or -1 with the reason in err. */
-int thin_module_load(struct thin_module *m, const char *prefix, const char *dir, const char *path, int i, char *err,
-		     size_t errlen);
-/* Runs every backend: 0 when each wrote its object, else the number that failed (their logs
- * named on stderr). */
+/* Runs every backend: 0, or the number that wrote no object (their logs named on stderr). */
 int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n);
-/* How many ran on the workers; why the others ran here, appended to why ("; " between). */
-int thin_remote_count(const struct thin_module *m, int n, struct buf *why);
 
 #endif

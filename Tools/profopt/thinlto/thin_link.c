@@ -1,10 +1,7 @@
-/* thin_link.c - `profopt thin-link -- LINK COMMAND`: a clang ThinLTO link whose backends run
- * as separate jobs, on workers when given, so that the serial link shrinks to the index step
- * and a native link.  A launcher before $CC: every other command (a compile, a link without
- * -flto=thin) is run unchanged.  Steps: archives become thin archives of their extracted
- * members (a backend needs each module as a file); the link runs with thinlto-index-only,
- * writing DIR/MODULE.thinlto.bc and .imports; each backend compiles MODULE with its index;
- * the link runs again with the native objects in the modules' places. */
+/* thin_link.c - `profopt thin-link -- LINK COMMAND`: a clang ThinLTO link whose backends run as
+ * jobs, on workers when given (a launcher before $CC: any other command runs unchanged).  Archives
+ * become thin archives of their members; the link runs with thinlto-index-only; each backend
+ * compiles a module with its index; the link runs again with the native objects. */
 #include "commands.h"
 #include "lib/lines.h"
 #include "lib/output.h"
@@ -72,23 +69,29 @@ _Noreturn static void exec_as_is(char **link)
 	fatal("cannot execute %s: %s", printable(link[0]), strerror(errno));
 }
 
+/* Whether A is one of LIST (with PREFIX: starts with one). */
+static int in_list(const char *a, const char *const *list, int prefix)
+{
+	for (int i = 0; list[i]; i++)
+		if (prefix ? starts_with(a, list[i]) : !strcmp(a, list[i]))
+			return 1;
+	return 0;
+}
+
 static int is_option_with_value(const char *a)
 {
 	static const char *const two[] = {"-o", "-Xlinker", "-z", "-T", "-u", "-e", "-x", "-MF", "-MT", "-MQ", NULL};
-	for (int i = 0; two[i]; i++)
-		if (!strcmp(a, two[i]))
-			return 1;
-	return 0;
+	return in_list(a, two, 0);
 }
 
 /* The value of -o, or NULL: a link with -flto=thin last among -flto options, and no -c, -S, -E. */
 static const char *thin_link_output(char **link)
 {
+	static const char *const no_link[] = {"-c", "-S", "-E", "-M", "-MM", NULL};
 	const char *out = NULL, *lto = NULL;
 	for (int i = 1; link[i]; i++) {
 		const char *a = link[i];
-		if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM") ||
-		    a[0] == '@')
+		if (in_list(a, no_link, 0) || a[0] == '@')
 			return NULL;
 		if (starts_with(a, "-flto") || !strcmp(a, "-fno-lto"))
 			lto = a;
@@ -108,12 +111,7 @@ static int backend_flag(const char *a)
 	static const char *const dropped[] = {"-O", "-l", "-L", "-Wl,", "-flto", "-fno-lto", "-fprofile", "-fno-profile",
 					      "-fcs-profile", "-fuse-ld=", "--ld-path=", "-shared", "-static", "-pie",
 					      "-no-pie", "-rdynamic", "-nostdlib", "-nostartfiles", "-I", "-D", "-U", NULL};
-	if (a[0] != '-')
-		return 0;
-	for (int i = 0; dropped[i]; i++)
-		if (starts_with(a, dropped[i]))
-			return 0;
-	return 1;
+	return a[0] == '-' && !in_list(a, dropped, 1);
 }
 
 /* The optimization level clang's linker plugin runs the backends at for this link's -O (2 when
@@ -121,19 +119,13 @@ static int backend_flag(const char *a)
  * or NULL below 2, where the plugin's pipeline is not the one `clang -c -O1` runs. */
 static const char *lto_level(char **link)
 {
+	static const char *const kept[] = {"-O2", "-O3", NULL}, *const o3[] = {"-Ofast", "-O4", NULL},
+				 *const below[] = {"-O0", "-O1", "-Og", "-O", NULL};
 	const char *level = "-O2";
 	for (int i = 1; link[i]; i++) {
 		const char *a = link[i];
-		if (a[0] != '-' || a[1] != 'O')
-			continue;
-		if (!strcmp(a, "-O2") || !strcmp(a, "-O3"))
-			level = a;
-		else if (!strcmp(a, "-Ofast") || !strcmp(a, "-O4"))
-			level = "-O3";
-		else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-Og") || !strcmp(a, "-O"))
-			level = NULL;
-		else
-			level = "-O2";
+		if (a[0] == '-' && a[1] == 'O')
+			level = in_list(a, kept, 0) ? a : in_list(a, o3, 0) ? "-O3" : in_list(a, below, 0) ? NULL : "-O2";
 	}
 	return level;
 }
@@ -323,19 +315,6 @@ static char *index_prefix(const struct link_state *s)
 	return b.data;
 }
 
-static char **with_args(char **link, const char *const *more)
-{
-	int n = 0, m = 0;
-	while (link[n])
-		n++;
-	while (more[m])
-		m++;
-	char **argv = xcalloc(n + m + 1, sizeof *argv);
-	memcpy(argv, link, n * sizeof *argv);
-	memcpy(argv + n, more, m * sizeof *argv);
-	return argv;
-}
-
 /* The index-only link: every module's DIR/MODULE.thinlto.bc and .imports, and the list. */
 static int index_link(struct link_state *s, const char *list)
 {
@@ -345,9 +324,13 @@ static int index_link(struct link_state *s, const char *list)
 	char *a = xasprintf(lld ? "-Wl,--thinlto-index-only=%s" : "-Wl,-plugin-opt,thinlto-index-only=%s", list);
 	char *c = xasprintf(lld ? "-Wl,--thinlto-prefix-replace=;%s/" : "-Wl,-plugin-opt,thinlto-prefix-replace=;%s/",
 			    s->prefix);
-	const char *more[] = {a, lld ? "-Wl,--thinlto-emit-imports-files" : "-Wl,-plugin-opt,thinlto-emit-imports-files", c,
-			      NULL};
-	char **argv = with_args(s->link, more);
+	const char *more[] = {a, lld ? "-Wl,--thinlto-emit-imports-files" : "-Wl,-plugin-opt,thinlto-emit-imports-files", c};
+	int n = 0;
+	while (s->link[n])
+		n++;
+	char **argv = xcalloc(n + 4, sizeof *argv);
+	memcpy(argv, s->link, n * sizeof *argv);
+	memcpy(argv + n, more, sizeof more);
 	int rc = run_here(argv);
 	struct stat st;
 	if (stat(s->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
@@ -356,6 +339,26 @@ static int index_link(struct link_state *s, const char *list)
 	return rc;
 }
 
+/* PREFIX/PATH.imports: the modules PATH's index imports from, NULL-terminated. */
+static char **read_imports(const char *prefix, const char *path)
+{
+	char err[600], *file = xasprintf("%s/%s.imports", prefix, path), **v = NULL;
+	struct lines l;
+	if (lines_read(&l, file, LINES_NAMES, 4096, err, sizeof err) < 0)
+		fatal("%s", err);
+	int n = 0, cap = 0;
+	for (char *line; (line = lines_next(&l));) {
+		v = grow_array(v, n + 2, &cap, sizeof *v, 8);
+		v[n++] = xstrdup(line);
+	}
+	v = grow_array(v, n + 1, &cap, sizeof *v, 8);
+	v[n] = NULL;
+	lines_free(&l), free(file);
+	return v;
+}
+
+/* Module i, PATH, its index PREFIX/PATH.thinlto.bc and its object DIR/native/i.o, for each
+ * module of the index-only link's list. */
 static void load_modules(struct link_state *s, const char *list)
 {
 	char err[600];
@@ -370,8 +373,10 @@ static void load_modules(struct link_state *s, const char *list)
 		s->mods = grow_array(s->mods, s->nmods, &cap, sizeof *s->mods, 64);
 		struct thin_module *m = &s->mods[s->nmods];
 		memset(m, 0, sizeof *m);
-		if (thin_module_load(m, s->prefix, s->dir, line + dlen + 1, s->nmods, err, sizeof err) < 0)
-			fatal("%s", err);
+		m->path = xstrdup(line + dlen + 1);
+		m->index = xasprintf("%s/%s.thinlto.bc", s->prefix, m->path);
+		m->native = xasprintf("%s/native/%d.o", s->dir, s->nmods);
+		m->imports = read_imports(s->prefix, m->path);
 		if (!file_starts_with(m->path, "BC\xC0\xDE", 4))
 			fatal("%s is not LLVM bitcode, yet the link listed it", printable(m->path));
 		s->nmods++;
@@ -434,30 +439,33 @@ static void write_times(const struct link_state *s)
 	free(path), buf_free(&b);
 }
 
-static void say(const char *summary_file, const char *line)
+/* TEXT and a newline appended to PATH in one write: the links of one build append at once. */
+static void append_line(const char *path, const char *text)
 {
-	fprintf(stderr, "%s\n", line);
-	if (!summary_file)
-		return;
-	char err[600];
-	int fd = output_open_log(summary_file, 1, err, sizeof err);
-	if (fd < 0 || write(fd, line, strlen(line)) < 0 || write(fd, "\n", 1) < 0)
-		fatal("cannot write the summary: %s", fd < 0 ? err : strerror(errno));
-	close(fd);
-}
-
-/* DIR/links.tsv's line for this link: OUTPUT, backends on the workers, backends, why some ran
- * here (both counts "-" for a link run in one process); links of one build append at once. */
-static void record_link(const char *dir, const char *out, const char *remote, const char *total, const char *why)
-{
-	char err[600], *path = xasprintf("%s/links.tsv", dir);
-	if (make_dirs(dir, 0777) < 0)
-		fatal("cannot make %s: %s", printable(dir), strerror(errno));
-	char *line = xasprintf("%s\t%s\t%s\t%s\n", out, remote, total, why);
+	char err[600], *line = xasprintf("%s\n", text);
 	int fd = output_open_log(path, 1, err, sizeof err);
 	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line))
 		fatal("cannot write %s: %s", printable(path), fd < 0 ? err : strerror(errno));
 	close(fd);
+	free(line);
+}
+
+static void say(const char *summary_file, const char *line)
+{
+	fprintf(stderr, "%s\n", line);
+	if (summary_file)
+		append_line(summary_file, line);
+}
+
+/* DIR/links.tsv's line for this link: OUTPUT, backends on the workers, backends, why some ran
+ * here (both counts "-", REMOTE < 0, for a link run in one process). */
+static void record_link(const char *dir, const char *out, int remote, int total, const char *why)
+{
+	char *path = xasprintf("%s/links.tsv", dir), *line = remote < 0 ? xasprintf("%s\t-\t-\t%s", out, why)
+									  : xasprintf("%s\t%d\t%d\t%s", out, remote, total, why);
+	if (make_dirs(dir, 0777) < 0)
+		fatal("cannot make %s: %s", printable(dir), strerror(errno));
+	append_line(path, line);
 	free(path), free(line);
 }
 
@@ -569,9 +577,13 @@ static char *link_dir(const char *base, const char *out)
 static void backends_summary(const struct link_state *s, const struct thin_link_options *o, struct buf *summary)
 {
 	struct buf why = {0};
-	int remote = thin_remote_count(s->mods, s->nmods, &why), failed = 0;
-	for (int i = 0; i < s->nmods; i++)
-		failed += s->mods[i].failed;
+	int remote = 0, failed = 0;
+	for (int i = 0; i < s->nmods; i++) {
+		const struct thin_module *m = &s->mods[i];
+		remote += m->worker != NULL, failed += m->failed;
+		if (!m->worker && m->why_here && !strstr(why.data ? why.data : "", m->why_here))
+			buf_printf(&why, "%s%s", why.len ? "; " : "", m->why_here);
+	}
 	buf_printf(summary, "thin-link (%s): %d of %d backends on the workers, %d here", printable(s->out), remote, s->nmods,
 		   s->nmods - remote - failed);
 	if (failed)
@@ -579,10 +591,8 @@ static void backends_summary(const struct link_state *s, const struct thin_link_
 			   o->no_fallback && o->workers.n ? " (fallback off: a backend a worker failed is not run here)" : "");
 	if (why.len)
 		buf_printf(summary, " (%s)", why.data);
-	char remote_text[16], total_text[16];
-	snprintf(remote_text, sizeof remote_text, "%d", remote), snprintf(total_text, sizeof total_text, "%d", s->nmods);
 	if (!failed)
-		record_link(o->dir, printable(s->out), remote_text, total_text, why.len ? why.data : "");
+		record_link(o->dir, printable(s->out), remote, s->nmods, why.len ? why.data : "");
 	buf_free(&why);
 }
 
@@ -592,7 +602,7 @@ _Noreturn static void one_process(const struct thin_link_options *o, const char 
 {
 	char *line = xasprintf("thin-link (%s): linked in one process: %s", printable(out), why);
 	say(o->summary, line);
-	record_link(o->dir, printable(out), "-", "-", short_why);
+	record_link(o->dir, printable(out), -1, 0, short_why);
 	exec_as_is(link);
 }
 
