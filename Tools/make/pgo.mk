@@ -18,6 +18,7 @@
 #   PGO_STAMPS           the stamps of the stages this configuration runs, in order
 #   PGO_REPORT_ARGS      the options by which `profopt report` reads the profile
 #   PGO_EXPORTED_PROFILE the file that carries the profile: what profile-export bundles
+#   PGO_CHECK_PATH       $(call PGO_CHECK_PATH,VAR): a make error if the path in VAR holds syntax
 #   PGO_WORKLOADS        (the project's) "NAME[:WEIGHT] ...", tasks in PGO_TRAIN_ARGS_NAME
 #   PGO_CRASHED_IN_TRAINING, PGO_FAILED_IN_TRAINING, PGO_BOLT_INST, PGO_BOLT_NEW, PGO_DISPATCH_REF
 #
@@ -71,7 +72,7 @@ pgo_rp := )
 pgo_hash := \#
 pgo_syntax_chars = ' " ` ; & | < > $(pgo_lp) $(pgo_rp) * ? [ ] \ % : $(pgo_hash)
 pgo_syntax_in = $(firstword $(findstring $$,$(1)) $(foreach c,$(pgo_syntax_chars),$(if $(findstring $(c),$(1)),$(c))))
-pgo_check_path = $(if $(call pgo_syntax_in,$($(1))),$(error pgo.mk: $(1) '$($(1))' contains \
+PGO_CHECK_PATH = $(if $(call pgo_syntax_in,$($(1))),$(error pgo.mk: $(1) '$($(1))' contains \
 	'$(call pgo_syntax_in,$($(1)))', which make or the shell running its recipes reads as syntax: \
 	use a path of letters, digits, / . _ - + = @ ~ ^ ! { })) \
 	$(if $(word 2,x$($(1))x),$(error pgo.mk: $(1) '$($(1))' contains white space, which make splits file names at: \
@@ -88,7 +89,7 @@ pgo_path_list_vars = PGO_VERIFY_REQUIRE PGO_SUMMARY_NOTES
 pgo_check_list = $(foreach w,$($(1)),$(if $(call pgo_syntax_in,$(w)),$(error pgo.mk: $(1) holds \
 	'$(w)', with '$(call pgo_syntax_in,$(w))', which make or the shell running its recipes reads as syntax: \
 	use names of letters, digits, / . _ - + = @ ~ ^ ! { })))
-pgo_check_paths = $(pgo_misread)$(foreach v,$(pgo_path_vars),$(call pgo_check_path,$(v)))\
+pgo_check_paths = $(pgo_misread)$(foreach v,$(pgo_path_vars),$(call PGO_CHECK_PATH,$(v)))\
 	$(foreach v,$(pgo_path_list_vars),$(call pgo_check_list,$(v)))\
 	$(foreach w,$(foreach x,$(PGO_WORKLOADS),$(word 1,$(subst :, ,$(x)))),$(if $(or $(call pgo_syntax_in,$(w)),$(findstring /,$(w))),\
 	$(error pgo.mk: the workload '$(w)' holds '$(or $(call pgo_syntax_in,$(w)),/)': a workload is NAME:WEIGHT, NAME of letters, digits, . _ -)))
