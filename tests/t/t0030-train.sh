@@ -66,6 +66,30 @@ test_all_pass_fails_on_one_failing_task() {
 	test -f t.stamp || fail "no stamp after every task passed"
 }
 
+# A task that fails only beside another (a test timing itself under load) passes alone:
+# --retry-alone runs a task that failed by its exit status again, by itself, after the others,
+# and counts that run; one that fails alone too still fails, and a crash is not run again.
+test_retry_alone_runs_a_failed_task_again_by_itself() {
+	printf '%s\t%s\n' busy 'sh -c "touch busy; while [ ! -e checked ]; do sleep 0.1; done; rm busy"' \
+		shy 'sh -c "if [ -e checked ]; then test ! -e busy; else while [ ! -e busy ]; do sleep 0.1; done; touch checked; exit 1; fi"' \
+		> tasks.txt
+	expect_status 1 "$PROFOPT" train -j2 --all-pass --tasks=tasks.txt
+	expect_not_contains out 'alone'
+	rm -f checked
+	expect_status 0 "$PROFOPT" train -j2 --all-pass --retry-alone --stamp=t.stamp --results=r.json --tasks=tasks.txt
+	expect_contains out '^training: 1 failed task run again, alone \(--retry-alone\)$'
+	expect_contains out '^  shy: failed beside the others, passed alone; log: train-logs/002-shy\.alone\.log$'
+	expect_eq "$(json_get r.json status)" ok
+	test -f t.stamp || fail "no stamp though the failed task passed alone"
+	rm -f checked t.stamp
+	printf 'segv\tsh -c "kill -SEGV \\$\\$"\nno\tfalse\n' > bad.txt
+	expect_status 1 "$PROFOPT" train -j2 --all-pass --retry-alone --stamp=t.stamp --tasks=bad.txt
+	expect_contains out '^training: 1 failed task run again, alone'
+	expect_contains out '1 failed, 1 crashed, timed out or did not start'
+	expect_not_contains out 'passed alone'
+	test ! -e t.stamp || fail "a stamp though a task failed alone too"
+}
+
 test_failed_before_excuses_only_what_did_not_pass_in_training() {
 	# As verify runs CPython's PGO tests on the optimized program: every task that passed in
 	# training must pass again; one that failed (or crashed) there too is named and excused.

@@ -245,6 +245,11 @@ test_shared_build_has_no_bolt_and_an_rpath() {
 	# verify's build_config check expects the library of this build
 	make -s --eval='show-expect: ; $(info $(py_expect))@:' show-expect > expect.out
 	expect_contains expect.out "^shared=yes free-threaded=no libdir=$PWD/cpython/build\$"
+	# verify runs a guard or PGO test that failed once more, alone (a timing test under load);
+	# the checks, which time nothing, count by their one run
+	make -s --eval='show: ; $(info $(PGO_VERIFY_RUN))@:' show > verify.out
+	expect_contains verify.out ' --all-pass --retry-alone --log-dir=[^ ]*/guard .* --all-pass --retry-alone .*--log-dir=[^ ]*/regrtest '
+	expect_contains verify.out ' --all-pass --log-dir=[^ ]*/checks '
 	# installcheck runs the source's python3.X, and refuses a prefix make would split
 	make -n installcheck-python > dry.out 2>&1
 	expect_contains dry.out ' python3\.14 '

@@ -36,7 +36,7 @@ struct train_opts {
 	const char *cwd, *log_dir, *results, *stamp, *stage, *runs_in, *workload;
 	const char *family, *raw_dir, *pattern, *launcher;
 	const struct family *fam; /* of --family, or NULL */
-	int all_pass, no_crash, stop_with_parent;
+	int all_pass, no_crash, stop_with_parent, retry_alone;
 	struct option_list crashed_before_files, failed_before_files; /* as given */
 	/* "RESULT\tNAME": the tasks the earlier runs' results record as not passed */
 	struct option_list crashed_before, failed_before;
@@ -466,6 +466,8 @@ static const struct option_spec train_options[] = {
 	OPT_STRING("each", 0, O, cur.each, "TEMPLATE", "each line of --tasks is a name; the command is TEMPLATE with {} the name"),
 	OPT_SHARE("min-ran", 0, O, min_ran, "SHARE", "fail unless this share of tasks ran to the end (default 90%)"),
 	OPT_FLAG("all-pass", 0, O, all_pass, "fail unless every task passed (then --min-ran does not apply)"),
+	OPT_FLAG("retry-alone", 0, O, retry_alone,
+		 "run a task that failed by its exit status once more, alone; it counts by that run"),
 	OPT_FLAG("no-crash", 0, O, no_crash, "fail if a task was killed by a signal profopt did not send (a crash)"),
 	OPT_LIST("crashed-before", 0, O, crashed_before_files, "FILE",
 		 "with --no-crash: excuse a task that crashed in the run of these --results (repeatable)"),
@@ -578,6 +580,38 @@ static void load_sources(struct pool *pool, const struct train_opts *o)
 	}
 }
 
+/* --retry-alone: a task that failed by its exit status (not a signal, not the timeout) runs once
+ * more, by itself, and counts by that run: a test that times itself fails under the others' load. */
+static int retry_failed_alone(struct pool *pool, struct progress *progress)
+{
+	struct pool again = {.parallel = 1, .timeout = pool->timeout, .cwd = pool->cwd, .on_tick = show_progress,
+			     .on_done = report_done, .arg = progress};
+	int cap = 0, *from = xcalloc((size_t)pool->njobs + 1, sizeof *from);
+	for (int i = 0; i < pool->njobs; i++) {
+		const struct job *f = &pool->jobs[i];
+		if (f->result != RESULT_FAILED)
+			continue;
+		again.jobs = grow_array(again.jobs, again.njobs, &cap, sizeof *again.jobs, 8);
+		struct job *j = &again.jobs[again.njobs];
+		*j = (struct job){.name = f->name, .cmd = f->cmd, .argv = f->argv, .env = f->env,
+				  .log_path = xasprintf("%.*s.alone.log", (int)strlen(f->log_path) - 4, f->log_path)};
+		from[again.njobs++] = i;
+	}
+	if (!again.njobs)
+		return 0;
+	fprintf(stderr, "training: %d failed task%s run again, alone (--retry-alone)\n", again.njobs,
+		again.njobs > 1 ? "s" : "");
+	int sig = pool_run(&again);
+	for (int k = 0; k < again.njobs && !sig; k++) {
+		struct job *f = &pool->jobs[from[k]], *j = &again.jobs[k];
+		if (j->result == RESULT_PASSED)
+			fprintf(stderr, "  %s: failed beside the others, passed alone; log: %s\n", printable(f->name),
+				printable(j->log_path));
+		f->result = j->result;
+	}
+	return sig;
+}
+
 static void write_stamp(const struct train_opts *o, const struct pool *pool, double seconds, int failed, int lost)
 {
 	struct buf workloads = {0}; /* "main:1 extra:2" */
@@ -635,6 +669,8 @@ int cmd_train(int argc, char **argv)
 	show_progress(&pool, &progress);
 	progress.last_plain = 0; /* the first heartbeat line comes at once */
 	int sig = pool_run(&pool);
+	if (!sig && o.retry_alone)
+		sig = retry_failed_alone(&pool, &progress);
 	double seconds = progress_elapsed(&progress);
 	show_progress(&pool, &progress);
 	progress_clear(&progress);
