@@ -354,6 +354,24 @@ static json_t *json_interval(struct interval iv)
 	return json_pack("[o, o]", jw_number(iv.lo), jw_number(iv.hi));
 }
 
+/* One interpreter against a baseline, in a group. */
+static json_t *json_group_result(const struct bench_result *r, const struct bench_group *gr, int i,
+				 int b)
+{
+	int p = i * r->ninterp + b;
+	return json_pack("{s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:s}",
+			 "interpreter", jw_text(r->interps[i].name),
+			 "baseline", jw_text(r->interps[b].name),
+			 "geometric_mean", jw_number(gr->geomean[p].point),
+			 "interval", json_interval(gr->geomean[p]),
+			 "verdict", verdict_name(gr->geomean_verdict[p]),
+			 "worst_workload", jw_text(r->works[gr->worst[p]].name),
+			 "worst_speedup", jw_number(gr->worst_speedup[p].point),
+			 "worst_interval", json_interval(gr->worst_speedup[p]),
+			 "worst_confidence", jw_number(gr->worst_conf),
+			 "worst_verdict", verdict_name(gr->worst_verdict[p]));
+}
+
 /* "groups": per group (the last is "all"), for every interpreter against every other: the
  * geometric mean and the worst workload. */
 static json_t *json_groups(const struct bench_result *r)
@@ -366,59 +384,68 @@ static json_t *json_groups(const struct bench_result *r)
 		for (int x = 0; x < gr->nwork; x++)
 			json_array_append_new(works, jw_text(r->works[gr->works[x]].name));
 		for (int b = 0; b < ni; b++)
-			for (int i = 0; i < ni; i++) {
-				int p = i * ni + b;
-				if (i == b)
-					continue;
-				json_array_append_new(results, json_pack(
-					"{s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:s}", "interpreter",
-					jw_text(r->interps[i].name), "baseline", jw_text(r->interps[b].name),
-					"geometric_mean", jw_number(gr->geomean[p].point), "interval",
-					json_interval(gr->geomean[p]), "verdict", verdict_name(gr->geomean_verdict[p]),
-					"worst_workload", jw_text(r->works[gr->worst[p]].name), "worst_speedup",
-					jw_number(gr->worst_speedup[p].point), "worst_interval",
-					json_interval(gr->worst_speedup[p]), "worst_confidence",
-					jw_number(gr->worst_conf), "worst_verdict", verdict_name(gr->worst_verdict[p])));
-			}
-		json_array_append_new(groups, json_pack("{s:o, s:o, s:o}", "name", jw_text(gr->name),
-							"workloads", works, "results", results));
+			for (int i = 0; i < ni; i++)
+				if (i != b)
+					json_array_append_new(results,
+							      json_group_result(r, gr, i, b));
+		json_t *one = json_pack("{s:o, s:o, s:o}", "name", jw_text(gr->name),
+					"workloads", works, "results", results);
+		json_array_append_new(groups, one);
 	}
 	return groups;
+}
+
+static json_t *json_interpreters(const struct bench_result *r)
+{
+	json_t *interps = json_array();
+	for (int i = 0; i < r->ninterp; i++) {
+		const struct bench_interp *in = &r->interps[i];
+		json_t *mapped = json_array();
+		for (int k = 0; k < in->nmapped; k++)
+			json_array_append_new(mapped, jw_opt(in->mapped[k]));
+		json_t *one = json_pack("{s:o, s:o, s:o, s:o, s:o}",
+					"name", jw_opt(in->name),
+					"python", jw_opt(in->python),
+					"executable", jw_opt(in->executable),
+					"version", jw_opt(in->version),
+					"mapped_files", mapped);
+		json_array_append_new(interps, one);
+	}
+	return interps;
 }
 
 /* The run's settings and the machine it ran on. */
 static json_t *json_settings(const struct bench_result *r)
 {
 	int time = r->mode == BENCH_TIME;
-	json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:o, s:i, s:i, s:i, s:i, s:o, s:i, s:I, s:s}", "tool",
-			      "profopt bench", "mode", time ? "time" : "instructions", "unit",
-			      time ? "seconds per loop" : "instructions per loop", "started", jw_opt(r->started),
-			      "seconds", jw_number(r->seconds), "rounds", r->rounds, "warmup", r->warmup,
-			      "layouts", r->layouts, "layout_pad_step", BENCH_PAD_STEP, "confidence",
-			      jw_number(r->conf), "bootstrap_resamples", r->nboot, "seed", (json_int_t)r->seed,
-			      "interval_method", "paired percentile bootstrap over rounds of median(base)/median(other); "
-			      "geometric mean: rounds of every workload resampled in each replicate");
-	json_object_set_new(j, "cpu", r->cpu >= 0 ? json_integer(r->cpu) : json_null());
-	json_object_set_new(j, "no_aslr", json_boolean(r->no_aslr));
-	json_object_set_new(j, "drop_page_cache", json_boolean(r->drop_pages));
-	json_object_set_new(j, "callgrind_options", jw_opt(r->callgrind_args));
+	json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:o, s:i, s:i, s:i, s:i, s:o, s:i, s:I, s:s, "
+			      "s:o, s:b, s:b, s:o}",
+			      "tool", "profopt bench",
+			      "mode", time ? "time" : "instructions",
+			      "unit", time ? "seconds per loop" : "instructions per loop",
+			      "started", jw_opt(r->started),
+			      "seconds", jw_number(r->seconds),
+			      "rounds", r->rounds,
+			      "warmup", r->warmup,
+			      "layouts", r->layouts,
+			      "layout_pad_step", BENCH_PAD_STEP,
+			      "confidence", jw_number(r->conf),
+			      "bootstrap_resamples", r->nboot,
+			      "seed", (json_int_t)r->seed,
+			      "interval_method", "paired percentile bootstrap over rounds of "
+			      "median(base)/median(other); geometric mean: rounds of every "
+			      "workload resampled in each replicate",
+			      "cpu", r->cpu >= 0 ? json_integer(r->cpu) : json_null(),
+			      "no_aslr", r->no_aslr,
+			      "drop_page_cache", r->drop_pages,
+			      "callgrind_options", jw_opt(r->callgrind_args));
 	/* what a count subtracts (startup and the first loop's warm-up), so bench-compare can
 	 * tell counts of separate runs apart that do not compare */
 	if (r->mode == BENCH_INSTRUCTIONS)
 		json_object_set_new(j, "subtracted_loops", json_integer(BENCH_SUBTRACTED_LOOPS));
 	if (r->sys)
 		json_object_set_new(j, "system", sysinfo_json(r->sys));
-	json_t *interps = json_array();
-	for (int i = 0; i < r->ninterp; i++) {
-		json_t *mapped = json_array();
-		for (int k = 0; k < r->interps[i].nmapped; k++)
-			json_array_append_new(mapped, jw_opt(r->interps[i].mapped[k]));
-		json_array_append_new(interps, json_pack("{s:o, s:o, s:o, s:o, s:o}", "name",
-			jw_opt(r->interps[i].name), "python", jw_opt(r->interps[i].python), "executable",
-			jw_opt(r->interps[i].executable), "version", jw_opt(r->interps[i].version),
-			"mapped_files", mapped));
-	}
-	json_object_set_new(j, "interpreters", interps);
+	json_object_set_new(j, "interpreters", json_interpreters(r));
 	return j;
 }
 
@@ -429,11 +456,15 @@ static json_t *json_cell(const struct bench_result *r, int w, int i)
 	json_t *samples = json_array();
 	for (int k = 0; k < c->n; k++)
 		json_array_append_new(samples, jw_number(c->samples[k]));
-	json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "interpreter",
-			      jw_text(r->interps[i].name), "samples", samples, "median", jw_number(c->median),
-			      "mad", jw_number(c->mad), "iqr", jw_number(c->iqr), "ratio",
-			      jw_number(c->median / bench_cell(r, w, 0)->median), "speedup",
-			      jw_number(c->speedup.point), "speedup_interval", json_interval(c->speedup),
+	json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+			      "interpreter", jw_text(r->interps[i].name),
+			      "samples", samples,
+			      "median", jw_number(c->median),
+			      "mad", jw_number(c->mad),
+			      "iqr", jw_number(c->iqr),
+			      "ratio", jw_number(c->median / bench_cell(r, w, 0)->median),
+			      "speedup", jw_number(c->speedup.point),
+			      "speedup_interval", json_interval(c->speedup),
 			      "verdict", i ? verdict_name(c->verdict) : "baseline");
 	if (c->nevents) {
 		json_t *events = json_object();
@@ -451,9 +482,13 @@ static json_t *json_workloads(const struct bench_result *r)
 		json_t *results = json_array();
 		for (int i = 0; i < r->ninterp; i++)
 			json_array_append_new(results, json_cell(r, w, i));
-		json_array_append_new(works, json_pack("{s:o, s:o, s:I, s:o}", "name", jw_text(r->works[w].name),
-						       "group", jw_text(r->works[w].group ? r->works[w].group : "python"),
-						       "loops", (json_int_t)r->works[w].loops, "results", results));
+		const struct bench_workload *wl = &r->works[w];
+		json_t *one = json_pack("{s:o, s:o, s:I, s:o}",
+					"name", jw_text(wl->name),
+					"group", jw_text(wl->group ? wl->group : "python"),
+					"loops", (json_int_t)wl->loops,
+					"results", results);
+		json_array_append_new(works, one);
 	}
 	return works;
 }
@@ -467,10 +502,14 @@ static json_t *json_pairs(const struct bench_result *r)
 		for (int b = 0; b < ni; b++) {
 			if (i == b)
 				continue;
-			json_array_append_new(pairs, json_pack("{s:o, s:o, s:o, s:o, s:s}", "interpreter",
-				jw_text(r->interps[i].name), "baseline", jw_text(r->interps[b].name), "speedup",
-				jw_number(r->pair[i * ni + b].point), "interval", json_interval(r->pair[i * ni + b]),
-				"verdict", verdict_name(r->pair_verdict[i * ni + b])));
+			int p = i * ni + b;
+			json_t *one = json_pack("{s:o, s:o, s:o, s:o, s:s}",
+						"interpreter", jw_text(r->interps[i].name),
+						"baseline", jw_text(r->interps[b].name),
+						"speedup", jw_number(r->pair[p].point),
+						"interval", json_interval(r->pair[p]),
+						"verdict", verdict_name(r->pair_verdict[p]));
+			json_array_append_new(pairs, one);
 		}
 	return pairs;
 }

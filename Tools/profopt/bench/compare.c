@@ -382,8 +382,12 @@ static json_t *json_build(const struct cmp_build *b, int counted)
 	json_t *samples = json_array();
 	for (int k = 0; k < b->n; k++)
 		json_array_append_new(samples, jw_number(b->samples[k]));
-	json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o}", "name", jw_opt(b->name), "dir", jw_opt(b->dir),
-			      "samples", samples, "median", jw_number(b->median), "mad", jw_number(b->mad));
+	json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o}",
+			      "name", jw_opt(b->name),
+			      "dir", jw_opt(b->dir),
+			      "samples", samples,
+			      "median", jw_number(b->median),
+			      "mad", jw_number(b->mad));
 	if (counted) {
 		json_object_set_new(j, "instructions", json_integer((json_int_t)b->prof.total));
 		json_object_set_new(j, "processes", json_integer(b->prof.files));
@@ -393,8 +397,22 @@ static json_t *json_build(const struct cmp_build *b, int counted)
 
 static json_t *json_ratio(struct interval iv, enum verdict v)
 {
-	return json_pack("{s:o, s:[o, o], s:s}", "speedup", jw_number(iv.point), "interval", jw_number(iv.lo),
-			 jw_number(iv.hi), "verdict", verdict_name(v));
+	return json_pack("{s:o, s:[o, o], s:s}",
+			 "speedup", jw_number(iv.point),
+			 "interval", jw_number(iv.lo), jw_number(iv.hi),
+			 "verdict", verdict_name(v));
+}
+
+static json_t *json_slower(const struct cmp_result *r)
+{
+	json_t *slower = json_array();
+	for (int i = 0; i < r->nslower; i++)
+		json_array_append_new(slower, json_pack("{s:o, s:o, s:I, s:I}",
+							"function", jw_opt(r->slower[i].name),
+							"object", jw_opt(r->slower[i].object),
+							"before", (json_int_t)r->slower[i].before,
+							"after", (json_int_t)r->slower[i].after));
+	return slower;
 }
 
 static void write_json(const struct cmp_result *r, const struct cmp_opts *o, FILE *f)
@@ -402,24 +420,25 @@ static void write_json(const struct cmp_result *r, const struct cmp_opts *o, FIL
 	json_t *builds = json_array();
 	for (int i = 0; i < 2; i++)
 		json_array_append_new(builds, json_build(&r->b[i], !r->no_count));
-	json_t *j = json_pack("{s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "command", jw_opt(o->command),
-			      "started", jw_opt(r->started), "rounds", (json_int_t)o->rounds, "warmup",
-			      (json_int_t)o->warmup, "confidence", jw_number(o->conf), "threshold",
-			      jw_number(o->threshold), "min_share", jw_number(o->min_share), "builds", builds,
+	json_t *j = json_pack("{s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+			      "command", jw_opt(o->command),
+			      "started", jw_opt(r->started),
+			      "rounds", (json_int_t)o->rounds,
+			      "warmup", (json_int_t)o->warmup,
+			      "confidence", jw_number(o->conf),
+			      "threshold", jw_number(o->threshold),
+			      "min_share", jw_number(o->min_share),
+			      "builds", builds,
 			      "time", json_ratio(r->speedup, r->verdict));
 	if (r->rounds_to_decide)
 		json_object_set_new(j, "rounds_to_decide", json_integer(r->rounds_to_decide));
 	if (r->no_count) {
 		json_object_set_new(j, "instructions_not_counted", jw_text(r->no_count));
 	} else {
-		json_object_set_new(j, "instructions", json_ratio(r->count_speedup, r->count_verdict));
+		json_t *count = json_ratio(r->count_speedup, r->count_verdict);
+		json_object_set_new(j, "instructions", count);
 		json_object_set_new(j, "event", jw_opt(r->b[0].prof.event));
-		json_t *slower = json_array();
-		for (int i = 0; i < r->nslower; i++)
-			json_array_append_new(slower, json_pack("{s:o, s:o, s:I, s:I}", "function",
-				jw_opt(r->slower[i].name), "object", jw_opt(r->slower[i].object), "before",
-				(json_int_t)r->slower[i].before, "after", (json_int_t)r->slower[i].after));
-		json_object_set_new(j, "slower_functions", slower);
+		json_object_set_new(j, "slower_functions", json_slower(r));
 	}
 	jw_write(j, f);
 }

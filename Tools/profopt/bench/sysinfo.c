@@ -281,8 +281,10 @@ json_t *sysinfo_json(const struct sysinfo *si)
 	json_t *checks = json_array();
 	for (int i = 0; i < si->n; i++) {
 		const struct sys_check *c = &si->checks[i];
-		json_array_append_new(checks, json_pack("{s:o, s:s, s:o, s:o}", "name", jw_opt(c->name), "status",
-							check_status_name(c->status), "detail", jw_opt(c->detail),
+		json_array_append_new(checks, json_pack("{s:o, s:s, s:o, s:o}",
+							"name", jw_opt(c->name),
+							"status", check_status_name(c->status),
+							"detail", jw_opt(c->detail),
 							"fix", jw_opt(c->fix)));
 	}
 	return checks;

@@ -41,7 +41,8 @@ json_t *jw_number(double v)
 
 void jw_write(json_t *doc, FILE *out)
 {
-	if (json_dumpf(doc, out, JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_INDENT(2) | JSON_REAL_PRECISION(6)))
+	if (json_dumpf(doc, out, JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_INDENT(2) |
+				       JSON_REAL_PRECISION(6)))
 		fputs("null", out);
 	fputc('\n', out);
 	fflush(out);
