@@ -305,12 +305,6 @@ int gcov_version_minor(uint32_t v)
 	return gcov_version_major(v) < 0 ? -1 : (int)(v >> 8 & 0xff) - '0';
 }
 
-uint32_t gcov_version_for(int major, int minor)
-{
-	return (uint32_t)('A' + major / 10) << 24 | (uint32_t)('0' + major % 10) << 16 | (uint32_t)('0' + minor % 10) << 8 |
-	       '*';
-}
-
 /* CRC-32 as GCC computes it for profile ids: polynomial 0x04c11db7, most significant bit
  * first, initial value 0, no final inversion; the top bit of the result cleared. */
 uint32_t gcov_global_ident(const char *name)

@@ -584,9 +584,7 @@ void remove_dir_tree(const char *dir)
 void close_stdout(void)
 {
 	int bad = ferror(stdout);
-	if (fclose(stdout) != 0)
-		bad = 1;
-	if (bad) {
+	if (fclose(stdout) != 0 || bad) {
 		fprintf(stderr, "%s: error: cannot write the output: %s\n", progname,
 			errno ? strerror(errno) : "write error");
 		_exit(exit_failure);
@@ -595,19 +593,15 @@ void close_stdout(void)
 
 int make_dirs(const char *dir, mode_t mode)
 {
-	char *path = xstrdup(dir);
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		int bad = mkdir(path, mode) < 0 && errno != EEXIST;
-		*p = '/';
-		if (bad) {
-			free(path);
-			return -1;
-		}
+	char *path = xstrdup(dir), *p = path;
+	int rc = 0;
+	while (rc == 0 && p) { /* each parent, then dir itself */
+		if ((p = strchr(p + 1, '/')) != NULL)
+			*p = '\0';
+		rc = mkdir(path, mode) < 0 && errno != EEXIST ? -1 : 0;
+		if (p)
+			*p = '/';
 	}
-	int rc = mkdir(path, mode) < 0 && errno != EEXIST ? -1 : 0;
 	free(path);
 	return rc;
 }
