@@ -97,11 +97,7 @@ static void install_run(const char *run, const char *dir, const char *const *ski
  * runs one, the other gets its counts function by function, where its notes (.gcno: AX_PGO's
  * -ftest-coverage) show the same checksums: gcc refuses counts of another flow graph, and the
  * copies differ wherever the source says #ifdef PIC.  Without notes the whole file is copied. */
-static uint32_t word_at(const unsigned char *p, int swap)
-{
-	uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-	return swap ? __builtin_bswap32(w) : w;
-}
+#define word_at(p, swap) ((uint32_t)load_uint((p), 4, (swap)))
 
 static void put_word(unsigned char *p, uint32_t w, int swap)
 {

@@ -40,10 +40,7 @@ struct cursor {
 
 static uint32_t word_at(const struct cursor *c, size_t at)
 {
-	const unsigned char *b = c->p + at;
-	if (c->swap)
-		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+	return (uint32_t)load_uint(c->p + at, 4, c->swap);
 }
 
 /* Reads a word at the cursor, not past `end`. */

@@ -40,16 +40,8 @@ struct reader {
 /* the first problem, with its offset and the file's name (util.c) */
 #define failf(r, ...) read_fail(&(r)->e, __VA_ARGS__)
 
-/* A little-endian (or, swapped, big-endian) word of `bytes` bytes at `at` (caller checked). */
-static uint64_t get(const struct reader *r, size_t at, int bytes)
-{
-	uint64_t v = 0;
-	for (int i = 0; i < bytes; i++) {
-		int k = r->swap ? i : bytes - 1 - i;
-		v = v << 8 | r->p[at + (size_t)k];
-	}
-	return v;
-}
+/* The number of `bytes` bytes at `at` (caller checked), in the file's byte order. */
+#define get(r, at, bytes) load_uint((r)->p + (at), (bytes), (r)->swap)
 
 /* Advances *pos over a section of `size` bytes named `what`; fails if the file is shorter. */
 static int section(struct reader *r, size_t *pos, uint64_t size, const char *what)

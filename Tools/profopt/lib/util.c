@@ -355,6 +355,14 @@ int read_fail(const struct read_error *e, size_t at, const char *fmt, ...)
 	return -1;
 }
 
+uint64_t load_uint(const unsigned char *p, int n, int big)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)p[big ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
 double now(void)
 {
 	struct timespec ts;

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <stdio.h>
 
@@ -87,6 +88,9 @@ struct read_error {
 	size_t errlen;
 };
 int read_fail(const struct read_error *e, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The n-byte (n <= 8) unsigned number at p: little-endian, or big-endian when big. */
+uint64_t load_uint(const unsigned char *p, int n, int big);
 
 /* Monotonic seconds. */
 double now(void);
