@@ -222,7 +222,6 @@ static void libtool_twins(const char *dir, const char *const *skip)
 	file_list_free(&l);
 }
 
-
 static void merge_usage(const struct merge_job *m)
 {
 	if (m->seal)

@@ -173,16 +173,16 @@ int profraw_parse(const unsigned char *data, size_t len, const char *name, struc
 	return info->ptr64 && (v == 8 || v == 10) ? parse_layout(&r, info) : 0;
 }
 
-static int parse_profraw(const unsigned char *data, size_t len, const char *name, void *info, char *err, size_t errlen)
-{
-	return profraw_parse(data, len, name, info, err, errlen);
-}
-
 int profraw_read(const char *path, struct profraw_info *info, char *err, size_t errlen)
 {
-	return read_and_parse(path, parse_profraw, info, sizeof *info, err, errlen);
+	size_t len;
+	unsigned char *data = read_profile(path, &len, err, errlen);
+	int rc = data ? profraw_parse(data, len, path, info, err, errlen) : -1;
+	if (!data)
+		memset(info, 0, sizeof *info);
+	free(data);
+	return rc;
 }
-
 
 const char *profraw_variant_string(const struct profraw_info *info, char *out, size_t n)
 {

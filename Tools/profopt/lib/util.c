@@ -251,19 +251,6 @@ unsigned char *read_profile(const char *path, size_t *len, char *err, size_t err
 	return (unsigned char *)data;
 }
 
-int read_and_parse(const char *path, parse_fn fn, void *out, size_t outsize, char *err, size_t errlen)
-{
-	size_t len;
-	unsigned char *data = read_profile(path, &len, err, errlen);
-	if (!data) {
-		memset(out, 0, outsize);
-		return -1;
-	}
-	int rc = fn(data, len, path, out, err, errlen);
-	free(data);
-	return rc;
-}
-
 char *find_program(const char *name)
 {
 	if (!name || !*name)
