@@ -257,7 +257,8 @@ int gcov_parse(const unsigned char *data, size_t len, const char *name, struct g
 }
 
 /* The file at path (`name` in messages) read whole and parsed; f zeroed when it cannot be read. */
-static int read_gcov(const char *path, const char *name, struct gcov_file *f, char *err, size_t errlen)
+static int read_gcov(const char *path, const char *name, struct gcov_file *f, char *err,
+		     size_t errlen)
 {
 	size_t len;
 	unsigned char *data = read_profile(path, &len, err, errlen);

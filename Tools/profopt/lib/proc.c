@@ -65,7 +65,8 @@ enum {
 };
 
 /* 0, or -1 (errno set) when the child cannot enter cwd. */
-static int child_setup(int log_fd, int err_fd, const char *cwd, char *const env[], int how, pid_t parent)
+static int child_setup(int log_fd, int err_fd, const char *cwd, char *const env[], int how,
+		       pid_t parent)
 {
 	for (int i = 0; env && env[i]; i++)
 		putenv(env[i]);
