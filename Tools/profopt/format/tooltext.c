@@ -76,30 +76,19 @@ int profdata_show_parse(const char *text, size_t len, struct shown_profile *p)
 	return p->n - before;
 }
 
-/* `TOOL show OPTIONS... -- PROFDATA` (at most two options): its output, or NULL with it in *why. */
-static char *show(const char *tool, const char *profdata, const char *opt, const char *opt2,
-		  size_t *len, char **why)
-{
-	char *arg = safe_path_arg(profdata), *out = NULL;
-	char *argv[] = {(char *)tool, "show", (char *)opt, (char *)opt2, "--", arg, NULL};
-	if (!opt2)
-		memmove(argv + 3, argv + 4, 3 * sizeof *argv);
-	static const struct run_opts apart = {.stderr_after = 1}; /* a warning never splits a line */
-	int st = run_child(argv, &apart, &out, len);
-	free(arg);
-	if (proc_exit_ok(st))
-		return out;
-	*why = out;
-	return NULL;
-}
-
 int profdata_show(const char *tool, const char *profdata, struct shown_profile *p, char **why)
 {
+	char *arg = safe_path_arg(profdata), *out = NULL;
+	char *argv[] = {(char *)tool, "show", "--all-functions", "--counts", "--", arg, NULL};
 	size_t len = 0;
-	char *out = show(tool, profdata, "--all-functions", "--counts", &len, why);
+	static const struct run_opts apart = {.stderr_after = 1}; /* a warning never splits a line */
+	int st = run_child(argv, &apart, &out, &len);
+	free(arg);
 	memset(p, 0, sizeof *p);
-	if (!out)
+	if (!proc_exit_ok(st)) {
+		*why = out;
 		return -1;
+	}
 	profdata_show_parse(out, len, p);
 	free(out);
 	return 0;
@@ -107,10 +96,16 @@ int profdata_show(const char *tool, const char *profdata, struct shown_profile *
 
 int profdata_hot_count(const char *tool, const char *profdata, uint64_t *hot, char **why)
 {
-	char *out = show(tool, profdata, "--detailed-summary", NULL, NULL, why);
+	char *arg = safe_path_arg(profdata), *out = NULL;
+	char *argv[] = {(char *)tool, "show", "--detailed-summary", "--", arg, NULL};
+	static const struct run_opts apart = {.stderr_after = 1};
+	int st = run_child(argv, &apart, &out, NULL);
+	free(arg);
 	*hot = 0;
-	if (!out)
+	if (!proc_exit_ok(st)) {
+		*why = out;
 		return -1;
+	}
 	/* the line "N blocks (P%) with count >= C account for 99 percentage of the total counts" */
 	const char *p = strstr(out, "account for 99 percentage"), *q;
 	for (q = p; q && q > out && q[-1] != '\n'; q--)
