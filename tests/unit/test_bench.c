@@ -340,7 +340,7 @@ TEST(bench_report_formats)
 	      strstr(json, "\"verdict\": \"noise\""));
 	CHECK(strstr(json, "\"speedup_interval\": [") != NULL);
 	CHECK(strstr(json, "\"baseline\": \"plain\"") != NULL);
-	CHECK(strstr(json, "\"samples\": [") && strstr(json, "0.0101,") && strstr(json, "\"mad\": 5e-05"));
+	CHECK(strstr(json, "\"samples\": [") && strstr(json, "0.0101,") && strstr(json, "\"mad\": 5e-5"));
 	/* it is valid JSON as far as braces go */
 	int depth = 0, bad = 0;
 	for (const char *p = json; *p; p++) {

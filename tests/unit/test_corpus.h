@@ -7,8 +7,16 @@
 #include "unit.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* GCC major.minor's version word ("B22*" for 12.2), for the made-up .gcda and .gcno files. */
+static inline uint32_t gcov_version_for(int major, int minor)
+{
+	return (uint32_t)('A' + major / 10) << 24 | (uint32_t)('0' + major % 10) << 16 |
+	       (uint32_t)('0' + minor % 10) << 8 | '*';
+}
 
 /* Reads tests/fuzz/corpus/NAME: from $SRCDIR when set, else next to this source file.  A
  * missing file fails the calling test: the corpus is part of the source tree, never optional. */

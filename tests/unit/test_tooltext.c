@@ -3,6 +3,7 @@
 #include "format/gcov_io.h"
 #include "lib/tarfile.h"
 #include "format/tooltext.h"
+#include "test_corpus.h"
 #include "unit.h"
 #include "lib/util.h"
 

@@ -57,35 +57,28 @@ TEST(format_bytes)
 	CHECK_STR(b, "3.1 MiB");
 }
 
-TEST(json_escape)
-{
-	char *s = jw_escape("a\"b\\c\n\x01");
-	CHECK_STR(s, "\"a\\\"b\\\\c\\n\\u0001\"");
-	free(s);
-}
-
-TEST(json_writer_nesting)
+/* doc as jw_write writes it. */
+static char *json_written(json_t *doc)
 {
 	char *data = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&data, &len);
-	struct json j;
-	jw_init(&j, f);
-	jw_begin_object(&j);
-	jw_kv_int(&j, "a", 1);
-	jw_key(&j, "b");
-	jw_begin_array(&j);
-	jw_string(&j, "x");
-	jw_null(&j);
-	jw_end_array(&j);
-	jw_key(&j, "e");
-	jw_begin_object(&j);
-	jw_end_object(&j);
-	jw_kv_bool(&j, "t", 1);
-	jw_end_object(&j);
+	jw_write(doc, f);
 	fclose(f);
-	CHECK_STR(data, "{\n  \"a\": 1,\n  \"b\": [\n    \"x\",\n    null\n  ],\n  \"e\": {},\n  \"t\": true\n}");
-	free(data);
+	return data;
+}
+
+TEST(json_escape)
+{
+	CHECK_STR_FREE(json_written(jw_text("a\"b\\c\n\x01")), "\"a\\\"b\\\\c\\n\\u0001\"\n");
+}
+
+TEST(json_writer_nesting)
+{
+	json_t *doc = json_pack("{s:i, s:[o, o], s:{}, s:b, s:o, s:o, s:o}", "a", 1, "b", jw_opt("x"), jw_opt(NULL), "e",
+				"t", 1, "r", jw_number(0.25), "n", jw_number(3), "inf", jw_number(INFINITY));
+	CHECK_STR_FREE(json_written(doc), "{\n  \"a\": 1,\n  \"b\": [\n    \"x\",\n    null\n  ],\n  \"e\": {},\n"
+				       "  \"t\": true,\n  \"r\": 0.25,\n  \"n\": 3,\n  \"inf\": null\n}\n");
 }
 
 TEST(buf_printf_grows)

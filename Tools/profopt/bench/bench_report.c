@@ -349,186 +349,176 @@ void bench_print_table(const struct bench_result *r, FILE *out)
 		}
 }
 
-static void json_interval(struct json *j, const char *key, struct interval iv)
+static json_t *json_interval(struct interval iv)
 {
-	jw_key(j, key);
-	jw_begin_array(j);
-	jw_number(j, iv.lo);
-	jw_number(j, iv.hi);
-	jw_end_array(j);
+	return json_pack("[o, o]", jw_number(iv.lo), jw_number(iv.hi));
+}
+
+/* One interpreter against a baseline, in a group. */
+static json_t *json_group_result(const struct bench_result *r, const struct bench_group *gr, int i,
+				 int b)
+{
+	int p = i * r->ninterp + b;
+	return json_pack("{s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:s}",
+			 "interpreter", jw_text(r->interps[i].name),
+			 "baseline", jw_text(r->interps[b].name),
+			 "geometric_mean", jw_number(gr->geomean[p].point),
+			 "interval", json_interval(gr->geomean[p]),
+			 "verdict", verdict_name(gr->geomean_verdict[p]),
+			 "worst_workload", jw_text(r->works[gr->worst[p]].name),
+			 "worst_speedup", jw_number(gr->worst_speedup[p].point),
+			 "worst_interval", json_interval(gr->worst_speedup[p]),
+			 "worst_confidence", jw_number(gr->worst_conf),
+			 "worst_verdict", verdict_name(gr->worst_verdict[p]));
 }
 
 /* "groups": per group (the last is "all"), for every interpreter against every other: the
  * geometric mean and the worst workload. */
-static void json_groups(const struct bench_result *r, struct json *j)
+static json_t *json_groups(const struct bench_result *r)
 {
 	int ni = r->ninterp;
-	jw_key(j, "groups");
-	jw_begin_array(j);
+	json_t *groups = json_array();
 	for (int g = 0; g < r->ngroups; g++) {
 		const struct bench_group *gr = &r->groups[g];
-		jw_begin_object(j);
-		jw_kv_string(j, "name", gr->name);
-		jw_key(j, "workloads");
-		jw_begin_array(j);
+		json_t *works = json_array(), *results = json_array();
 		for (int x = 0; x < gr->nwork; x++)
-			jw_string(j, r->works[gr->works[x]].name);
-		jw_end_array(j);
-		jw_key(j, "results");
-		jw_begin_array(j);
+			json_array_append_new(works, jw_text(r->works[gr->works[x]].name));
 		for (int b = 0; b < ni; b++)
-			for (int i = 0; i < ni; i++) {
-				int p = i * ni + b;
-				if (i == b)
-					continue;
-				jw_begin_object(j);
-				jw_kv_string(j, "interpreter", r->interps[i].name);
-				jw_kv_string(j, "baseline", r->interps[b].name);
-				jw_kv_number(j, "geometric_mean", gr->geomean[p].point);
-				json_interval(j, "interval", gr->geomean[p]);
-				jw_kv_string(j, "verdict", verdict_name(gr->geomean_verdict[p]));
-				jw_kv_string(j, "worst_workload", r->works[gr->worst[p]].name);
-				jw_kv_number(j, "worst_speedup", gr->worst_speedup[p].point);
-				json_interval(j, "worst_interval", gr->worst_speedup[p]);
-				jw_kv_number(j, "worst_confidence", gr->worst_conf);
-				jw_kv_string(j, "worst_verdict", verdict_name(gr->worst_verdict[p]));
-				jw_end_object(j);
-			}
-		jw_end_array(j);
-		jw_end_object(j);
+			for (int i = 0; i < ni; i++)
+				if (i != b)
+					json_array_append_new(results,
+							      json_group_result(r, gr, i, b));
+		json_t *one = json_pack("{s:o, s:o, s:o}", "name", jw_text(gr->name),
+					"workloads", works, "results", results);
+		json_array_append_new(groups, one);
 	}
-	jw_end_array(j);
+	return groups;
+}
+
+static json_t *json_interpreters(const struct bench_result *r)
+{
+	json_t *interps = json_array();
+	for (int i = 0; i < r->ninterp; i++) {
+		const struct bench_interp *in = &r->interps[i];
+		json_t *mapped = json_array();
+		for (int k = 0; k < in->nmapped; k++)
+			json_array_append_new(mapped, jw_opt(in->mapped[k]));
+		json_t *one = json_pack("{s:o, s:o, s:o, s:o, s:o}",
+					"name", jw_opt(in->name),
+					"python", jw_opt(in->python),
+					"executable", jw_opt(in->executable),
+					"version", jw_opt(in->version),
+					"mapped_files", mapped);
+		json_array_append_new(interps, one);
+	}
+	return interps;
 }
 
 /* The run's settings and the machine it ran on. */
-static void json_settings(const struct bench_result *r, struct json *j)
+static json_t *json_settings(const struct bench_result *r)
 {
-	jw_kv_string(j, "tool", "profopt bench");
-	jw_kv_string(j, "mode", r->mode == BENCH_TIME ? "time" : "instructions");
-	jw_kv_string(j, "unit", r->mode == BENCH_TIME ? "seconds per loop" : "instructions per loop");
-	jw_kv_string(j, "started", r->started);
-	jw_kv_number(j, "seconds", r->seconds);
-	jw_kv_int(j, "rounds", r->rounds);
-	jw_kv_int(j, "warmup", r->warmup);
-	jw_kv_int(j, "layouts", r->layouts);
-	jw_kv_int(j, "layout_pad_step", BENCH_PAD_STEP);
-	jw_kv_number(j, "confidence", r->conf);
-	jw_kv_int(j, "bootstrap_resamples", r->nboot);
-	jw_kv_int(j, "seed", (long long)r->seed);
-	jw_kv_string(j, "interval_method",
-		     "paired percentile bootstrap over rounds of median(base)/median(other); geometric mean: rounds of every workload resampled in each replicate");
-	if (r->cpu >= 0)
-		jw_kv_int(j, "cpu", r->cpu);
-	else {
-		jw_key(j, "cpu");
-		jw_null(j);
-	}
-	jw_kv_bool(j, "no_aslr", r->no_aslr);
-	jw_kv_bool(j, "drop_page_cache", r->drop_pages);
-	jw_kv_string(j, "callgrind_options", r->callgrind_args);
+	int time = r->mode == BENCH_TIME;
+	json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:o, s:i, s:i, s:i, s:i, s:o, s:i, s:I, s:s, "
+			      "s:o, s:b, s:b, s:o}",
+			      "tool", "profopt bench",
+			      "mode", time ? "time" : "instructions",
+			      "unit", time ? "seconds per loop" : "instructions per loop",
+			      "started", jw_opt(r->started),
+			      "seconds", jw_number(r->seconds),
+			      "rounds", r->rounds,
+			      "warmup", r->warmup,
+			      "layouts", r->layouts,
+			      "layout_pad_step", BENCH_PAD_STEP,
+			      "confidence", jw_number(r->conf),
+			      "bootstrap_resamples", r->nboot,
+			      "seed", (json_int_t)r->seed,
+			      "interval_method", "paired percentile bootstrap over rounds of "
+			      "median(base)/median(other); geometric mean: rounds of every "
+			      "workload resampled in each replicate",
+			      "cpu", r->cpu >= 0 ? json_integer(r->cpu) : json_null(),
+			      "no_aslr", r->no_aslr,
+			      "drop_page_cache", r->drop_pages,
+			      "callgrind_options", jw_opt(r->callgrind_args));
 	/* what a count subtracts (startup and the first loop's warm-up), so bench-compare can
 	 * tell counts of separate runs apart that do not compare */
 	if (r->mode == BENCH_INSTRUCTIONS)
-		jw_kv_int(j, "subtracted_loops", BENCH_SUBTRACTED_LOOPS);
-	if (r->sys) {
-		jw_key(j, "system");
-		sysinfo_json(r->sys, j);
-	}
-	jw_key(j, "interpreters");
-	jw_begin_array(j);
-	for (int i = 0; i < r->ninterp; i++) {
-		jw_begin_object(j);
-		jw_kv_string(j, "name", r->interps[i].name);
-		jw_kv_string(j, "python", r->interps[i].python);
-		jw_kv_string(j, "executable", r->interps[i].executable);
-		jw_kv_string(j, "version", r->interps[i].version);
-		jw_key(j, "mapped_files");
-		jw_begin_array(j);
-		for (int k = 0; k < r->interps[i].nmapped; k++)
-			jw_string(j, r->interps[i].mapped[k]);
-		jw_end_array(j);
-		jw_end_object(j);
-	}
-	jw_end_array(j);
+		json_object_set_new(j, "subtracted_loops", json_integer(BENCH_SUBTRACTED_LOOPS));
+	if (r->sys)
+		json_object_set_new(j, "system", sysinfo_json(r->sys));
+	json_object_set_new(j, "interpreters", json_interpreters(r));
+	return j;
 }
 
 /* One workload on one interpreter: its samples and what they say. */
-static void json_cell(const struct bench_result *r, struct json *j, int w, int i)
+static json_t *json_cell(const struct bench_result *r, int w, int i)
 {
 	const struct bench_cell *c = bench_cell(r, w, i);
-	jw_begin_object(j);
-	jw_kv_string(j, "interpreter", r->interps[i].name);
-	jw_key(j, "samples");
-	jw_begin_array(j);
+	json_t *samples = json_array();
 	for (int k = 0; k < c->n; k++)
-		jw_number(j, c->samples[k]);
-	jw_end_array(j);
-	jw_kv_number(j, "median", c->median);
-	jw_kv_number(j, "mad", c->mad);
-	jw_kv_number(j, "iqr", c->iqr);
-	jw_kv_number(j, "ratio", c->median / bench_cell(r, w, 0)->median);
-	jw_kv_number(j, "speedup", c->speedup.point);
-	json_interval(j, "speedup_interval", c->speedup);
-	jw_kv_string(j, "verdict", i ? verdict_name(c->verdict) : "baseline");
+		json_array_append_new(samples, jw_number(c->samples[k]));
+	json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+			      "interpreter", jw_text(r->interps[i].name),
+			      "samples", samples,
+			      "median", jw_number(c->median),
+			      "mad", jw_number(c->mad),
+			      "iqr", jw_number(c->iqr),
+			      "ratio", jw_number(c->median / bench_cell(r, w, 0)->median),
+			      "speedup", jw_number(c->speedup.point),
+			      "speedup_interval", json_interval(c->speedup),
+			      "verdict", i ? verdict_name(c->verdict) : "baseline");
 	if (c->nevents) {
-		jw_key(j, "events");
-		jw_begin_object(j);
+		json_t *events = json_object();
 		for (int e = 0; e < c->nevents; e++)
-			jw_kv_number(j, c->event_names[e], c->events[e]);
-		jw_end_object(j);
+			jw_set(events, c->event_names[e], jw_number(c->events[e]));
+		json_object_set_new(j, "events", events);
 	}
-	jw_end_object(j);
+	return j;
 }
 
-static void json_workloads(const struct bench_result *r, struct json *j)
+static json_t *json_workloads(const struct bench_result *r)
 {
-	jw_key(j, "workloads");
-	jw_begin_array(j);
+	json_t *works = json_array();
 	for (int w = 0; w < r->nwork; w++) {
-		jw_begin_object(j);
-		jw_kv_string(j, "name", r->works[w].name);
-		jw_kv_string(j, "group", r->works[w].group ? r->works[w].group : "python");
-		jw_kv_int(j, "loops", r->works[w].loops);
-		jw_key(j, "results");
-		jw_begin_array(j);
+		json_t *results = json_array();
 		for (int i = 0; i < r->ninterp; i++)
-			json_cell(r, j, w, i);
-		jw_end_array(j);
-		jw_end_object(j);
+			json_array_append_new(results, json_cell(r, w, i));
+		const struct bench_workload *wl = &r->works[w];
+		json_t *one = json_pack("{s:o, s:o, s:I, s:o}",
+					"name", jw_text(wl->name),
+					"group", jw_text(wl->group ? wl->group : "python"),
+					"loops", (json_int_t)wl->loops,
+					"results", results);
+		json_array_append_new(works, one);
 	}
-	jw_end_array(j);
+	return works;
 }
 
 /* The geometric mean of every interpreter against every other. */
-static void json_pairs(const struct bench_result *r, struct json *j)
+static json_t *json_pairs(const struct bench_result *r)
 {
 	int ni = r->ninterp;
-	jw_key(j, "geometric_mean");
-	jw_begin_array(j);
+	json_t *pairs = json_array();
 	for (int i = 0; i < ni; i++)
 		for (int b = 0; b < ni; b++) {
 			if (i == b)
 				continue;
-			jw_begin_object(j);
-			jw_kv_string(j, "interpreter", r->interps[i].name);
-			jw_kv_string(j, "baseline", r->interps[b].name);
-			jw_kv_number(j, "speedup", r->pair[i * ni + b].point);
-			json_interval(j, "interval", r->pair[i * ni + b]);
-			jw_kv_string(j, "verdict", verdict_name(r->pair_verdict[i * ni + b]));
-			jw_end_object(j);
+			int p = i * ni + b;
+			json_t *one = json_pack("{s:o, s:o, s:o, s:o, s:s}",
+						"interpreter", jw_text(r->interps[i].name),
+						"baseline", jw_text(r->interps[b].name),
+						"speedup", jw_number(r->pair[p].point),
+						"interval", json_interval(r->pair[p]),
+						"verdict", verdict_name(r->pair_verdict[p]));
+			json_array_append_new(pairs, one);
 		}
-	jw_end_array(j);
+	return pairs;
 }
 
 void bench_write_json(const struct bench_result *r, FILE *out)
 {
-	struct json j;
-	jw_init(&j, out);
-	jw_begin_object(&j);
-	json_settings(r, &j);
-	json_workloads(r, &j);
-	json_pairs(r, &j);
-	json_groups(r, &j);
-	jw_end_object(&j);
-	jw_finish(&j);
+	json_t *doc = json_settings(r);
+	json_object_set_new(doc, "workloads", json_workloads(r));
+	json_object_set_new(doc, "geometric_mean", json_pairs(r));
+	json_object_set_new(doc, "groups", json_groups(r));
+	jw_write(doc, out);
 }

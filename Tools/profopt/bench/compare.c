@@ -377,83 +377,70 @@ static void print_table(const struct cmp_result *r, const struct cmp_opts *o, FI
 	print_advice(r, o, out);
 }
 
-static void json_build(struct json *j, const struct cmp_build *b, int counted)
+static json_t *json_build(const struct cmp_build *b, int counted)
 {
-	jw_begin_object(j);
-	jw_kv_string(j, "name", b->name);
-	jw_kv_string(j, "dir", b->dir);
-	jw_key(j, "samples");
-	jw_begin_array(j);
+	json_t *samples = json_array();
 	for (int k = 0; k < b->n; k++)
-		jw_number(j, b->samples[k]);
-	jw_end_array(j);
-	jw_kv_number(j, "median", b->median);
-	jw_kv_number(j, "mad", b->mad);
+		json_array_append_new(samples, jw_number(b->samples[k]));
+	json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o}",
+			      "name", jw_opt(b->name),
+			      "dir", jw_opt(b->dir),
+			      "samples", samples,
+			      "median", jw_number(b->median),
+			      "mad", jw_number(b->mad));
 	if (counted) {
-		jw_kv_int(j, "instructions", (long long)b->prof.total);
-		jw_kv_int(j, "processes", b->prof.files);
+		json_object_set_new(j, "instructions", json_integer((json_int_t)b->prof.total));
+		json_object_set_new(j, "processes", json_integer(b->prof.files));
 	}
-	jw_end_object(j);
+	return j;
 }
 
-static void json_ratio(struct json *j, const char *key, struct interval iv, enum verdict v)
+static json_t *json_ratio(struct interval iv, enum verdict v)
 {
-	jw_key(j, key);
-	jw_begin_object(j);
-	jw_kv_number(j, "speedup", iv.point);
-	jw_key(j, "interval");
-	jw_begin_array(j);
-	jw_number(j, iv.lo);
-	jw_number(j, iv.hi);
-	jw_end_array(j);
-	jw_kv_string(j, "verdict", verdict_name(v));
-	jw_end_object(j);
+	return json_pack("{s:o, s:[o, o], s:s}",
+			 "speedup", jw_number(iv.point),
+			 "interval", jw_number(iv.lo), jw_number(iv.hi),
+			 "verdict", verdict_name(v));
 }
 
-static void json_slower(struct json *j, const struct cmp_result *r)
+static json_t *json_slower(const struct cmp_result *r)
 {
-	jw_key(j, "slower_functions");
-	jw_begin_array(j);
-	for (int i = 0; i < r->nslower; i++) {
-		jw_begin_object(j);
-		jw_kv_string(j, "function", r->slower[i].name);
-		jw_kv_string(j, "object", r->slower[i].object);
-		jw_kv_int(j, "before", (long long)r->slower[i].before);
-		jw_kv_int(j, "after", (long long)r->slower[i].after);
-		jw_end_object(j);
-	}
-	jw_end_array(j);
+	json_t *slower = json_array();
+	for (int i = 0; i < r->nslower; i++)
+		json_array_append_new(slower, json_pack("{s:o, s:o, s:I, s:I}",
+							"function", jw_opt(r->slower[i].name),
+							"object", jw_opt(r->slower[i].object),
+							"before", (json_int_t)r->slower[i].before,
+							"after", (json_int_t)r->slower[i].after));
+	return slower;
 }
 
 static void write_json(const struct cmp_result *r, const struct cmp_opts *o, FILE *f)
 {
-	struct json j;
-	jw_init(&j, f);
-	jw_begin_object(&j);
-	jw_kv_string(&j, "command", o->command);
-	jw_kv_string(&j, "started", r->started);
-	jw_kv_int(&j, "rounds", o->rounds);
-	jw_kv_int(&j, "warmup", o->warmup);
-	jw_kv_number(&j, "confidence", o->conf);
-	jw_kv_number(&j, "threshold", o->threshold);
-	jw_kv_number(&j, "min_share", o->min_share);
-	jw_key(&j, "builds");
-	jw_begin_array(&j);
+	json_t *builds = json_array();
 	for (int i = 0; i < 2; i++)
-		json_build(&j, &r->b[i], !r->no_count);
-	jw_end_array(&j);
-	json_ratio(&j, "time", r->speedup, r->verdict);
+		json_array_append_new(builds, json_build(&r->b[i], !r->no_count));
+	json_t *j = json_pack("{s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+			      "command", jw_opt(o->command),
+			      "started", jw_opt(r->started),
+			      "rounds", (json_int_t)o->rounds,
+			      "warmup", (json_int_t)o->warmup,
+			      "confidence", jw_number(o->conf),
+			      "threshold", jw_number(o->threshold),
+			      "min_share", jw_number(o->min_share),
+			      "builds", builds,
+			      "time", json_ratio(r->speedup, r->verdict));
 	if (r->rounds_to_decide)
-		jw_kv_int(&j, "rounds_to_decide", r->rounds_to_decide);
+		json_object_set_new(j, "rounds_to_decide", json_integer(r->rounds_to_decide));
 	if (r->no_count) {
-		jw_kv_string(&j, "instructions_not_counted", r->no_count);
+		json_object_set_new(j, "instructions_not_counted", jw_text(r->no_count));
 	} else {
-		json_ratio(&j, "instructions", r->count_speedup, r->count_verdict);
-		jw_kv_string(&j, "event", r->b[0].prof.event);
-		json_slower(&j, r);
+		json_t *count = json_ratio(r->count_speedup, r->count_verdict);
+		json_object_set_new(j, "instructions", count);
+		json_object_set_new(j, "event", jw_opt(r->b[0].prof.event));
+		json_object_set_new(j, "slower_functions", json_slower(r));
 	}
-	jw_end_object(&j);
-	jw_finish(&j);
+	jw_write(j, f);
 }
 
 /* The report as text, for standard output and --table, or as JSON. */

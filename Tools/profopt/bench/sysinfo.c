@@ -276,19 +276,18 @@ void sysinfo_print(const struct sysinfo *si, FILE *out)
 	}
 }
 
-void sysinfo_json(const struct sysinfo *si, struct json *j)
+json_t *sysinfo_json(const struct sysinfo *si)
 {
-	jw_begin_array(j);
+	json_t *checks = json_array();
 	for (int i = 0; i < si->n; i++) {
 		const struct sys_check *c = &si->checks[i];
-		jw_begin_object(j);
-		jw_kv_string(j, "name", c->name);
-		jw_kv_string(j, "status", check_status_name(c->status));
-		jw_kv_string(j, "detail", c->detail);
-		jw_kv_string(j, "fix", c->fix);
-		jw_end_object(j);
+		json_array_append_new(checks, json_pack("{s:o, s:s, s:o, s:o}",
+							"name", jw_opt(c->name),
+							"status", check_status_name(c->status),
+							"detail", jw_opt(c->detail),
+							"fix", jw_opt(c->fix)));
 	}
-	jw_end_array(j);
+	return checks;
 }
 
 int pin_to_cpu(int cpu)

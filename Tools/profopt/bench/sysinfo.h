@@ -38,7 +38,7 @@ int sysinfo_warnings(const struct sysinfo *si);
 /* "ok  name: detail" lines, with "fix: ..." under each warning. */
 void sysinfo_print(const struct sysinfo *si, FILE *out);
 /* An array of {name, status, detail, fix}. */
-void sysinfo_json(const struct sysinfo *si, struct json *j);
+json_t *sysinfo_json(const struct sysinfo *si);
 const char *check_status_name(enum check_status s);
 
 /* Whether a kernel CPU list ("0-3,8,10-11") contains cpu. */

@@ -85,11 +85,3 @@ int compiled_files(const struct build_log *log, const char *objdir, const char *
 	strmap_free(&dirs, NULL);
 	return out->sources;
 }
-
-void compiled_free(struct compiled *c)
-{
-	for (int i = 0; i < c->n; i++)
-		free(c->paths[i]);
-	free(c->paths);
-	memset(c, 0, sizeof *c);
-}

@@ -18,6 +18,5 @@ struct compiled {
 /* objdir: where make ran when the log says no "Entering directory".  /usr, /lib, /opt are left
  * out, skip is not entered.  Returns how many compile sources were found. */
 int compiled_files(const struct build_log *log, const char *objdir, const char *const *skip, struct compiled *out);
-void compiled_free(struct compiled *c);
 
 #endif

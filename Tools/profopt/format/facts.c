@@ -133,8 +133,7 @@ char *facts_to_json(const struct facts *f)
 {
 	json_t *root = json_object();
 	for (int i = 0; i < f->n; i++) {
-		/* json_stringn: json_string and json_null are also json.c's writer's names */
-		json_t *v = json_stringn(f->value[i], strlen(f->value[i]));
+		json_t *v = json_string(f->value[i]);
 		if (!v || json_object_set_new(root, f->key[i], v) < 0) {
 			const char *k = printable(f->key[i]), *p = printable(f->value[i]);
 			fatal("manifest entry %s=%s is not UTF-8 text", k, p);

@@ -14,7 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-
 /* merge: one training workload's raw profiles (--weighted=DIR:W). */
 struct workload {
 	char *dir;

@@ -97,11 +97,7 @@ static void install_run(const char *run, const char *dir, const char *const *ski
  * runs one, the other gets its counts function by function, where its notes (.gcno: AX_PGO's
  * -ftest-coverage) show the same checksums: gcc refuses counts of another flow graph, and the
  * copies differ wherever the source says #ifdef PIC.  Without notes the whole file is copied. */
-static uint32_t word_at(const unsigned char *p, int swap)
-{
-	uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-	return swap ? __builtin_bswap32(w) : w;
-}
+#define word_at(p, swap) ((uint32_t)load_uint((p), 4, (swap)))
 
 static void put_word(unsigned char *p, uint32_t w, int swap)
 {
@@ -225,7 +221,6 @@ static void libtool_twins(const char *dir, const char *const *skip)
 	buf_free(&dropped);
 	file_list_free(&l);
 }
-
 
 static void merge_usage(const struct merge_job *m)
 {
@@ -399,32 +394,6 @@ static void add_unloaded(struct report *r, const char *notes_dir, const char *co
 	file_list_free(&gcno);
 }
 
-/* The .gcda files under dir, or of the stash `archive`, read in memory: nothing is extracted. */
-static void collect_gcc(struct report *r, const char *dir, const char *archive, const char *notes_dir,
-			const char *const *skip)
-{
-	struct file_list gcda = {0};
-	struct member_list stash = {0};
-	char err[600];
-	if (archive && tarmem_read(archive, ".gcda", &stash, err, sizeof err) < 0)
-		fatal("cannot read the stash %s", err);
-	if (!archive && find_files(&gcda, dir, ".gcda", skip) < 0)
-		fatal("cannot read %s: %s", printable(dir), strerror(errno));
-	file_list_sort(&gcda);
-	for (int i = 0; i < (archive ? stash.n : gcda.n); i++) {
-		const struct member *m = archive ? &stash.m[i] : NULL;
-		const char *rel = m ? m->name : relative_to(gcda.paths[i], dir);
-		char *name = m ? xasprintf("%s:%s", archive, rel) : xstrdup(gcda.paths[i]);
-		char *notes = notes_dir ? xasprintf("%s/%.*s.gcno", notes_dir, (int)strlen(rel) - 5, rel) : NULL;
-		read_gcc_pair(r, name, m, rel, notes);
-		free(notes);
-		free(name);
-	}
-	add_unloaded(r, notes_dir, skip);
-	file_list_free(&gcda);
-	tarmem_free(&stash);
-}
-
 /* Without notes, functions are known by ident only.  An externally visible function's
  * ident is a hash of its name (gcov_global_ident), so the global text symbols that nm lists
  * for the object beside the .gcda name them; static functions stay numbered. */
@@ -492,13 +461,35 @@ static int count_objects_without_data(const char *dir, const char *const *skip)
 	return n;
 }
 
+/* The .gcda files under dir, or of the stash `archive`, read in memory: nothing is extracted. */
 static void collect(struct report *r, const struct report_input *in)
 {
+	const char *dir = in->dir, *archive = in->archive;
+	/* notes beside the .gcda; with --archive, in the build directory if given */
+	const char *notes_dir = in->notes_dir ? in->notes_dir : dir;
+	struct file_list gcda = {0};
+	struct member_list stash = {0};
+	char err[600];
 	if (in->profdata)
 		usage_error("--profdata is for clang profiles; gcc profiles are read with --profile-dir or --archive");
 	report_dir_exists(in);
-	/* notes beside the .gcda; with --archive, in the build directory if given */
-	collect_gcc(r, in->dir, in->archive, in->notes_dir ? in->notes_dir : in->dir, in->skip);
+	if (archive && tarmem_read(archive, ".gcda", &stash, err, sizeof err) < 0)
+		fatal("cannot read the stash %s", err);
+	if (!archive && find_files(&gcda, dir, ".gcda", in->skip) < 0)
+		fatal("cannot read %s: %s", printable(dir), strerror(errno));
+	file_list_sort(&gcda);
+	for (int i = 0; i < (archive ? stash.n : gcda.n); i++) {
+		const struct member *m = archive ? &stash.m[i] : NULL;
+		const char *rel = m ? m->name : relative_to(gcda.paths[i], dir);
+		char *name = m ? xasprintf("%s:%s", archive, rel) : xstrdup(gcda.paths[i]);
+		char *notes = notes_dir ? xasprintf("%s/%.*s.gcno", notes_dir, (int)strlen(rel) - 5, rel) : NULL;
+		read_gcc_pair(r, name, m, rel, notes);
+		free(notes);
+		free(name);
+	}
+	add_unloaded(r, notes_dir, in->skip);
+	file_list_free(&gcda);
+	tarmem_free(&stash);
 	if (in->dir && r->notes_files - r->unloaded < r->profile_files)
 		name_globals(r, in->dir, in->nm);
 	if (in->dir && r->notes_files == 0)

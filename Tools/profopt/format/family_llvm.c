@@ -195,19 +195,22 @@ static void merge(struct merge_job *m)
 
 /* ---- report: `llvm-profdata show` on the merged profile ---- */
 
-/* "file.c:f" or "file.c;f" (local functions) -> file; others have no file in the profile. */
-static void split_profile_name(const char *s, struct fn_stat *f)
+/* Strips the file prefix clang gives local functions in profiles ("file.c:f" or "file.c;f"). */
+static const char *bare_name(const char *s)
 {
 	const char *p = strrchr(s, ';');
 	if (!p)
 		p = strrchr(s, ':');
-	if (p && p > s && p[1]) {
-		f->file = xasprintf("%.*s", (int)(p - s), s);
-		f->name = xstrdup(p + 1);
-	} else {
-		f->file = xstrdup("(external)"); /* the profile names no file for them */
-		f->name = xstrdup(s);
-	}
+	return p ? p + 1 : s;
+}
+
+/* "file.c:f" or "file.c;f" (local functions) -> file; others have no file in the profile. */
+static void split_profile_name(const char *s, struct fn_stat *f)
+{
+	const char *name = bare_name(s);
+	int named = name > s + 1 && *name;
+	f->file = named ? xasprintf("%.*s", (int)(name - 1 - s), s) : xstrdup("(external)");
+	f->name = xstrdup(named ? name : s);
 }
 
 /* Merges the sound raw profiles under dir into a .profdata in a temporary directory (removed
@@ -238,12 +241,16 @@ static char *merge_raw(struct report *r, const char *tool, const char *dir, cons
 	return merged; /* the lists live until report ends, as r's functions do */
 }
 
-static void collect_clang(struct report *r, const char *tool, const char *profdata, const char *dir,
-			  const char *const *skip)
+static void collect(struct report *r, const struct report_input *in)
 {
+	const char *tool = in->tool, *profdata = in->profdata;
 	char *merged = NULL, *why = NULL;
+	if (in->archive)
+		usage_error("--archive holds gcc profiles (.gcda)");
+	report_dir_exists(in);
+	r->have_names = 1;
 	if (!profdata) {
-		if (!(profdata = merged = merge_raw(r, tool, dir, skip)))
+		if (!(profdata = merged = merge_raw(r, tool, in->dir, in->skip)))
 			return;
 	} else {
 		r->profile_files = 1;
@@ -277,15 +284,6 @@ static void collect_clang(struct report *r, const char *tool, const char *profda
 	free(merged);
 }
 
-static void collect(struct report *r, const struct report_input *in)
-{
-	if (in->archive)
-		usage_error("--archive holds gcc profiles (.gcda)");
-	report_dir_exists(in);
-	collect_clang(r, in->tool, in->profdata, in->dir, in->skip);
-	r->have_names = 1;
-}
-
 /* ---- verify: the functions of the merged profile each object defines ---- */
 
 /* A function of the profile, by name without its file prefix. */
@@ -293,15 +291,6 @@ struct fn_info {
 	uint64_t max;
 	int records;
 };
-
-/* Strips the file prefix clang gives local functions in profiles ("file.c:f" or "file.c;f"). */
-static const char *bare_name(const char *s)
-{
-	const char *p = strrchr(s, ';');
-	if (!p)
-		p = strrchr(s, ':');
-	return p ? p + 1 : s;
-}
 
 /* Fails naming the tool and its words (or that it did not run). */
 static _Noreturn void tool_failed(const char *tool, const char *what, char *why)

@@ -40,10 +40,7 @@ struct cursor {
 
 static uint32_t word_at(const struct cursor *c, size_t at)
 {
-	const unsigned char *b = c->p + at;
-	if (c->swap)
-		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+	return (uint32_t)load_uint(c->p + at, 4, c->swap);
 }
 
 /* Reads a word at the cursor, not past `end`. */
@@ -259,14 +256,22 @@ int gcov_parse(const unsigned char *data, size_t len, const char *name, struct g
 	return -1;
 }
 
-static int parse_gcov(const unsigned char *data, size_t len, const char *name, void *f, char *err, size_t errlen)
+/* The file at path (`name` in messages) read whole and parsed; f zeroed when it cannot be read. */
+static int read_gcov(const char *path, const char *name, struct gcov_file *f, char *err,
+		     size_t errlen)
 {
-	return gcov_parse(data, len, name, f, err, errlen);
+	size_t len;
+	unsigned char *data = read_profile(path, &len, err, errlen);
+	int rc = data ? gcov_parse(data, len, name, f, err, errlen) : -1;
+	if (!data)
+		memset(f, 0, sizeof *f);
+	free(data);
+	return rc;
 }
 
 int gcov_read(const char *path, struct gcov_file *f, char *err, size_t errlen)
 {
-	return read_and_parse(path, parse_gcov, f, sizeof *f, err, errlen);
+	return read_gcov(path, path, f, err, errlen);
 }
 
 void gcov_file_free(struct gcov_file *f)
@@ -303,12 +308,6 @@ int gcov_version_major(uint32_t v)
 int gcov_version_minor(uint32_t v)
 {
 	return gcov_version_major(v) < 0 ? -1 : (int)(v >> 8 & 0xff) - '0';
-}
-
-uint32_t gcov_version_for(int major, int minor)
-{
-	return (uint32_t)('A' + major / 10) << 24 | (uint32_t)('0' + major % 10) << 16 | (uint32_t)('0' + minor % 10) << 8 |
-	       '*';
 }
 
 /* CRC-32 as GCC computes it for profile ids: polynomial 0x04c11db7, most significant bit
@@ -367,11 +366,8 @@ int gcov_check_pair(const struct gcov_file *notes, const struct gcov_file *data,
 
 int gcov_check_data(const char *path, const char *name, char *why, size_t n)
 {
-	struct gcov_file f = {0};
-	size_t len;
-	unsigned char *data = read_profile(path, &len, why, n);
-	int rc = data ? gcov_parse(data, len, name, &f, why, n) : -1;
-	free(data);
+	struct gcov_file f;
+	int rc = read_gcov(path, name, &f, why, n);
 	if (rc == 0 && f.kind != GCOV_DATA) {
 		snprintf(why, n, "%s: a .gcno (compiler notes), not a .gcda", printable(name));
 		rc = -1;

@@ -54,7 +54,6 @@ const char *gcov_version_string(uint32_t version, char *out);
 /* "B22*" -> 12 and 2; -1 if not a version word. */
 int gcov_version_major(uint32_t version);
 int gcov_version_minor(uint32_t version);
-uint32_t gcov_version_for(int major, int minor);
 
 /* GCC 12's ident of an external function under -fprofile-generate: a CRC-32 of the name
  * with its NUL (static functions mix in their file and line). */

@@ -40,16 +40,8 @@ struct reader {
 /* the first problem, with its offset and the file's name (util.c) */
 #define failf(r, ...) read_fail(&(r)->e, __VA_ARGS__)
 
-/* A little-endian (or, swapped, big-endian) word of `bytes` bytes at `at` (caller checked). */
-static uint64_t get(const struct reader *r, size_t at, int bytes)
-{
-	uint64_t v = 0;
-	for (int i = 0; i < bytes; i++) {
-		int k = r->swap ? i : bytes - 1 - i;
-		v = v << 8 | r->p[at + (size_t)k];
-	}
-	return v;
-}
+/* The number of `bytes` bytes at `at` (caller checked), in the file's byte order. */
+#define get(r, at, bytes) load_uint((r)->p + (at), (bytes), (r)->swap)
 
 /* Advances *pos over a section of `size` bytes named `what`; fails if the file is shorter. */
 static int section(struct reader *r, size_t *pos, uint64_t size, const char *what)
@@ -181,16 +173,16 @@ int profraw_parse(const unsigned char *data, size_t len, const char *name, struc
 	return info->ptr64 && (v == 8 || v == 10) ? parse_layout(&r, info) : 0;
 }
 
-static int parse_profraw(const unsigned char *data, size_t len, const char *name, void *info, char *err, size_t errlen)
-{
-	return profraw_parse(data, len, name, info, err, errlen);
-}
-
 int profraw_read(const char *path, struct profraw_info *info, char *err, size_t errlen)
 {
-	return read_and_parse(path, parse_profraw, info, sizeof *info, err, errlen);
+	size_t len;
+	unsigned char *data = read_profile(path, &len, err, errlen);
+	int rc = data ? profraw_parse(data, len, path, info, err, errlen) : -1;
+	if (!data)
+		memset(info, 0, sizeof *info);
+	free(data);
+	return rc;
 }
-
 
 const char *profraw_variant_string(const struct profraw_info *info, char *out, size_t n)
 {

@@ -17,13 +17,7 @@ struct elf {
 	struct read_error re;
 };
 
-static uint64_t get(const struct elf *e, const unsigned char *p, int n)
-{
-	uint64_t v = 0;
-	for (int i = 0; i < n; i++)
-		v |= (uint64_t)p[e->big ? n - 1 - i : i] << (8 * i);
-	return v;
-}
+#define get(e, p, n) load_uint((p), (n), (e)->big)
 
 /* Reads len bytes at off, all of them inside the file. */
 static int read_at(struct elf *e, void *buf, uint64_t off, uint64_t len, const char *what)

@@ -128,17 +128,12 @@ int lines_scan(const char *path, size_t max_line, int (*fn)(const char *line, si
 	char *line = xmalloc(max_line + 1);
 	size_t n = 0;
 	int c, rc = 0;
-	while (rc == 0 && (c = getc_unlocked(f)) != EOF) {
-		if (c != '\n') {
+	for (; rc == 0; n = 0) {
+		while ((c = getc_unlocked(f)) != EOF && c != '\n')
 			if (n < max_line)
 				line[n++] = (char)c;
-			continue;
-		}
-		line[n] = '\0';
-		rc = fn(line, n, ctx);
-		n = 0;
-	}
-	if (rc == 0 && n > 0) {
+		if (c == EOF && n == 0)
+			break; /* the last line may lack its newline */
 		line[n] = '\0';
 		rc = fn(line, n, ctx);
 	}

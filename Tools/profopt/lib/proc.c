@@ -64,7 +64,9 @@ enum {
 	FOREGROUND = 2, /* stdin is profopt's, not /dev/null; on Linux it gets SIGTERM when profopt ends */
 };
 
-static void child_setup(int log_fd, int err_fd, const char *cwd, int errpipe, char *const env[], int how, pid_t parent)
+/* 0, or -1 (errno set) when the child cannot enter cwd. */
+static int child_setup(int log_fd, int err_fd, const char *cwd, char *const env[], int how,
+		       pid_t parent)
 {
 	for (int i = 0; env && env[i]; i++)
 		putenv(env[i]);
@@ -80,10 +82,9 @@ static void child_setup(int log_fd, int err_fd, const char *cwd, int errpipe, ch
 	(void)parent;
 #endif
 	/* The parent may have ignored or blocked signals; the child starts clean. */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
+	static const int sigs[] = {SIGINT, SIGTERM, SIGPIPE, SIGCHLD};
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		signal(sigs[i], SIG_DFL);
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -96,11 +97,7 @@ static void child_setup(int log_fd, int err_fd, const char *cwd, int errpipe, ch
 		dup2(log_fd, 1);
 		dup2(err_fd >= 0 ? err_fd : log_fd, 2);
 	}
-	if (cwd && chdir(cwd) < 0) {
-		int e = errno;
-		if (write(errpipe, &e, sizeof e) < 0) {}
-		_exit(127);
-	}
+	return cwd ? chdir(cwd) : 0;
 }
 
 /* Without OWN_GROUP the child stays in profopt's group, and a Ctrl-C at the terminal
@@ -119,8 +116,8 @@ static int start(struct proc *p, char *const argv[], char *const env[], int log_
 		fatal("fork: %s", strerror(errno));
 	if (pid == 0) {
 		close(fds[0]);
-		child_setup(log_fd, err_fd, cwd, fds[1], env, how, parent);
-		execvp(argv[0], argv);
+		if (child_setup(log_fd, err_fd, cwd, env, how, parent) == 0)
+			execvp(argv[0], argv);
 		int e = errno;
 		if (write(fds[1], &e, sizeof e) < 0) {}
 		_exit(127);

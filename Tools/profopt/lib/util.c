@@ -251,19 +251,6 @@ unsigned char *read_profile(const char *path, size_t *len, char *err, size_t err
 	return (unsigned char *)data;
 }
 
-int read_and_parse(const char *path, parse_fn fn, void *out, size_t outsize, char *err, size_t errlen)
-{
-	size_t len;
-	unsigned char *data = read_profile(path, &len, err, errlen);
-	if (!data) {
-		memset(out, 0, outsize);
-		return -1;
-	}
-	int rc = fn(data, len, path, out, err, errlen);
-	free(data);
-	return rc;
-}
-
 char *find_program(const char *name)
 {
 	if (!name || !*name)
@@ -353,6 +340,14 @@ int read_fail(const struct read_error *e, size_t at, const char *fmt, ...)
 	if (e->err && e->errlen)
 		snprintf(e->err, e->errlen, "%s: offset %zu (0x%zx): %s", printable(e->name), at, at, msg);
 	return -1;
+}
+
+uint64_t load_uint(const unsigned char *p, int n, int big)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)p[big ? n - 1 - i : i] << (8 * i);
+	return v;
 }
 
 double now(void)
@@ -584,9 +579,7 @@ void remove_dir_tree(const char *dir)
 void close_stdout(void)
 {
 	int bad = ferror(stdout);
-	if (fclose(stdout) != 0)
-		bad = 1;
-	if (bad) {
+	if (fclose(stdout) != 0 || bad) {
 		fprintf(stderr, "%s: error: cannot write the output: %s\n", progname,
 			errno ? strerror(errno) : "write error");
 		_exit(exit_failure);
@@ -595,19 +588,15 @@ void close_stdout(void)
 
 int make_dirs(const char *dir, mode_t mode)
 {
-	char *path = xstrdup(dir);
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		int bad = mkdir(path, mode) < 0 && errno != EEXIST;
-		*p = '/';
-		if (bad) {
-			free(path);
-			return -1;
-		}
+	char *path = xstrdup(dir), *p = path;
+	int rc = 0;
+	while (rc == 0 && p) { /* each parent, then dir itself */
+		if ((p = strchr(p + 1, '/')) != NULL)
+			*p = '\0';
+		rc = mkdir(path, mode) < 0 && errno != EEXIST ? -1 : 0;
+		if (p)
+			*p = '/';
 	}
-	int rc = mkdir(path, mode) < 0 && errno != EEXIST ? -1 : 0;
 	free(path);
 	return rc;
 }

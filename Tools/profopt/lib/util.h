@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <stdio.h>
 
@@ -37,15 +38,11 @@ void buf_free(struct buf *b);
 /* A whole file, NUL-terminated; NULL with errno set (EFBIG: more than max bytes, refused before it fills memory). */
 char *read_file(const char *path, size_t *len);
 char *read_file_max(const char *path, size_t max, size_t *len);
-/* Parses data[0..len) of the file called name into out: 0, or -1 with the reason in err. */
-typedef int (*parse_fn)(const unsigned char *data, size_t len, const char *name, void *out, char *err, size_t errlen);
 /* "a regular file", "a character device", "a FIFO", ... for a stat mode. */
 const char *file_kind(mode_t mode);
 /* A profile file read whole; one not regular (/dev/zero never ends) or larger than
  * $PROFOPT_MAX_PROFILE_BYTES (1 GiB) is refused before a byte is read.  NULL with "PATH: reason" in err. */
 unsigned char *read_profile(const char *path, size_t *len, char *err, size_t errlen);
-/* read_profile(), then fn; out (outsize bytes) zeroed when the file cannot be read. */
-int read_and_parse(const char *path, parse_fn fn, void *out, size_t outsize, char *err, size_t errlen);
 
 /* The one way a name from outside reaches a person: control characters (C0, DEL, C1) and bytes not
  * UTF-8 as \xNN, so that no name moves the cursor or starts a line.  Lives until 16 more calls. */
@@ -87,6 +84,9 @@ struct read_error {
 	size_t errlen;
 };
 int read_fail(const struct read_error *e, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The n-byte (n <= 8) unsigned number at p: little-endian, or big-endian when big. */
+uint64_t load_uint(const unsigned char *p, int n, int big);
 
 /* Monotonic seconds. */
 double now(void);
