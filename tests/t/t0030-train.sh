@@ -88,6 +88,11 @@ test_retry_alone_runs_a_failed_task_again_by_itself() {
 	expect_contains out '1 failed, 1 crashed, timed out or did not start'
 	expect_not_contains out 'passed alone'
 	test ! -e t.stamp || fail "a stamp though a task failed alone too"
+	# a failure the earlier run excuses (--failed-before) is not run again: it failed there too
+	expect_status 0 "$PROFOPT" train --min-ran=0 --results=before.json false
+	expect_status 0 "$PROFOPT" train --all-pass --retry-alone --failed-before=before.json false
+	expect_not_contains out 'alone'
+	expect_contains out 'excused, but named: false$'
 }
 
 test_failed_before_excuses_only_what_did_not_pass_in_training() {

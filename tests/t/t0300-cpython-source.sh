@@ -257,6 +257,8 @@ test_shared_build_has_no_bolt_and_an_rpath() {
 	expect_contains out "prefix '/opt/a b' contains white space"
 	expect_status 2 make install-python "DESTDIR=/tmp/x;y"
 	expect_contains out "DESTDIR '/tmp/x;y' contains ';'"
+	expect_status 2 make uninstall "DESTDIR=/tmp/x /"
+	expect_contains out "DESTDIR '/tmp/x /' contains white space"
 	expect_status 1 $c --enable-bolt PYTHON_CONFIGURE_ARGS=--enable-shared
 	expect_contains out 'enable-bolt with --enable-shared: the BOLT stage rewrites the python executable'
 	# the last word wins, as in CPython's configure

@@ -581,15 +581,17 @@ static void load_sources(struct pool *pool, const struct train_opts *o)
 }
 
 /* --retry-alone: a task that failed by its exit status (not a signal, not the timeout) runs once
- * more, by itself, and counts by that run: a test that times itself fails under the others' load. */
-static int retry_failed_alone(struct pool *pool, struct progress *progress)
+ * more, by itself, and counts by that run: a test that times itself fails under the others' load.
+ * One the earlier run excuses (--failed-before) is not run again: it fails there too. */
+static int retry_failed_alone(struct pool *pool, struct progress *progress,
+			      const struct option_list *failed_before)
 {
 	struct pool again = {.parallel = 1, .timeout = pool->timeout, .cwd = pool->cwd, .on_tick = show_progress,
 			     .on_done = report_done, .arg = progress};
 	int cap = 0, *from = xcalloc((size_t)pool->njobs + 1, sizeof *from);
 	for (int i = 0; i < pool->njobs; i++) {
 		const struct job *f = &pool->jobs[i];
-		if (f->result != RESULT_FAILED)
+		if (f->result != RESULT_FAILED || excused_failure(f, failed_before))
 			continue;
 		again.jobs = grow_array(again.jobs, again.njobs, &cap, sizeof *again.jobs, 8);
 		struct job *j = &again.jobs[again.njobs];
@@ -670,7 +672,7 @@ int cmd_train(int argc, char **argv)
 	progress.last_plain = 0; /* the first heartbeat line comes at once */
 	int sig = pool_run(&pool);
 	if (!sig && o.retry_alone)
-		sig = retry_failed_alone(&pool, &progress);
+		sig = retry_failed_alone(&pool, &progress, &o.failed_before);
 	double seconds = progress_elapsed(&progress);
 	show_progress(&pool, &progress);
 	progress_clear(&progress);
