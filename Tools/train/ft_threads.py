@@ -9,6 +9,8 @@ Only the interleaving varies between runs: each thread's work is fixed by its in
 results are compared after sorting, so the checksum is the same in every run.  profopt trains
 with this task only for a free-threaded build (Makefile.pre.in, PY_FREE_THREADED).
 """
+import _thread
+import gc
 import queue
 import sys
 import threading
@@ -177,22 +179,28 @@ def serve(scale, results):
 
 
 def main(scale):
-    # The main thread only starts and joins the service, so what it calls is the same in every
-    # run (the workload's checks count one thread's calls); an error in the service is re-raised.
-    results, errors = [], []
+    # The workload checks count the main thread's calls, so the main thread only starts the
+    # service and waits: no Thread.start() (its wait depends on timing), and the service
+    # collects its own garbage so no finalizer of its objects runs here.
+    outcome, done = [], _thread.allocate_lock()
 
     def service():
         try:
+            results = []
             serve(scale, results)
+            outcome.append(trainlib.finish(NAME, results))
         except BaseException as exc:
-            errors.append(exc)
+            outcome.append(exc)
+        finally:
+            gc.collect()
+            done.release()
 
-    thread = threading.Thread(target=service, name="service")
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
-    return trainlib.finish(NAME, results)
+    done.acquire()
+    _thread.start_new_thread(service, ())
+    done.acquire()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
 
 
 if __name__ == "__main__":
