@@ -264,6 +264,43 @@ test_wrapper_script_is_resolved() {
 	expect_eq "$(json_get w.json interpreters.0.executable)" "$real"
 }
 
+# An interpreter of an --enable-shared build loads the libpython beside it, not one of the
+# same soname found first elsewhere: a stand-in program linked against "libpython3.99.so.1.0"
+# (no rpath) answers with the version its library gives, and a decoy library of the same soname
+# is already in LD_LIBRARY_PATH.
+test_a_shared_build_runs_with_its_own_library() {
+	command -v gcc > /dev/null || skip "no gcc"
+	mkdir -p build decoy
+	echo 'const char *version(void) { return "3.99.0"; }' > build/lib.c
+	echo 'const char *version(void) { return "0.0.0"; }' > decoy/lib.c
+	for d in build decoy; do
+		gcc -shared -fPIC -Wl,-soname,libpython3.99.so.1.0 -o $d/libpython3.99.so.1.0 $d/lib.c || fail "gcc"
+	done
+	cat > build/python.c <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+const char *version(void);
+int main(int argc, char **argv)
+{
+	char self[4096];
+	if (argc > 2 && strcmp(argv[1], "-c") == 0)
+		return printf("%s\n%s\n", realpath(argv[0], self), version()) < 0;
+	return printf("%s\n", strcmp(version(), "3.99.0") == 0 ? "0.001" : "wrong library") < 0;
+}
+EOF
+	gcc -o build/python build/python.c build/libpython3.99.so.1.0 || fail "gcc"
+	LD_LIBRARY_PATH=$PWD/decoy bench --workloads=dicts --rounds=2 --loops=1 --warmup=0 --json=s.json \
+		own="$PWD/build/python" > out 2>&1 || { cat out; fail "bench failed on a shared build's interpreter"; }
+	expect_contains out "own runs with its own libpython: LD_LIBRARY_PATH=$PWD/build:$PWD/decoy"
+	expect_eq "$(json_get s.json interpreters.0.version)" 3.99.0 "the version from the build's own library"
+	expect_eq "$(json_get s.json interpreters.0.library_path)" "$PWD/build:$PWD/decoy"
+	rm build/libpython3.99.so.1.0
+	LD_LIBRARY_PATH=$PWD/decoy bench --workloads=dicts --rounds=2 --loops=1 --warmup=0 own="$PWD/build/python" \
+		> out 2>&1 && fail "an interpreter with no library beside it ran with the decoy's"
+	expect_contains out "wrong library"
+}
+
 test_rounds_cycle_through_heap_layouts() {
 	pythons
 	# A suite whose workload records the pad run.py holds: each round gets the next one (the

@@ -192,3 +192,25 @@ test_a_variant_argument_keeps_its_blanks() {
 	build_stand_in nosuch --variant=blank=--x && fail "an unknown build name was accepted"
 	expect_contains out "no build named 'nosuch'"
 }
+
+# --configure-args reach every build: stock's configure beside its own options, profopt's as
+# PYTHON_CONFIGURE_ARGS; the results' tag names them; a build stamped with other arguments is
+# never reused for them.
+test_configure_args_reach_every_build() {
+	fake_cpython_source 13
+	echo '#define PY_VERSION "3.13.9"' >> src/Include/patchlevel.h
+	build_stand_in stock --configure-args='--enable-shared;--with-x=a b' || { cat out; fail "bench-builds stock"; }
+	expect_eq "$(cat work/stock/configure.args)" "CC=gcc --enable-optimizations --enable-shared --with-x=a b" \
+		"stock's configure arguments"
+	build_stand_in stock --configure-args='--enable-shared;--with-x=a b' || { cat out; fail "bench-builds stock, again"; }
+	expect_contains out '^==> stock: reusing '
+	build_stand_in stock --configure-args=--disable-gil && fail "a build of other arguments was reused"
+	expect_contains out "was built with other configure arguments"
+	build_stand_in profopt --configure-args='--disable-gil;--with-x=1' &&
+		fail "the stand-in source built"  # its make cannot build a CPython: configure is what counts
+	expect_contains work/profopt/config.log "'PYTHON_CONFIGURE_ARGS=--disable-gil --with-x=1'"
+	"$SRCDIR/Tools/scripts/bench-builds" --profopt="$PROFOPT" --cc=gcc --work="$PWD/work" --source="$PWD/src" \
+		--results="$PWD/res" --only=stock --configure-args='--enable-shared;--with-x=a b' bench > out 2>&1 &&
+		fail "the stand-in was benchmarked"  # /bin/true cannot be: the results' name is what counts
+	expect_contains out "results in $PWD/res/bench-3.13-gcc-enable-shared-with-x-a-b\\."
+}

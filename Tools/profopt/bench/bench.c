@@ -93,6 +93,8 @@ const struct command_options options_bench = {
 	"set, so every run does the same work.  Bytecode comes from a cache private to the run\n"
 	"(PYTHONPYCACHEPREFIX), filled first by one untimed run of each workload on each\n"
 	"interpreter, so .pyc files a build writes into the source tree meanwhile change nothing.\n"
+	"An interpreter with libpython*.so beside it (an --enable-shared build) runs with that\n"
+	"directory first in LD_LIBRARY_PATH: each build loads its own library.\n"
 	"\n"
 	"What it reports, per workload: the median time per loop and its MAD (median absolute\n"
 	"deviation, as a % of the median), and the speedup median(first)/median(this) with a\n"
@@ -398,6 +400,9 @@ static void start_interpreters(struct bench_result *r)
 		if (!r->interps[i].version)
 			fatal("%s (%s) does not run: %s", r->interps[i].name, r->interps[i].python, why);
 		r->interps[i].executable = exe ? exe : xstrdup(r->interps[i].python);
+		r->interps[i].env = bench_library_env(r->interps[i].executable);
+		if (r->interps[i].env)
+			fprintf(stderr, "bench: %s runs with its own libpython: %s\n", r->interps[i].name, printable(r->interps[i].env[0]));
 	}
 }
 

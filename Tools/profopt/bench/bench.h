@@ -19,6 +19,7 @@ struct bench_interp {
 	char *python;        /* as given, found in PATH */
 	char *executable;    /* what runs: its sys.executable (a wrapper script resolved) */
 	char *version;       /* platform.python_version() */
+	char **env;          /* for its runs: {"LD_LIBRARY_PATH=DIR...", NULL} or NULL (bench_library_env) */
 	char **mapped;       /* the files its runs map (executable, libraries, extension modules) */
 	int nmapped, capmapped;
 };
@@ -132,6 +133,10 @@ char *bench_callgrind_unreadable(const char *out, const char *program);
 /* The interpreter's version, or NULL (and *why) when it does not run; *executable gets
  * its sys.executable when that is a usable path (else NULL). */
 char *bench_python_version(const char *python, char **why, char **executable);
+/* An interpreter of an --enable-shared build, run from its build directory, loads the
+ * libpython beside it, never an installed one of the same soname: when python's directory
+ * holds libpython*.so*, {"LD_LIBRARY_PATH=THAT-DIR[:the inherited value]", NULL}; else NULL. */
+char **bench_library_env(const char *python);
 /* SIGINT/SIGTERM while measuring set bench_got_signal: the run stops, the child is killed. */
 void bench_catch_signals(void);
 extern volatile sig_atomic_t bench_got_signal;

@@ -4,6 +4,7 @@
 #include "lib/proc.h"
 #include "lib/util.h"
 
+#include <glob.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -57,9 +58,9 @@ long bench_next_loops(long loops, double elapsed, double target)
 
 /* Runs argv with stdout and stderr captured, for at most timeout seconds.  Returns the wait
  * status, -1 if it could not be started (*out: the reason), -2 on timeout. */
-static int spawn(char *const argv[], double timeout, char **out)
+static int spawn(char *const argv[], double timeout, char **out, char *const *env)
 {
-	struct run_opts o = {.timeout = timeout, .stop = &bench_got_signal};
+	struct run_opts o = {.timeout = timeout, .stop = &bench_got_signal, .env = env};
 	int status = run_child(argv, &o, out, NULL);
 	if (status == RUN_STOPPED) {
 		fprintf(stderr, "\n%s: interrupted by signal %d; nothing was reported\n", progname, (int)bench_got_signal);
@@ -100,7 +101,7 @@ double bench_time_once(const struct bench_runner *br, const struct bench_interp 
 	snprintf(nloops, sizeof nloops, "%ld", loops);
 	char *argv[] = {in->executable, (char *)br->runpy, (char *)work, nloops, NULL};
 	char *out = NULL;
-	int st = spawn(argv, br->timeout, &out);
+	int st = spawn(argv, br->timeout, &out, in->env);
 	if (!proc_exit_ok(st))
 		run_failed(in, work, st, out, br->timeout);
 	char *line = bench_last_line(out), *end;
@@ -175,7 +176,7 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 	argv[argc++] = nloops;
 	char *out = NULL;
 	unlink(outfile);
-	int st = spawn(argv, br->timeout, &out);
+	int st = spawn(argv, br->timeout, &out, in->env);
 	free(argv);
 	if (!proc_exit_ok(st)) {
 		char *why = bench_callgrind_unreadable(out, in->executable);
@@ -197,11 +198,37 @@ int bench_count_once(const struct bench_runner *br, const struct bench_interp *i
 	return n;
 }
 
+char **bench_library_env(const char *python)
+{
+	const char *slash = strrchr(python, '/');
+	if (!slash)
+		return NULL;
+	char *dir = xasprintf("%.*s", (int)(slash - python), python);
+	char *pattern = xasprintf("%s/libpython*.so*", *dir ? dir : "/");
+	glob_t g;
+	int shared = glob(pattern, GLOB_NOSORT, NULL, &g) == 0;
+	if (shared)
+		globfree(&g);
+	free(pattern);
+	char **env = NULL;
+	if (shared) {
+		const char *old = getenv("LD_LIBRARY_PATH");
+		env = xcalloc(2, sizeof *env);
+		env[0] = old && *old ? xasprintf("LD_LIBRARY_PATH=%s:%s", dir, old) : xasprintf("LD_LIBRARY_PATH=%s", dir);
+	}
+	free(dir);
+	return env;
+}
+
 char *bench_python_version(const char *python, char **why, char **executable)
 {
 	char *argv[] = {(char *)python, "-c", "import platform, sys; print(sys.executable); print(platform.python_version())", NULL};
 	char *out = NULL;
-	int st = spawn(argv, 30, &out);
+	char **env = bench_library_env(python);
+	int st = spawn(argv, 30, &out, env);
+	if (env)
+		free(env[0]);
+	free(env);
 	if (!proc_exit_ok(st)) {
 		char what[96];
 		if (st >= 0)

@@ -403,11 +403,12 @@ static json_t *json_interpreters(const struct bench_result *r)
 		json_t *mapped = json_array();
 		for (int k = 0; k < in->nmapped; k++)
 			json_array_append_new(mapped, jw_opt(in->mapped[k]));
-		json_t *one = json_pack("{s:o, s:o, s:o, s:o, s:o}",
+		json_t *one = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
 					"name", jw_opt(in->name),
 					"python", jw_opt(in->python),
 					"executable", jw_opt(in->executable),
 					"version", jw_opt(in->version),
+					"library_path", jw_opt(in->env ? in->env[0] + strlen("LD_LIBRARY_PATH=") : NULL),
 					"mapped_files", mapped);
 		json_array_append_new(interps, one);
 	}
