@@ -214,3 +214,17 @@ test_configure_args_reach_every_build() {
 		fail "the stand-in was benchmarked"  # /bin/true cannot be: the results' name is what counts
 	expect_contains out "results in $PWD/res/bench-3.13-gcc-enable-shared-with-x-a-b\\."
 }
+
+# stock-best-fix is stock's best with clang's dispatch workaround in the compiles and the LTO
+# link, as profopt's configure applies it; with gcc it is refused, not built without it.
+test_stock_best_fix_passes_the_dispatch_workaround() {
+	command -v clang-19 > /dev/null || skip "no clang-19"
+	fake_cpython_source 13
+	build_stand_in stock-best-fix --cc=clang-19 || { cat out; fail "bench-builds stock-best-fix"; }
+	expect_contains work/stock-best-fix/configure.args \
+		'--enable-optimizations --with-lto .*CFLAGS=-mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000 LDFLAGS=-Wl,-plugin-opt=-tail-dup-pred-size=5000 -Wl,-plugin-opt=-tail-dup-succ-size=5000$'
+	grep -q -- '-tail-dup-pred-size=5000' "$SRCDIR/m4/ax_pgo.m4" || fail "ax_pgo.m4 no longer uses these flags: update bench-builds"
+	rm -rf work
+	build_stand_in stock-best-fix && fail "stock-best-fix was built with gcc"
+	expect_contains out "stock-best-fix: the dispatch workaround is clang's"
+}
