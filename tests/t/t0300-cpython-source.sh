@@ -253,6 +253,9 @@ test_shared_build_has_no_bolt_and_an_rpath() {
 	# installcheck runs the source's python3.X, and refuses a prefix make would split
 	make -n installcheck-python > dry.out 2>&1
 	expect_contains dry.out ' python3\.14 '
+	# make bench builds stock's interpreters with the same options (like with like)
+	make -n bench > dry.out 2>&1
+	expect_contains dry.out "bench-builds .* --configure-args='--enable-shared;--with-ensurepip=no' bench"
 	expect_status 2 make installcheck-python "prefix=/opt/a b"
 	expect_contains out "prefix '/opt/a b' contains white space"
 	expect_status 2 make install-python "DESTDIR=/tmp/x;y"
