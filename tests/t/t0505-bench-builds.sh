@@ -118,6 +118,7 @@ fake_cpython_source() {
 	cat > src/configure <<'SH'
 #!/bin/sh
 echo "$@" > configure.args
+printf '%s\n' "$@" > configure.argv
 printf 'all:\n\tcp /bin/true python\n' > Makefile
 SH
 	chmod +x src/configure
@@ -223,6 +224,8 @@ test_stock_best_fix_passes_the_dispatch_workaround() {
 	build_stand_in stock-best-fix --cc=clang-19 || { cat out; fail "bench-builds stock-best-fix"; }
 	expect_contains work/stock-best-fix/configure.args \
 		'--enable-optimizations --with-lto .*CFLAGS=-mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000 LDFLAGS=-Wl,-plugin-opt=-tail-dup-pred-size=5000 -Wl,-plugin-opt=-tail-dup-succ-size=5000$'
+	expect_contains work/stock-best-fix/configure.argv '^--with-lto$'
+	expect_contains work/stock-best-fix/configure.argv '^CFLAGS=-mllvm -tail-dup-pred-size=5000 -mllvm -tail-dup-succ-size=5000$'
 	grep -q -- '-tail-dup-pred-size=5000' "$SRCDIR/m4/ax_pgo.m4" || fail "ax_pgo.m4 no longer uses these flags: update bench-builds"
 	rm -rf work
 	build_stand_in stock-best-fix && fail "stock-best-fix was built with gcc"
