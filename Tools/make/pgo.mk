@@ -475,6 +475,9 @@ PGO_BOLT_ICF ?= -icf=0
 PGO_BOLT_WORKLOADS ?= $(PGO_WORKLOADS)
 PGO_BOLT_BINARY ?=
 PGO_BOLT_SKIP ?=
+# Names in PGO_BUILD_DIR hard-linked to the program (a library's libNAME.so beside its soname,
+# as CPython's make links them): linked again to the rewrite, or they keep the old code.
+PGO_BOLT_LINKS ?=
 PGO_BOLT_CHECK ?= $(PGO_BOLT_NEW) --version
 PGO_BOLT_FLAGS ?= -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions -split-eh \
 	$(PGO_BOLT_ICF) -inline-all -peepholes=none \
@@ -484,13 +487,14 @@ pgo_bolt_dir = $(pgo_abs_dir)/bolt
 PGO_BOLT_INST = $(pgo_bolt_bin).bolt_inst
 PGO_BOLT_NEW = $(pgo_bolt_bin).bolt
 pgo_out_bolt = $(pgo_bolt_dir) $(pgo_abs_dir)/logs/bolt-train $(pgo_abs_dir)/bolt-train-results.json
-pgo_undo_bolt = { test ! -f $(pgo_bolt_bin).prebolt || mv -f $(pgo_bolt_bin).prebolt $(pgo_bolt_bin); }
+pgo_bolt_relink = $(foreach l,$(PGO_BOLT_LINKS),ln -f $(pgo_bolt_bin) $(abspath $(PGO_BUILD_DIR))/$(l) &&) true
+pgo_undo_bolt = { test ! -f $(pgo_bolt_bin).prebolt || { mv -f $(pgo_bolt_bin).prebolt $(pgo_bolt_bin) && $(pgo_bolt_relink); }; }
 # Merge, rewrite, check, and only then replace: one shell command (PGO_BOLT_CHECK may quote).
 pgo_bolt_apply = $(MERGE_FDATA) $(pgo_bolt_dir)/prof.*.fdata > $(pgo_bolt_dir)/merged.fdata && \
 	$(LLVM_BOLT) $(pgo_bolt_bin).prebolt -o $(PGO_BOLT_NEW) -data=$(pgo_bolt_dir)/merged.fdata $(PGO_BOLT_FLAGS) \
 		$(if $(PGO_BOLT_SKIP),"-skip-funcs=$(PGO_BOLT_SKIP)") && \
 	$(PGO_BOLT_CHECK) && $(if $(and $(pgo_dispatch_on),$(filter $(PGO_BOLT_BINARY),$(PGO_DISPATCH_BINARY))),$(call pgo_dispatch_count,$(PGO_BOLT_NEW)) &&) \
-	mv -f $(PGO_BOLT_NEW) $(pgo_bolt_bin) && $(PROFOPT) clear $(PGO_BOLT_INST) $(pgo_bolt_dir)/prof.*.fdata
+	mv -f $(PGO_BOLT_NEW) $(pgo_bolt_bin) && $(pgo_bolt_relink) && $(PROFOPT) clear $(PGO_BOLT_INST) $(pgo_bolt_dir)/prof.*.fdata
 $(call pgo_stamp,bolt): $(call pgo_after,bolt)
 	@test -n "$(PGO_BOLT_BINARY)" || { echo "pgo.mk: PGO_BOLT=yes needs PGO_BOLT_BINARY" >&2; exit 1; }
 	@$(PROFOPT) clear $(pgo_bolt_dir) && mkdir -p $(pgo_bolt_dir) && touch $(pgo_bolt_dir)/started

@@ -90,3 +90,14 @@ bolt_refuses_a_rewrite_failing_its_self_check() {
 
 test_bolt_refuses_a_rewrite_failing_its_self_check_gcc() { bolt_refuses_a_rewrite_failing_its_self_check gcc; }
 test_bolt_refuses_a_rewrite_failing_its_self_check_clang() { bolt_refuses_a_rewrite_failing_its_self_check clang; }
+
+# A name hard-linked to the program (CPython's libpython3.X.so beside libpython3.X.so.1.0, which
+# make install copies) follows the rewrite (PGO_BOLT_LINKS): it would keep the old code.
+test_bolt_links_follow_the_rewrite() {
+	configured_fold_fixture gcc
+	make profile-opt PGO_BOLT_LINKS=fold.link > make.out 2>&1 || { cat make.out; fail "make profile-opt"; }
+	readelf -S fold | grep -q '\.note\.bolt_info' || fail "fold was not rewritten by BOLT"
+	[ fold -ef fold.link ] || fail "fold.link is not the rewritten fold"
+	[ fold.prebolt -ef fold.link ] && fail "fold.link is the program as linked"
+	true
+}

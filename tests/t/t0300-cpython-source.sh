@@ -234,6 +234,9 @@ test_shared_build_bolts_its_library_and_has_an_rpath() {
 	# BOLT rewrites the library, where the code is; its training and check run the launcher on
 	# the instrumented and the rewritten copy, each under the library's name in its own directory
 	make -s --eval='show: ; $(info $(PGO_BOLT_BINARY) $(PGO_BOLT_TRAIN_ARGS_profopt))@:' show > bolt.out
+	# (make install copies libpython3.14.so, CPython's hard link to the library: it follows)
+	make -s --eval='show: ; $(info $(PGO_BOLT_LINKS))@:' show > links.out
+	expect_eq "$(cat links.out)" libpython3.14.so "the library's hard links"
 	expect_contains bolt.out "^libpython3\.14\.so\.1\.0 .*--each=\"$PWD/cpython/pgo/bolt-train/python "
 	make -s "$PWD/cpython/pgo/bolt-train/python" "$PWD/cpython/pgo/bolt-check/python"
 	expect_eq "$(readlink cpython/pgo/bolt-train/libpython3.14.so.1.0)" "$PWD/cpython/build/libpython3.14.so.1.0.bolt_inst"
