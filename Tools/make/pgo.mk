@@ -85,7 +85,7 @@ $(foreach v,PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA,$(foreach c,$(pgo_par
 pgo_path_vars = PGO_DIR PGO_BUILD_DIR PGO_RAW_DIR PGO_PROFDATA PGO_PROFILE PGO_EXPORT PGO_CS_RAW_DIR \
 	PGO_PROFILE_STORE PGO_USE_PROFDATA PGO_SOURCE_ROOT PGO_BOLT_BINARY PGO_BENCH_SRCDIR \
 	PROFOPT PGO_NM PGO_READELF LLVM_PROFDATA LLVM_BOLT MERGE_FDATA
-pgo_path_list_vars = PGO_VERIFY_REQUIRE PGO_SUMMARY_NOTES
+pgo_path_list_vars = PGO_VERIFY_REQUIRE PGO_SUMMARY_NOTES PGO_BOLT_LINKS
 pgo_check_list = $(foreach w,$($(1)),$(if $(call pgo_syntax_in,$(w)),$(error pgo.mk: $(1) holds \
 	'$(w)', with '$(call pgo_syntax_in,$(w))', which make or the shell running its recipes reads as syntax: \
 	use names of letters, digits, / . _ - + = @ ~ ^ ! { })))

@@ -136,9 +136,9 @@ path_vars=(PGO_PROFILE_STORE PGO_USE_PROFDATA PGO_SOURCE_ROOT PGO_BOLT_BINARY PG
 test_every_path_variable_is_checked() {
 	configured_fixture gcc
 	local v value goal
-	for v in "${path_vars[@]}" PGO_VERIFY_REQUIRE PGO_SUMMARY_NOTES; do
+	for v in "${path_vars[@]}" PGO_VERIFY_REQUIRE PGO_SUMMARY_NOTES PGO_BOLT_LINKS; do
 		for value in "${hostile_paths[@]}"; do
-			[ "$value" = 'a b' ] && case $v in PGO_VERIFY_REQUIRE|PGO_SUMMARY_NOTES) continue ;; esac # lists: two names
+			[ "$value" = 'a b' ] && case $v in PGO_VERIFY_REQUIRE|PGO_SUMMARY_NOTES|PGO_BOLT_LINKS) continue ;; esac # lists: two names
 			for goal in profile-opt pgo-clean; do
 				expect_status 2 make $goal "$v=$value"
 				expect_contains out "pgo\\.mk: $v "
