@@ -194,16 +194,22 @@ test_bolt_stage_by_default_from_3_13() {
 			{ cat configure.out; fail configure; }
 		expect_contains pgo-config.mk '^PGO_BOLT = yes'
 	fi
-	# BOLT's training: the training's workloads by default, or those PGO_BOLT_WORKLOADS names,
-	# profopt's programs at PGO_BOLT_TRAIN_SCALE
+	# BOLT's training: by default the training's workloads without CPython's tests, profopt's
+	# programs at 0.3; or those PGO_BOLT_WORKLOADS names, at PGO_BOLT_TRAIN_SCALE
 	local show='show-bolt: ; $(info $(call pgo_tasks_of,PGO_BOLT_TRAIN_ARGS_,,$(PGO_BOLT_WORKLOADS)))@:'
 	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-training=profopt,regrtest --with-python-source="$PWD/Python-3.13.9" > /dev/null 2>&1 ||
 		fail "configure with two workloads"
 	make -s --eval="$show" show-bolt > bolt.out
-	expect_contains bolt.out '--workload=profopt .*python\.bolt_inst [^ ]*/Tools/train/\{\}\.py 1" --workload=regrtest .*python\.bolt_inst -m test --pgo'
-	make -s --eval="$show" show-bolt PGO_BOLT_WORKLOADS=profopt PGO_BOLT_TRAIN_SCALE=0.3 > bolt.out
-	expect_contains bolt.out '--workload=profopt .*/Tools/train/\{\}\.py 0\.3"$'
+	expect_contains bolt.out '--workload=profopt .*python\.bolt_inst [^ ]*/Tools/train/\{\}\.py 0\.3"$'
 	expect_not_contains bolt.out 'regrtest'
+	make -s --eval="$show" show-bolt PGO_BOLT_WORKLOADS="profopt regrtest" PGO_BOLT_TRAIN_SCALE=1 > bolt.out
+	expect_contains bolt.out '--workload=profopt .*python\.bolt_inst [^ ]*/Tools/train/\{\}\.py 1" --workload=regrtest .*python\.bolt_inst -m test --pgo'
+	# CPython's tests alone: BOLT trains on them
+	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-training=regrtest --with-python-source="$PWD/Python-3.13.9" > /dev/null 2>&1 ||
+		fail "configure with regrtest alone"
+	make -s --eval="$show" show-bolt > bolt.out
+	expect_contains bolt.out 'python\.bolt_inst -m test --pgo'
+	expect_not_contains bolt.out 'Tools/train/'
 	"$SRCDIR/configure" --enable-optimizations CC=gcc --with-python-source="$PWD/Python-3.13.9" \
 		LLVM_BOLT=/nonexistent/llvm-bolt > configure.out 2>&1 || { cat configure.out; fail "configure without llvm-bolt"; }
 	expect_contains configure.out 'no BOLT stage: llvm-bolt not found at /nonexistent/llvm-bolt'
