@@ -49,7 +49,7 @@ test_every_table_in_benchmarks_is_what_its_command_prints() {
 			fail "Misc/BENCHMARKS line $at: the table goes on after what '$cmd' prints"
 		n=$((n + 1))
 	done < commands.txt
-	expect_eq "$n" 11 "tables in Misc/BENCHMARKS (the test results, the speed, the pipeline with more workers, the cross builds and their instructions, python's ThinLTO link split, the stack budget of 3.13, 3.14, 3.13 free-threaded and 3.14 free-threaded and what its bound costs)"
+	expect_eq "$n" 12 "tables in Misc/BENCHMARKS (the test results, BOLT's training, the speed, the pipeline with more workers, the cross builds and their instructions, python's ThinLTO link split, the stack budget of 3.13, 3.14, 3.13 free-threaded and 3.14 free-threaded and what its bound costs)"
 }
 
 # The stack budget's tables (Misc/BENCHMARKS section 7) refuse what is not their results.
@@ -69,4 +69,24 @@ test_stack_tables_refuse_bad_input() {
 	mkdir empty
 	expect_status 1 "$SRCDIR/Tools/scripts/bound-cost-table" empty
 	expect_contains out 'holds no LABEL.json'
+}
+
+# BOLT's training table (Misc/BENCHMARKS section 2) refuses what is not its results.
+test_bolt_train_table_refuses_bad_input() {
+	require python3
+	mkdir bad none plain timed
+	printf 'not json' > bad/x-callgrind.json
+	expect_status 1 "$SRCDIR/Tools/scripts/bolt-train-table" bad
+	expect_contains out 'bolt-train-table: bad/x-callgrind.json: '
+	expect_status 1 "$SRCDIR/Tools/scripts/bolt-train-table" none
+	expect_contains out 'no callgrind run of prebolt and a rewrite'
+	printf '{"mode": "instructions", "callgrind_options": "", "workloads": []}' > plain/x-callgrind.json
+	expect_status 1 "$SRCDIR/Tools/scripts/bolt-train-table" plain
+	expect_contains out 'not a callgrind run with cache and branch simulation'
+	cp "$SRCDIR"/Misc/results/bolt-train/*-callgrind*.json timed/
+	printf '{"mode": "instructions"}' > timed/x-time.json
+	expect_status 1 "$SRCDIR/Tools/scripts/bolt-train-table" timed
+	expect_contains out 'x-time.json: not a wall-time run'
+	expect_status 1 "$SRCDIR/Tools/scripts/bolt-train-table" nodir
+	expect_contains out 'usage: bolt-train-table DIR'
 }
