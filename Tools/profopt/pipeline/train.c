@@ -148,11 +148,10 @@ static void add_task_line(struct pool *pool, int *cap, const struct train_opts *
 		char *cmd = substitute(src->each, line, 1);
 		add_job(pool, cap, src, line, cmd, o);
 		free(cmd);
-	} else if (tab) {
-		*tab = '\0';
-		add_job(pool, cap, src, line, tab + 1, o);
 	} else {
-		add_job(pool, cap, src, line, line, o);
+		if (tab)
+			*tab = '\0';
+		add_job(pool, cap, src, line, tab ? tab + 1 : line, o);
 	}
 }
 
@@ -235,15 +234,52 @@ static int count_results(const struct pool *pool, enum job_result r)
 	return n;
 }
 
-/* "test_a, test_b" for the jobs keep() takes, at most 10 named, *count of them. */
-static char *names_where(const struct pool *pool, int (*keep)(const struct job *, const void *), const void *arg,
-			 int *count)
+/* --failed-before: a task that did not pass is excused when it did not pass in the earlier run
+ * either; a crash, a timeout or a start that failed only by the same kind of failure there (a
+ * test that fails in training for this machine's reasons excuses no segfault of the optimized
+ * program).  list: "RESULT\tNAME" entries. */
+static int excused_failure(const struct job *j, const struct option_list *list)
+{
+	const char *kind = job_result_name(j->result);
+	if (j->result == RESULT_PASSED)
+		return 0;
+	for (int k = 0; k < list->n; k++) {
+		const char *tab = strchr(list->v[k], '\t');
+		if (strcmp(tab + 1, j->name))
+			continue;
+		if (j->result == RESULT_FAILED || j->result == RESULT_PROFILE_LOST ||
+		    ((size_t)(tab - list->v[k]) == strlen(kind) && !strncmp(list->v[k], kind, strlen(kind))))
+			return 1;
+	}
+	return 0;
+}
+
+/* Which jobs names_where() takes: those of result (ANY_FAILURE: any but passed), or with killed
+ * those whose processes were killed after the grace; with before, those the earlier run's
+ * results excuse (excused) or do not (!excused). */
+#define ANY_FAILURE (-1)
+struct pick {
+	int result, killed, excused;
+	const struct option_list *before;
+};
+
+static int picked(const struct job *j, const struct pick *p)
+{
+	if (p->killed)
+		return j->group_killed; /* what their processes counted is lost */
+	if (p->result == ANY_FAILURE ? j->result == RESULT_PASSED : (int)j->result != p->result)
+		return 0;
+	return !p->before || excused_failure(j, p->before) == p->excused;
+}
+
+/* "test_a, test_b" for the jobs p picks, at most 10 named, *count of them. */
+static char *names_where(const struct pool *pool, const struct pick *p, int *count)
 {
 	struct buf b = {0};
 	int n = 0;
 	buf_add(&b, "", 0);
 	for (int i = 0; i < pool->njobs; i++) {
-		if (!keep(&pool->jobs[i], arg))
+		if (!picked(&pool->jobs[i], p))
 			continue;
 		if (n++ < 10)
 			buf_printf(&b, "%s%s", n > 1 ? ", " : "", printable(pool->jobs[i].name));
@@ -252,18 +288,6 @@ static char *names_where(const struct pool *pool, int (*keep)(const struct job *
 		buf_printf(&b, " and %d more", n - 10);
 	*count = n;
 	return b.data;
-}
-
-static int has_result(const struct job *j, const void *result)
-{
-	return j->result == *(const enum job_result *)result;
-}
-
-/* Processes that outlived the grace after SIGTERM were killed: what they counted is lost. */
-static int was_killed(const struct job *j, const void *unused)
-{
-	(void)unused;
-	return j->group_killed;
 }
 
 /* The training's outcome: how many tasks ran, and which failed or were lost, and why. */
@@ -292,14 +316,14 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 	};
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
 		int n;
-		char *names = names_where(pool, has_result, &kinds[k].result, &n);
+		char *names = names_where(pool, &(struct pick){.result = (int)kinds[k].result}, &n);
 		if (n)
 			fprintf(stderr, "%d of %d training tasks %s: %s; %s; logs: %s/\n", n, pool->njobs, kinds[k].words, names,
 				kinds[k].counts, printable(log_dir));
 		free(names);
 	}
 	int n;
-	char *names = names_where(pool, was_killed, NULL, &n);
+	char *names = names_where(pool, &(struct pick){.killed = 1}, &n);
 	if (n)
 		fprintf(stderr, "processes of %d task%s (%s) still ran %.0f s after SIGTERM and were killed (SIGKILL): "
 				"their counts are lost\n", n, n == 1 ? "" : "s", names, POOL_KILL_GRACE);
@@ -326,39 +350,12 @@ static void write_results(const struct pool *pool, const char *path, double seco
 	output_write(path, line, strlen(line));
 }
 
-/* --failed-before: a task that did not pass is excused when it did not pass in the earlier run
- * either; a crash, a timeout or a start that failed only by the same kind of failure there (a
- * test that fails in training for this machine's reasons excuses no segfault of the optimized
- * program).  before: "RESULT\tNAME" entries. */
-static int excused_failure(const struct job *j, const void *before)
-{
-	const struct option_list *list = before;
-	const char *kind = job_result_name(j->result);
-	if (j->result == RESULT_PASSED)
-		return 0;
-	for (int k = 0; k < list->n; k++) {
-		const char *tab = strchr(list->v[k], '\t');
-		if (strcmp(tab + 1, j->name))
-			continue;
-		if (j->result == RESULT_FAILED || j->result == RESULT_PROFILE_LOST ||
-		    ((size_t)(tab - list->v[k]) == strlen(kind) && !strncmp(list->v[k], kind, strlen(kind))))
-			return 1;
-	}
-	return 0;
-}
-
-/* A crash that no crash of the earlier run (--crashed-before) excuses. */
-static int new_crash(const struct job *j, const void *before)
-{
-	return j->result == RESULT_CRASHED && !excused_failure(j, before);
-}
-
 /* --no-crash: says which crashes are excused (--crashed-before) and which are not; returns how
  * many are not. */
 static int report_new_crashes(const struct pool *pool, const struct train_opts *o)
 {
 	int crashed = count_results(pool, RESULT_CRASHED), crashed_now;
-	char *names = names_where(pool, new_crash, &o->crashed_before, &crashed_now);
+	char *names = names_where(pool, &(struct pick){RESULT_CRASHED, 0, 0, &o->crashed_before}, &crashed_now);
 	if (crashed > crashed_now)
 		fprintf(stderr, "%d of the crashed tasks crashed in the earlier run too (--crashed-before): "
 				"not this program's doing, excused\n", crashed - crashed_now);
@@ -369,24 +366,14 @@ static int report_new_crashes(const struct pool *pool, const struct train_opts *
 	return crashed_now;
 }
 
-static int new_failure(const struct job *j, const void *before)
-{
-	return j->result != RESULT_PASSED && !excused_failure(j, before);
-}
-
-static int new_plain_failure(const struct job *j, const void *before)
-{
-	return j->result == RESULT_FAILED && !excused_failure(j, before);
-}
-
 /* --all-pass: says which tasks that did not pass are excused (--failed-before) and which are
  * not; returns how many are not. */
 static int report_new_failures(const struct pool *pool, const struct train_opts *o)
 {
 	int excused, new, new_failed;
-	char *old_names = names_where(pool, excused_failure, &o->failed_before, &excused);
-	char *new_names = names_where(pool, new_failure, &o->failed_before, &new);
-	free(names_where(pool, new_plain_failure, &o->failed_before, &new_failed));
+	char *old_names = names_where(pool, &(struct pick){ANY_FAILURE, 0, 1, &o->failed_before}, &excused);
+	char *new_names = names_where(pool, &(struct pick){ANY_FAILURE, 0, 0, &o->failed_before}, &new);
+	free(names_where(pool, &(struct pick){RESULT_FAILED, 0, 0, &o->failed_before}, &new_failed));
 	if (excused)
 		fprintf(stderr, "%d of the tasks that did not pass did not pass in the earlier run either "
 				"(--failed-before; a crash, timeout or failed start only by the same there): excused, "
