@@ -12,17 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* cwd/name with "." and ".." parts resolved as text (malloc'd), or NULL for an absolute name,
- * which no worker has. */
-static char *lexical_path(const char *cwd, const char *name)
-{
-	if (name[0] == '/')
-		return NULL;
-	char *joined = xasprintf("%s/%s", cwd, name);
-	normalize_path(joined);
-	return joined;
-}
-
 static char *quoted_words(char *const *words)
 {
 	struct buf b = {0};
@@ -73,13 +62,15 @@ static const char *pack_job(const struct thin_plan *p, const struct thin_module 
 		names[k] = files[k] = m->imports[k - 2];
 	size_t root = strlen(cwd);
 	const char *why = NULL;
-	for (int k = 0; k < n && !why; k++) {
-		if (!(abs[k] = lexical_path(cwd, names[k])))
+	for (int k = 0; k < n; k++) {
+		if (names[k][0] == '/') {
 			why = "a module is named by an absolute path, which no worker has";
-		else {
-			size_t shared = common_dir_length(cwd, abs[k]);
-			root = shared < root ? shared : root;
+			break;
 		}
+		abs[k] = xasprintf("%s/%s", cwd, names[k]); /* "." and ".." resolved as text */
+		normalize_path(abs[k]);
+		size_t shared = common_dir_length(cwd, abs[k]);
+		root = shared < root ? shared : root;
 	}
 	if (!why) {
 		*tar = xasprintf("%s/%d.tar", p->job_dir, i);

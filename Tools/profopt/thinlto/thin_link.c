@@ -210,14 +210,11 @@ static char **unpack_archive(const char *llvm_ar, const char *a, const char *dir
 	}
 	strmap_free(&seen, NULL);
 	free(names);
-	if (bad || !n) {
-		free(into), free(opt);
-		return NULL;
-	}
 	char *x_argv[] = {(char *)llvm_ar, "x", opt, (char *)a, NULL};
-	free(run_tool(x_argv, "unpacking an archive"));
+	if (!bad && n)
+		free(run_tool(x_argv, "unpacking an archive"));
 	free(into), free(opt);
-	return members;
+	return bad || !n ? NULL : members;
 }
 
 /* An archive of files (thin: it names them), replacing what was there. */
