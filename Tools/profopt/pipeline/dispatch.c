@@ -69,8 +69,7 @@ static void on_symbol(struct scan *s, const char *line)
 		if (s->r[i].start == addr && !strncmp(s->r[i].section, section, (size_t)(tab - section)) &&
 		    s->r[i].section[tab - section] == '\0')
 			return;
-	if (s->n == s->cap)
-		s->r = xrealloc(s->r, (size_t)(s->cap = s->cap ? 2 * s->cap : 64) * sizeof *s->r);
+	s->r = grow_array(s->r, s->n, &s->cap, sizeof *s->r, 64);
 	s->r[s->n++] = (struct range){xasprintf("%.*s", (int)(tab - section), section), addr, addr + size,
 				      strstr(name, ".cold") != NULL, 0};
 }

@@ -170,7 +170,5 @@ int cmd_summary(int argc, char **argv)
 		printf("\n");
 		json_decref(stages);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout))
-		fatal("cannot write the summary: %s", strerror(errno));
 	return worst == DONE ? 0 : worst == DAMAGED ? 3 : 1;
 }
