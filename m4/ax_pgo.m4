@@ -12,12 +12,7 @@
 #   configure script and sets up everything a PGO build needs, so that a
 #   missing or mismatched tool is a configure error, never a failure half-way
 #   through a build.  Its options (configure --help) are described in
-#   profopt(1), CONFIGURE OPTIONS; in short:
-#
-#     --with-llvm-profdata, --with-pgo-profile-update, --with-pgo-instrumentation,
-#     --enable-pgo-partial-training, --disable-pgo-dispatch-fix, --enable-pgo-cs,
-#     --enable-bolt, --with-llvm-bolt, --with-pgo-runner, --with-distcc,
-#     --with-icecc, --with-thinlto-workers
+#   profopt(1), CONFIGURE OPTIONS.
 #
 #   The C compiler is identified by what it predefines, not by its name: a
 #   "gcc" that is really clang is clang.  Families: gcc, clang, apple-clang.
@@ -204,7 +199,7 @@ AC_MSG_RESULT([$ax_pgo_names])
 AS_IF([test $ax_pgo_names = no],
   [AC_MSG_ERROR([--with-distcc: a distcc worker compiles a temporary file, and clang names each static function's profile after the file it compiles, so the profile of every static function would be found by no later compile; $CC cannot be told the source's name in a form distcc passes on (-Xclang=ARG; Debian's clang-19 can). Use that clang, or --with-pgo-instrumentation=ir (whose compiles distcc keeps here), or build without distcc])])
 mkdir -p pgo-launch
-dnl (a here-document in quotes: the script's own $ signs reach it as they are)
+dnl (a here-document in quotes: the script's own $ signs reach it as they are; then its exec)
 cat > pgo-launch/distcc <<'AX_PGO_EOF'
 #!/bin/sh
 # Written by configure (AX_PGO --with-distcc, clang): distcc, each compile's source named for
@@ -219,11 +214,9 @@ do
 	esac
 done
 test $compile = yes && test $n = 1 && set -- "$[@]" "-Xclang=-main-file-name" "-Xclang=`basename "$src"`"
-exec AX_PGO_DISTCC "$[@]"
 AX_PGO_EOF
 ax_pgo_launch=`pwd`/pgo-launch/distcc
-$SED "s|AX_PGO_DISTCC|$ax_pgo_distcc_path|" pgo-launch/distcc > pgo-launch/distcc.tmp &&
-  mv pgo-launch/distcc.tmp pgo-launch/distcc && chmod +x pgo-launch/distcc ||
+printf 'exec %s "$[@]"\n' "$ax_pgo_distcc_path" >> pgo-launch/distcc && chmod +x pgo-launch/distcc ||
   AC_MSG_ERROR([cannot write $ax_pgo_launch])
 PGO_LAUNCHER=$ax_pgo_launch
 ])
@@ -481,6 +474,7 @@ AC_DEFUN([_AX_PGO_RUNNER_CHOOSE], [
 AC_DEFUN([_AX_PGO_RUNNER], [
 ax_pgo_runner_error= ax_pgo_runner_warn= ax_pgo_emulated=no ax_pgo_how=
 ax_pgo_cpu=${PGO_TARGET%%-*}
+ax_pgo_triple=`echo "$PGO_TARGET" | $SED 's/-unknown-/-/; s/-pc-/-/'`
 AC_MSG_CHECKING([how training runs the programs built for $PGO_TARGET])
 ax_pgo_bound=
 AS_IF([command -v timeout >/dev/null 2>&1], [ax_pgo_bound="timeout 120"])
@@ -524,7 +518,6 @@ AS_IF([test $ax_pgo_foreign = yes && test "$ax_cv_pgo_cc_family" = gcc], [
 dnl The dispatch check disassembles the target's program: the target's objdump, or clang's
 dnl llvm-objdump, which reads every target's.
 AS_IF([test $ax_pgo_foreign = yes], [
-  ax_pgo_triple=`echo "$PGO_TARGET" | $SED 's/-unknown-/-/; s/-pc-/-/'`
   for ax_pgo_cand in ${host_alias:+$host_alias-objdump} $ax_pgo_triple-objdump ${LLVM_PROFDATA:+`dirname "$LLVM_PROFDATA"`/llvm-objdump} llvm-objdump-$PGO_CC_MAJOR; do
     AS_IF([command -v "$ax_pgo_cand" >/dev/null 2>&1], [PGO_OBJDUMP=$ax_pgo_cand; break])
   done
@@ -585,7 +578,6 @@ AS_IF([test -z "$ax_pgo_qemu"], [
       ax_pgo_interp=`$ax_pgo_cand -l conftest$ac_exeext 2>/dev/null | $SED -n 's/.*program interpreter: \(@<:@^@:>@@:>@*\)@:>@.*/\1/p'`
       break])
   done
-  ax_pgo_triple=`echo "$PGO_TARGET" | $SED 's/-unknown-/-/; s/-pc-/-/'`
   ax_pgo_cands="${host_alias:+/usr/$host_alias} /usr/$ax_pgo_triple"
   ax_pgo_libc=`$CC $CFLAGS -print-file-name=libc.so.6 2>/dev/null`
   AS_CASE([$ax_pgo_libc], [/*], [
