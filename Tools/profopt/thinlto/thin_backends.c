@@ -23,27 +23,21 @@ static char *quoted_words(char *const *words)
 	return b.data;
 }
 
-/* The backend's own command: module in, object out (index: where this machine or the worker has it). */
+/* The backend's own command: module in, object out (index: where this machine or the worker has
+ * it).  One allocation, the -fthinlto-index= word after the pointers: free(argv) frees it all. */
 static char **backend_argv(const struct thin_plan *p, const char *module, const char *index, const char *out)
 {
 	int n = 0;
 	while (p->compile[n])
 		n++;
-	char **argv = xcalloc(n + 9, sizeof *argv);
+	size_t words = (n + 9) * sizeof(char *), flag = strlen("-fthinlto-index=") + strlen(index) + 1;
+	char **argv = xcalloc(1, words + flag);
 	memcpy(argv, p->compile, n * sizeof *argv);
 	const char *tail[] = {"-Wno-unused-command-line-argument", "-c", "-x", "ir", module, NULL, "-o", out};
 	memcpy(argv + n, tail, sizeof tail);
-	argv[n + 5] = xasprintf("-fthinlto-index=%s", index);
+	argv[n + 5] = (char *)argv + words;
+	snprintf(argv[n + 5], flag, "-fthinlto-index=%s", index);
 	return argv;
-}
-
-static void free_backend_argv(const struct thin_plan *p, char **argv)
-{
-	int n = 0;
-	while (p->compile[n])
-		n++;
-	free(argv[n + 5]); /* the rest are borrowed */
-	free(argv);
 }
 
 /* The tar a worker unpacks: the module, its index beside it and the modules it imports, named
@@ -111,7 +105,7 @@ static char *remote_command(const struct thin_plan *p, const char *worker, const
 	char *qscript = shell_quote(script), *qtar = shell_quote(tar), *out = xasprintf("%s.tmp", m->native);
 	char *qout = shell_quote(out);
 	char *cmd = xasprintf("ulimit -f %lld && %s %s <%s >%s", object_limit(m) / 512, worker, qscript, qtar, qout);
-	free_backend_argv(p, argv);
+	free(argv);
 	free(index), free(compile), free(qsub), free(script), free(qscript), free(qtar), free(out), free(qout);
 	return cmd;
 }
@@ -212,9 +206,7 @@ static int run_round(const struct thin_plan *p, struct thin_module *m, const int
 			unlink(tar); /* a copy of the module and its imports: python's add up to a GB */
 			free(tar);
 		}
-		free(jobs[k].log_path), free(jobs[k].cmd);
-		if (jobs[k].argv)
-			free_backend_argv(p, jobs[k].argv);
+		free(jobs[k].log_path), free(jobs[k].cmd), free(jobs[k].argv);
 	}
 	free(jobs);
 	return failed;
