@@ -820,9 +820,7 @@ AC_CACHE_CHECK([for llvm-bolt], [ax_cv_pgo_llvm_bolt], [
     AS_CASE([$ax_cv_pgo_cc_family], [clang|apple-clang], [_AX_PGO_CLANG_DIR
       ax_pgo_cands="${ax_pgo_clang_dir:+$ax_pgo_clang_dir/llvm-bolt} llvm-bolt-$PGO_CC_MAJOR"])
     dnl Otherwise the newest release in PATH: BOLT reads any compiler's ELF output.
-    ax_pgo_n=30
-    while test $ax_pgo_n -ge 14; do ax_pgo_cands="$ax_pgo_cands llvm-bolt-$ax_pgo_n"; ax_pgo_n=`expr $ax_pgo_n - 1`; done
-    ax_pgo_cands="$ax_pgo_cands llvm-bolt"
+    ax_pgo_cands="$ax_pgo_cands[]m4_for([ax_pgo_v], [30], [14], [-1], [ llvm-bolt-ax_pgo_v]) llvm-bolt"
   ])
   _AX_PGO_SEARCH([$ax_pgo_cands])
   dnl llvm-bolt finds its instrumentation runtime relative to where it really is (Debian's
