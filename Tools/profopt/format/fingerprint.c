@@ -50,6 +50,18 @@ static void sort_unique(struct fingerprint *m)
 	m->n = out;
 }
 
+/* Adds root/rel's hash and size when it is a regular file (one that is gone is left out). */
+static void add_file(struct fingerprint *m, const char *root, const char *rel)
+{
+	char *path = xasprintf("%s/%s", root, rel), hash[SHA256_HEX_LEN + 1] = "";
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		(void)sha256_file(path, hash); /* unreadable: the hash stays empty, counts as changed */
+		add_entry(m, xstrdup(rel), hash, (long long)st.st_size);
+	}
+	free(path);
+}
+
 int fingerprint_scan(struct fingerprint *m, const char *root, const char *const *suffixes, const char *const *skip,
 		  char *err, size_t errlen)
 {
@@ -65,29 +77,15 @@ int fingerprint_scan(struct fingerprint *m, const char *root, const char *const 
 	size_t rlen = strlen(root);
 	for (int i = 0; i < l.n; i++) {
 		const char *rel = l.paths[i];
-		char hash[SHA256_HEX_LEN + 1] = "";
-		if (strchr(rel, '\n'))
-			continue; /* the fingerprint holds one path per line: no source file has a newline */
-		(void)sha256_file(l.paths[i], hash); /* unreadable: the hash stays empty, counts as changed */
 		if (strncmp(rel, root, rlen) == 0 && rel[rlen] == '/')
 			rel += rlen + 1;
-		add_entry(m, xstrdup(rel), hash, l.sizes[i]);
+		/* the fingerprint holds one path per line: no source file has a newline */
+		if (!strchr(l.paths[i], '\n'))
+			add_file(m, root, rel);
 	}
 	file_list_free(&l);
 	sort_unique(m);
 	return 0;
-}
-
-/* Adds root/rel's hash and size when it is a regular file (one that is gone is left out). */
-static void add_file(struct fingerprint *m, const char *root, const char *rel)
-{
-	char *path = xasprintf("%s/%s", root, rel), hash[SHA256_HEX_LEN + 1] = "";
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-		(void)sha256_file(path, hash); /* unreadable: the hash stays empty, counts as changed */
-		add_entry(m, xstrdup(rel), hash, (long long)st.st_size);
-	}
-	free(path);
 }
 
 int fingerprint_files(struct fingerprint *m, char *const *paths, int n, char *err, size_t errlen)

@@ -13,9 +13,7 @@
 void file_list_add(struct file_list *l, char *path, long long size)
 {
 	l->paths = grow_array(l->paths, l->n, &l->cap, sizeof *l->paths, 64);
-	l->sizes = xrealloc(l->sizes, (size_t)l->cap * sizeof *l->sizes);
-	l->paths[l->n] = path;
-	l->sizes[l->n++] = size;
+	l->paths[l->n++] = path;
 	l->total_bytes += size;
 }
 
@@ -102,27 +100,15 @@ void find_links_all(struct file_list *out, const char *dir, const char *suffix, 
 	walk_all(out, dir, dir, suffix, skip, S_IFLNK, NULL);
 }
 
-struct entry {
-	char *path;
-	long long size;
-};
-
-static int cmp_entry(const void *a, const void *b)
+static int cmp_path(const void *a, const void *b)
 {
-	return strcmp(((const struct entry *)a)->path, ((const struct entry *)b)->path);
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 void file_list_sort(struct file_list *l)
 {
-	struct entry *e = xmalloc((size_t)l->n * sizeof *e);
-	for (int i = 0; i < l->n; i++)
-		e[i] = (struct entry){l->paths[i], l->sizes[i]};
-	qsort(e, (size_t)l->n, sizeof *e, cmp_entry);
-	for (int i = 0; i < l->n; i++) {
-		l->paths[i] = e[i].path;
-		l->sizes[i] = e[i].size;
-	}
-	free(e);
+	if (l->n > 1)
+		qsort(l->paths, (size_t)l->n, sizeof *l->paths, cmp_path);
 }
 
 void file_list_free(struct file_list *l)
@@ -130,7 +116,6 @@ void file_list_free(struct file_list *l)
 	for (int i = 0; i < l->n; i++)
 		free(l->paths[i]);
 	free(l->paths);
-	free(l->sizes);
 	free(l->unreadable);
 	memset(l, 0, sizeof *l);
 }

@@ -6,7 +6,6 @@
 
 struct file_list {
 	char **paths;   /* malloc'd, sorted */
-	long long *sizes;
 	int n, cap;
 	long long total_bytes;
 	char *unreadable; /* the first directory that could not be read, or NULL */
@@ -25,7 +24,7 @@ void find_files_here(struct file_list *out, const char *shown, const char *suffi
 void find_links_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
 /* The one deletion of profile data in the build tree: how many; exits on what it cannot read or remove. */
 int remove_files(const char *dir, const char *suffix, const char *const *skip);
-/* Appends path (malloc'd; the list takes it). */
+/* Appends path (malloc'd; the list takes it), of size bytes. */
 void file_list_add(struct file_list *l, char *path, long long size);
 void file_list_sort(struct file_list *l);
 void file_list_free(struct file_list *l);
