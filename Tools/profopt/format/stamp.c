@@ -3,7 +3,6 @@
 #include "lib/output.h"
 #include "lib/util.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

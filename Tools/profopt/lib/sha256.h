@@ -2,8 +2,6 @@
 #ifndef PROFOPT_SHA256_H
 #define PROFOPT_SHA256_H
 
-#include <stddef.h>
-
 #define SHA256_HEX_LEN 64
 
 /* What is left to read from fd, as lowercase hex: 0, or -1 with errno set. */

@@ -7,7 +7,6 @@
 #include "lib/util.h"
 
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 struct check_raw_options {
