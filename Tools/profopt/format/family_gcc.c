@@ -355,13 +355,6 @@ static void read_gcc_pair(struct report *r, const char *name, const struct membe
 	gcov_file_free(&data);
 }
 
-/* path relative to dir, for a path that find_files found under dir */
-static const char *relative_to(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	return strncmp(path, dir, n) == 0 && path[n] == '/' ? path + n + 1 : path;
-}
-
 /* Notes without data: objects whose code never ran (e.g. modules never loaded). */
 static void add_unloaded(struct report *r, const char *notes_dir, const char *const *skip)
 {
@@ -369,7 +362,7 @@ static void add_unloaded(struct report *r, const char *notes_dir, const char *co
 	if (!notes_dir || find_files(&gcno, notes_dir, ".gcno", skip) < 0)
 		return;
 	for (int i = 0; i < gcno.n; i++) {
-		char *base = replace_suffix(relative_to(gcno.paths[i], notes_dir), ".gcno", ".gcda");
+		char *base = replace_suffix(path_under(gcno.paths[i], notes_dir), ".gcno", ".gcda");
 		int has_data = strmap_get(&r->seen, base) != NULL;
 		struct gcov_file notes;
 		char err[512];
@@ -479,7 +472,7 @@ static void collect(struct report *r, const struct report_input *in)
 	file_list_sort(&gcda);
 	for (int i = 0; i < (archive ? stash.n : gcda.n); i++) {
 		const struct member *m = archive ? &stash.m[i] : NULL;
-		const char *rel = m ? m->name : relative_to(gcda.paths[i], dir);
+		const char *rel = m ? m->name : path_under(gcda.paths[i], dir);
 		char *name = m ? xasprintf("%s:%s", archive, rel) : xstrdup(gcda.paths[i]);
 		char *notes = notes_dir ? xasprintf("%s/%.*s.gcno", notes_dir, (int)strlen(rel) - 5, rel) : NULL;
 		read_gcc_pair(r, name, m, rel, notes);

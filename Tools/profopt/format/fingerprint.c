@@ -74,15 +74,9 @@ int fingerprint_scan(struct fingerprint *m, const char *root, const char *const 
 			file_list_free(&l);
 			return -1;
 		}
-	size_t rlen = strlen(root);
-	for (int i = 0; i < l.n; i++) {
-		const char *rel = l.paths[i];
-		if (strncmp(rel, root, rlen) == 0 && rel[rlen] == '/')
-			rel += rlen + 1;
-		/* the fingerprint holds one path per line: no source file has a newline */
-		if (!strchr(l.paths[i], '\n'))
-			add_file(m, root, rel);
-	}
+	for (int i = 0; i < l.n; i++)
+		if (!strchr(l.paths[i], '\n')) /* one path per line: no source file has a newline */
+			add_file(m, root, path_under(l.paths[i], root));
 	file_list_free(&l);
 	sort_unique(m);
 	return 0;

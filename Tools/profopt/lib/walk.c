@@ -100,6 +100,12 @@ void find_links_all(struct file_list *out, const char *dir, const char *suffix, 
 	walk_all(out, dir, dir, suffix, skip, S_IFLNK, NULL);
 }
 
+const char *path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return strncmp(path, dir, n) == 0 && path[n] == '/' ? path + n + 1 : path;
+}
+
 static int cmp_path(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -24,6 +24,8 @@ void find_files_here(struct file_list *out, const char *shown, const char *suffi
 void find_links_all(struct file_list *out, const char *dir, const char *suffix, const char *const *skip);
 /* The one deletion of profile data in the build tree: how many; exits on what it cannot read or remove. */
 int remove_files(const char *dir, const char *suffix, const char *const *skip);
+/* path relative to dir, for a path find_files found under dir (it names those of "." without "./"). */
+const char *path_under(const char *path, const char *dir);
 /* Appends path (malloc'd; the list takes it), of size bytes. */
 void file_list_add(struct file_list *l, char *path, long long size);
 void file_list_sort(struct file_list *l);

@@ -276,12 +276,9 @@ static void read_symbols(struct symbols *syms, const char *dir, const char *nm)
 	file_list_sort(&objs);
 	if (objs.n == 0)
 		warn("--objects=%s: no object files (.o) there", dir);
-	/* named relative to dir (find_files names the objects of "." without a "./") */
-	size_t dl = strlen(dir);
 	syms->objects = xcalloc((size_t)objs.n + 1, sizeof *syms->objects);
 	for (int i = 0; i < objs.n; i++)
-		syms->objects[syms->nobjects++] = xstrdup(strncmp(objs.paths[i], dir, dl) == 0 && objs.paths[i][dl] == '/'
-								  ? objs.paths[i] + dl + 1 : objs.paths[i]);
+		syms->objects[syms->nobjects++] = xstrdup(path_under(objs.paths[i], dir));
 	char *why = NULL;
 	int st = nm_symbols(nm, objs.paths, objs.n, NM_DEFINED, add_symbol, syms, &why);
 	if (st == RUN_NOT_STARTED)

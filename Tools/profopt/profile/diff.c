@@ -68,13 +68,10 @@ static void read_directory(struct profile_tree *t, const char *path)
 	if (find_files(&l, path, ".gcda", NULL) < 0)
 		fatal("%s: %s", printable(path), strerror(errno));
 	file_list_sort(&l);
-	size_t prefix = strlen(path);
 	t->files.m = xcalloc((size_t)l.n + 1, sizeof *t->files.m);
 	for (int i = 0; i < l.n; i++) {
 		struct member *m = &t->files.m[t->files.n++];
-		const char *rel = l.paths[i];
-		if (strncmp(rel, path, prefix) == 0 && rel[prefix] == '/') /* find_files gives "." no prefix */
-			rel += prefix + 1;
+		const char *rel = path_under(l.paths[i], path);
 		m->name = xstrdup(rel + strspn(rel, "/"));
 		char err[600];
 		if (!(m->data = read_profile(l.paths[i], &m->len, err, sizeof err)))
