@@ -33,13 +33,10 @@ static char *escaped(const char *s, int keep_lines)
 	struct buf b = {0};
 	buf_add(&b, "", 0);
 	for (const unsigned char *p = (const unsigned char *)(s ? s : "(null)"); *p;) {
-		int n = utf8_length(p);
-		int keep = keep_lines && (*p == '\n' || *p == '\t');
+		int n = utf8_length(p), keep = keep_lines && (*p == '\n' || *p == '\t');
 		if (!keep && (n == 0 || *p < 0x20 || *p == 0x7f || (n == 2 && p[0] == 0xc2 && p[1] < 0xa0))) {
-			int bytes = n ? n : 1;
-			for (int i = 0; i < bytes; i++)
-				buf_printf(&b, "\\x%02x", p[i]);
-			p += bytes;
+			for (int i = 0, bytes = n ? n : 1; i < bytes; i++)
+				buf_printf(&b, "\\x%02x", *p++);
 		} else {
 			buf_add(&b, p, (size_t)n);
 			p += n;
@@ -267,9 +264,7 @@ char *find_program(const char *name)
 		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
 			return cand;
 		free(cand);
-		path += n;
-		if (*path == ':')
-			path++;
+		path += n + (path[n] == ':');
 	}
 	return NULL;
 }
@@ -434,11 +429,9 @@ const char *printable(const char *s)
 {
 	static char *slot[PRINTABLE_SLOTS];
 	static int next;
-	free(slot[next]);
-	slot[next] = escaped(s, 0);
-	const char *e = slot[next];
 	next = (next + 1) % PRINTABLE_SLOTS;
-	return e;
+	free(slot[next]);
+	return slot[next] = escaped(s, 0);
 }
 
 int utf8_length(const unsigned char *p)
