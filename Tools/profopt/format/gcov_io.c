@@ -262,9 +262,8 @@ static int read_gcov(const char *path, const char *name, struct gcov_file *f, ch
 {
 	size_t len;
 	unsigned char *data = read_profile(path, &len, err, errlen);
+	memset(f, 0, sizeof *f);
 	int rc = data ? gcov_parse(data, len, name, f, err, errlen) : -1;
-	if (!data)
-		memset(f, 0, sizeof *f);
 	free(data);
 	return rc;
 }

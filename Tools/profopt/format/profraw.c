@@ -177,9 +177,8 @@ int profraw_read(const char *path, struct profraw_info *info, char *err, size_t 
 {
 	size_t len;
 	unsigned char *data = read_profile(path, &len, err, errlen);
+	memset(info, 0, sizeof *info);
 	int rc = data ? profraw_parse(data, len, path, info, err, errlen) : -1;
-	if (!data)
-		memset(info, 0, sizeof *info);
 	free(data);
 	return rc;
 }

@@ -122,22 +122,18 @@ int options_parse(const struct command_options *c, int argc, char **argv, void *
 /* text from column `at`, wrapped at HELP_WIDTH with continuation lines indented by indent. */
 static void print_wrapped(FILE *out, const char *text, int at, int indent)
 {
-	const char *p = text;
-	int first = 1;
-	while (*p) {
+	for (const char *p = text; *p; p += strspn(p, " ")) {
 		int word = (int)strcspn(p, " ");
-		if (!first && at + 1 + word > HELP_WIDTH) {
+		if (p > text && at + 1 + word > HELP_WIDTH) {
 			fprintf(out, "\n%*s", indent, "");
 			at = indent;
-		} else if (!first) {
+		} else if (p > text) {
 			fputc(' ', out);
 			at++;
 		}
 		fwrite(p, 1, (size_t)word, out);
 		at += word;
 		p += word;
-		p += strspn(p, " ");
-		first = 0;
 	}
 	fputc('\n', out);
 }
