@@ -467,8 +467,8 @@ static void collect(struct report *r, const struct report_input *in)
 	report_dir_exists(in);
 	if (archive && tarmem_read(archive, ".gcda", &stash, err, sizeof err) < 0)
 		fatal("cannot read the stash %s", err);
-	if (!archive && find_files(&gcda, dir, ".gcda", in->skip) < 0)
-		fatal("cannot read %s: %s", printable(dir), strerror(errno));
+	if (!archive)
+		find_files_all(&gcda, dir, ".gcda", in->skip);
 	file_list_sort(&gcda);
 	for (int i = 0; i < (archive ? stash.n : gcda.n); i++) {
 		const struct member *m = archive ? &stash.m[i] : NULL;

@@ -218,8 +218,7 @@ static void split_profile_name(const char *s, struct fn_stat *f)
 static char *merge_raw(struct report *r, const char *tool, const char *dir, const char *const *skip)
 {
 	struct file_list raw = {0};
-	if (find_files(&raw, dir, ".profraw", skip) < 0)
-		fatal("cannot read %s: %s", printable(dir), strerror(errno));
+	find_files_all(&raw, dir, ".profraw", skip);
 	file_list_sort(&raw);
 	r->profile_files = raw.n;
 	/* damaged ones (an empty file, which llvm-profdata would skip in silence) named as merge does */

@@ -111,13 +111,8 @@ static void read_files(const json_t *files, struct cov_input *in, const char *pa
 		long long fns = member_count(f, "functions"), ex = member_count(f, "executed"), sum = member_count(f, "count_sum");
 		if (!name || fns < 0 || ex < 0 || ex > fns)
 			fatal("%s: files[%zu] is not a file entry of profopt report (file, functions, executed)", path, i);
-		struct cov_file *cf = &in->files[in->nfiles++];
-		cf->file = xstrdup(name);
-		cf->functions = (long)fns;
-		cf->executed = (long)ex;
-		cf->count_sum = sum < 0 ? 0 : (uint64_t)sum;
-		if (sum < 0)
-			in->have_sums = 0;
+		in->files[in->nfiles++] = (struct cov_file){xstrdup(name), (long)fns, (long)ex, sum < 0 ? 0 : (uint64_t)sum};
+		in->have_sums &= sum >= 0;
 	}
 }
 

@@ -65,8 +65,7 @@ struct profile_tree {
 static void read_directory(struct profile_tree *t, const char *path)
 {
 	struct file_list l = {0};
-	if (find_files(&l, path, ".gcda", NULL) < 0)
-		fatal("%s: %s", printable(path), strerror(errno));
+	find_files_all(&l, path, ".gcda", NULL);
 	file_list_sort(&l);
 	t->files.m = xcalloc((size_t)l.n + 1, sizeof *t->files.m);
 	for (int i = 0; i < l.n; i++) {
