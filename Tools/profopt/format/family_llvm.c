@@ -305,14 +305,9 @@ static _Noreturn void tool_failed(const char *tool, const char *what, char *why)
  * changes every compile, so the use stage cannot find that function's counts. */
 static int named_by_worker_temp(const char *name)
 {
-	const char *colon = strrchr(name, ':');
-	if (!colon)
-		return 0;
-	const char *file = name;
-	for (const char *s = name; s < colon; s++)
-		if (*s == '/')
-			file = s + 1;
-	return starts_with(file, "distccd_") && colon - file > 2 && colon[-2] == '.' && colon[-1] == 'i';
+	const char *colon = strrchr(name, ':'), *slash = colon ? memrchr(name, '/', (size_t)(colon - name)) : NULL;
+	const char *file = slash ? slash + 1 : name;
+	return colon && starts_with(file, "distccd_") && colon - file > 2 && colon[-2] == '.' && colon[-1] == 'i';
 }
 
 /* Every function of the merged profile with its largest counter; and the hot threshold. */
