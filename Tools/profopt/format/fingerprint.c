@@ -28,17 +28,12 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const struct fingerprint_entry *)a)->path, ((const struct fingerprint_entry *)b)->path);
 }
 
-/* By path; no entries is no array (qsort must not get NULL, even for none). */
-static void sort_entries(struct fingerprint *m)
+/* Sorted by path, each path once (overlapping suffixes, ".h" and ".c.h", or a file named twice);
+ * no entries is no array (qsort must not get NULL, even for none). */
+static void sort_unique(struct fingerprint *m)
 {
 	if (m->n > 1)
 		qsort(m->e, (size_t)m->n, sizeof *m->e, cmp_entry);
-}
-
-/* Sorted by path, each path once (overlapping suffixes, ".h" and ".c.h", or a file named twice). */
-static void sort_unique(struct fingerprint *m)
-{
-	sort_entries(m);
 	int out = 0;
 	for (int i = 0; i < m->n; i++) {
 		if (out > 0 && strcmp(m->e[out - 1].path, m->e[i].path) == 0) {
@@ -110,7 +105,7 @@ void fingerprint_rehash(struct fingerprint *cur, const struct fingerprint *old, 
 	cur->root = xstrdup(root ? root : old->root);
 	for (int i = 0; i < old->n; i++)
 		add_file(cur, strcmp(cur->root, "/") ? cur->root : "", old->e[i].path);
-	sort_entries(cur);
+	sort_unique(cur);
 }
 
 void fingerprint_write(const struct fingerprint *m, const char *path)
@@ -180,7 +175,7 @@ int fingerprint_read(struct fingerprint *m, const char *path, char *err, size_t 
 	if (why)
 		fingerprint_free(m);
 	else
-		sort_entries(m);
+		sort_unique(m);
 	return why ? -1 : 0;
 }
 
