@@ -50,8 +50,7 @@ const char *facts_get(const struct facts *f, const char *key)
 	return NULL;
 }
 
-/* KEY=VALUE; where: "FILE:LINE" for a line of a file, NULL for an argument (a usage error). */
-static void add_kv(struct facts *f, const char *kv, const char *where)
+void facts_add_kv(struct facts *f, const char *kv, const char *where)
 {
 	const char *eq = strchr(kv, '='), *why = eq ? refusal((size_t)(eq - kv), strlen(eq + 1)) : NULL;
 	if (!eq || why) {
@@ -65,11 +64,6 @@ static void add_kv(struct facts *f, const char *kv, const char *where)
 	free(key);
 }
 
-void facts_add_kv(struct facts *f, const char *kv)
-{
-	add_kv(f, kv, NULL);
-}
-
 void facts_load_kv_file(struct facts *f, const char *path)
 {
 	struct lines l;
@@ -79,7 +73,7 @@ void facts_load_kv_file(struct facts *f, const char *path)
 	for (char *line; (line = lines_next(&l)) != NULL;)
 		if (*line && *line != '#') {
 			char *where = xasprintf("%s:%d", printable(path), l.lineno);
-			add_kv(f, line, where);
+			facts_add_kv(f, line, where);
 			free(where);
 		}
 	lines_free(&l);

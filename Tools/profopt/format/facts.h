@@ -18,8 +18,8 @@ struct facts {
 
 void facts_set(struct facts *f, const char *key, const char *value);
 const char *facts_get(const struct facts *f, const char *key);
-/* "KEY=VALUE" (usage error otherwise). */
-void facts_add_kv(struct facts *f, const char *kv);
+/* "KEY=VALUE"; where: "FILE:LINE" for a file's line (a bad one is fatal), NULL for an argument (a usage error). */
+void facts_add_kv(struct facts *f, const char *kv, const char *where);
 /* KEY=VALUE lines; empty ones and # comments skipped.  Exits naming a bad line (lines.h). */
 void facts_load_kv_file(struct facts *f, const char *path);
 /* A JSON object of strings.  Returns 0, or -1 with the reason in err. */

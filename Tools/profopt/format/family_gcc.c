@@ -311,7 +311,7 @@ static void add_gcda(struct report *r, const char *rel, const struct gcov_file *
 static void read_gcc_pair(struct report *r, const char *name, const struct member *m, const char *rel,
 			  const char *notes_path)
 {
-	struct gcov_file data, notes;
+	struct gcov_file data, notes = {0}; /* notes.kind stays GCOV_NOTES only when they were read */
 	char err[600];
 	r->profile_files++;
 	*strmap_slot(&r->seen, rel, 1) = (void *)1;
@@ -333,7 +333,6 @@ static void read_gcc_pair(struct report *r, const char *name, const struct membe
 	}
 	if (data.runs > r->runs)
 		r->runs = data.runs;
-	int have_notes = 0;
 	if (notes_path && access(notes_path, F_OK) == 0) {
 		if (gcov_read(notes_path, &notes, err, sizeof err) < 0) {
 			warn("%s", err);
@@ -341,7 +340,6 @@ static void read_gcc_pair(struct report *r, const char *name, const struct membe
 			warn("%s: not a .gcno (notes) file", printable(notes_path));
 			gcov_file_free(&notes);
 		} else {
-			have_notes = 1;
 			r->notes_files++;
 			if (gcov_check_pair(&notes, &data, err, sizeof err)) {
 				warn("%s does not match %s: %s", printable(name), printable(notes_path), err);
@@ -349,9 +347,8 @@ static void read_gcc_pair(struct report *r, const char *name, const struct membe
 			}
 		}
 	}
-	add_gcda(r, rel, &data, have_notes ? &notes : NULL);
-	if (have_notes)
-		gcov_file_free(&notes);
+	add_gcda(r, rel, &data, notes.kind == GCOV_NOTES ? &notes : NULL);
+	gcov_file_free(&notes);
 	gcov_file_free(&data);
 }
 

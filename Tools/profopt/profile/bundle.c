@@ -102,7 +102,7 @@ int cmd_export(int argc, char **argv)
 	for (int i = 0; i < o.manifest.n; i++)
 		facts_load_kv_file(&f, o.manifest.v[i]);
 	for (int i = first; i < argc; i++)
-		facts_add_kv(&f, argv[i]);
+		facts_add_kv(&f, argv[i], NULL);
 	const char *profile = o.profile, *output = o.output, *record = o.write_manifest;
 	if (!profile || (!output && !record))
 		usage_error("--profile=FILE and --output=BUNDLE or --write-manifest=JSON are required");
@@ -282,7 +282,7 @@ static void parse_import_opts(struct import_opts *o, int argc, char **argv)
 	for (int i = 0; i < o->expect.n; i++)
 		facts_load_kv_file(&o->want, o->expect.v[i]);
 	for (int i = first; i < argc; i++)
-		facts_add_kv(&o->want, argv[i]);
+		facts_add_kv(&o->want, argv[i], NULL);
 	const char *root = o->relocate_root;
 	if (!o->bundle || !o->dest)
 		usage_error("--bundle=BUNDLE and --dest=FILE are required");
