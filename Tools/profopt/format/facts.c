@@ -5,7 +5,6 @@
 #include "lib/util.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,24 +29,19 @@ void facts_set(struct facts *f, const char *key, const char *value)
 	const char *why = refusal(strlen(key), strlen(value));
 	if (why)
 		fatal("manifest entry '%.64s': %s", printable(key), why);
-	for (int i = 0; i < f->n; i++)
-		if (strcmp(f->key[i], key) == 0) {
-			free(f->value[i]);
-			f->value[i] = xstrdup(value);
-			return;
-		}
-	if (f->n == FACTS_MAX)
+	if (!f->obj)
+		f->obj = json_object();
+	if (f->n == FACTS_MAX && !json_object_get(f->obj, key))
 		fatal("too many manifest entries (at most %d)", FACTS_MAX);
-	f->key[f->n] = xstrdup(key);
-	f->value[f->n++] = xstrdup(value);
+	json_t *v = json_string(value);
+	if (!v || json_object_set_new(f->obj, key, v) < 0)
+		fatal("manifest entry %s=%s is not UTF-8 text", printable(key), printable(value));
+	f->n = (int)json_object_size(f->obj);
 }
 
 const char *facts_get(const struct facts *f, const char *key)
 {
-	for (int i = 0; i < f->n; i++)
-		if (strcmp(f->key[i], key) == 0)
-			return f->value[i];
-	return NULL;
+	return json_string_value(json_object_get(f->obj, key));
 }
 
 void facts_add_kv(struct facts *f, const char *kv, const char *where)
@@ -125,20 +119,13 @@ int facts_load_json(struct facts *f, const char *path, char *err, size_t errlen)
 
 char *facts_to_json(const struct facts *f)
 {
-	json_t *root = json_object();
-	for (int i = 0; i < f->n; i++) {
-		json_t *v = json_string(f->value[i]);
-		if (!v || json_object_set_new(root, f->key[i], v) < 0) {
-			const char *k = printable(f->key[i]), *p = printable(f->value[i]);
-			fatal("manifest entry %s=%s is not UTF-8 text", k, p);
-		}
-	}
-	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_t *none = json_object();
+	char *text = json_dumps(f->obj ? f->obj : none, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	if (!text)
 		fatal("cannot format the manifest");
 	char *doc = xasprintf("%s\n", text);
 	free(text);
-	json_decref(root);
+	json_decref(none);
 	return doc;
 }
 
@@ -151,7 +138,6 @@ void facts_write_json(const struct facts *f, const char *path)
 
 void facts_free(struct facts *f)
 {
-	for (int i = 0; i < f->n; i++)
-		free(f->key[i]), free(f->value[i]);
-	f->n = 0;
+	json_decref(f->obj);
+	*f = (struct facts){0};
 }

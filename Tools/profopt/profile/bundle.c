@@ -224,14 +224,16 @@ static void import_gcda_archive(const char *bundle, const char *archive, const c
 static int compare_facts(const struct facts *want, const struct facts *have, const char *bundle)
 {
 	int differ = 0;
-	for (int i = 0; i < want->n; i++) {
-		const char *got = facts_get(have, want->key[i]);
-		if (got && strcmp(got, want->value[i]) == 0)
+	const char *key;
+	json_t *value;
+	json_object_foreach(want->obj, key, value) {
+		const char *got = facts_get(have, key), *w = json_string_value(value);
+		if (got && strcmp(got, w) == 0)
 			continue;
 		if (!differ++)
 			fprintf(stderr, "import: the profile in %s was made for something else:\n", printable(bundle));
-		const char *k = printable(want->key[i]), *g = printable(got ? got : "(not recorded)"), *w = printable(want->value[i]);
-		fprintf(stderr, "  %-18s profile: %s\n  %-18s this build: %s\n", k, g, "", w);
+		const char *k = printable(key), *g = printable(got ? got : "(not recorded)");
+		fprintf(stderr, "  %-18s profile: %s\n  %-18s this build: %s\n", k, g, "", printable(w));
 	}
 	return differ;
 }
