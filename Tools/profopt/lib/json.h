@@ -16,7 +16,6 @@ json_t *jw_opt(const char *s);
 json_t *jw_number(double v);
 /* Writes doc to out (two-space indents, keys in their order, a newline) and frees it. */
 void jw_write(json_t *doc, FILE *out);
-/* jw_write on stdout. */
 void jw_print(json_t *doc);
 
 #endif

@@ -15,7 +15,6 @@ void progress_init(struct progress *p, double heartbeat);
 void progress_show(struct progress *p, const char *text, int force);
 /* Clears the live line so that ordinary output can follow. */
 void progress_clear(struct progress *p);
-/* Seconds since progress_init. */
 double progress_elapsed(const struct progress *p);
 
 #endif

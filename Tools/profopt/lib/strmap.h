@@ -13,7 +13,6 @@ struct strmap {
 
 /* The value slot of key, or NULL when absent and !create (a new slot holds NULL). */
 void **strmap_slot(struct strmap *m, const char *key, int create);
-/* The value of key, or NULL. */
 void *strmap_get(const struct strmap *m, const char *key);
 /* Frees the keys (and each value with free_val, when given). */
 void strmap_free(struct strmap *m, void (*free_val)(void *));

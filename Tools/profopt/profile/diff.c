@@ -47,7 +47,6 @@ const struct command_options options_diff = {
 	"that could not be written).\n",
 };
 
-/* What a comparison found. */
 struct diff_result {
 	int identical;          /* byte for byte */
 	int files, differing;   /* files compared (gcc; 1 for clang), and those that differ */
