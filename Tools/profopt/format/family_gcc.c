@@ -16,11 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int check_gcda(const char *path, char *why, size_t n)
-{
-	return gcov_check_data(path, path, why, n);
-}
-
 /* The .gcda files go under dir at their objects' absolute paths (profopt merge --from=DIR). */
 static void train_env(struct option_list *env, const char *dir, const char *workload, const char *pattern)
 {
@@ -510,13 +505,13 @@ static void evidence_load(struct evidence *e)
 {
 	struct file_list l = {0};
 	find_files_here(&l, e->dir, ".gcda", e->skip, NULL);
+	/* err names the file from here, the user from e->dir */
+	char *dir = strcmp(e->dir, ".") ? xasprintf("%s/", printable(e->dir)) : xstrdup(""), err[600];
 	int bad = 0;
-	for (int i = 0; i < l.n; i++) {
-		char *name = strcmp(e->dir, ".") ? xasprintf("%s/%s", e->dir, l.paths[i]) : xstrdup(l.paths[i]), err[600];
-		if (gcov_check_data(l.paths[i], name, err, sizeof err) < 0 && bad++ < 5)
-			fprintf(stderr, "%s: error: damaged profile: %s\n", progname, err);
-		free(name);
-	}
+	for (int i = 0; i < l.n; i++)
+		if (gcov_check_data(l.paths[i], err, sizeof err) < 0 && bad++ < 5)
+			fprintf(stderr, "%s: error: damaged profile: %s%s\n", progname, dir, err);
+	free(dir);
 	if (bad)
 		fatal("%d of %d .gcda files under %s are damaged: the compiler used partial counts or none (and may "
 		      "not say so); retrain (make profile-removal profile-opt)",
@@ -544,7 +539,7 @@ static void evidence_symbol(const struct evidence *e, const char *sym, struct un
 
 const struct family family_gcc = {
 	.name = "gcc", .raw_suffix = ".gcda", .raw_files = ".gcda files", .no_raw_hint = "",
-	.if_damaged = "none is used", .check = check_gcda,
+	.if_damaged = "none is used", .check = gcov_check_data,
 	.train_env = train_env, .weight_by_runs = 1, .clear = clear,
 	.merge_usage = merge_usage, .merge = merge,
 	.collect = collect, .facts = facts, .format = "GCC",

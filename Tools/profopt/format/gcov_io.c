@@ -256,21 +256,14 @@ int gcov_parse(const unsigned char *data, size_t len, const char *name, struct g
 	return -1;
 }
 
-/* The file at path (`name` in messages) read whole and parsed; f zeroed when it cannot be read. */
-static int read_gcov(const char *path, const char *name, struct gcov_file *f, char *err,
-		     size_t errlen)
+int gcov_read(const char *path, struct gcov_file *f, char *err, size_t errlen)
 {
 	size_t len;
 	unsigned char *data = read_profile(path, &len, err, errlen);
 	memset(f, 0, sizeof *f);
-	int rc = data ? gcov_parse(data, len, name, f, err, errlen) : -1;
+	int rc = data ? gcov_parse(data, len, path, f, err, errlen) : -1;
 	free(data);
 	return rc;
-}
-
-int gcov_read(const char *path, struct gcov_file *f, char *err, size_t errlen)
-{
-	return read_gcov(path, path, f, err, errlen);
 }
 
 void gcov_file_free(struct gcov_file *f)
@@ -363,12 +356,12 @@ int gcov_check_pair(const struct gcov_file *notes, const struct gcov_file *data,
 	return bad;
 }
 
-int gcov_check_data(const char *path, const char *name, char *why, size_t n)
+int gcov_check_data(const char *path, char *why, size_t n)
 {
 	struct gcov_file f;
-	int rc = read_gcov(path, name, &f, why, n);
+	int rc = gcov_read(path, &f, why, n);
 	if (rc == 0 && f.kind != GCOV_DATA) {
-		snprintf(why, n, "%s: a .gcno (compiler notes), not a .gcda", printable(name));
+		snprintf(why, n, "%s: a .gcno (compiler notes), not a .gcda", printable(path));
 		rc = -1;
 	}
 	gcov_file_free(&f);

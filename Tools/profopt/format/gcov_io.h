@@ -44,9 +44,10 @@ struct gcov_file {
  * allocates no more than its size suggests. */
 int gcov_parse(const unsigned char *data, size_t len, const char *name, struct gcov_file *f, char *err,
 	       size_t errlen);
+/* The file at path read whole and parsed; f zeroed when it cannot be read. */
 int gcov_read(const char *path, struct gcov_file *f, char *err, size_t errlen);
-/* 0 when the file at path (`name` in messages) is a .gcda the reader accepts whole. */
-int gcov_check_data(const char *path, const char *name, char *why, size_t n);
+/* 0 when the file at path is a .gcda the reader accepts whole. */
+int gcov_check_data(const char *path, char *why, size_t n);
 void gcov_file_free(struct gcov_file *f);
 
 /* "B22*" from a version word; out must hold 5 bytes. */
