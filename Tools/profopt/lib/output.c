@@ -30,10 +30,8 @@ void output_check(const char *path)
 {
 	char err[600];
 	const char *what = output_refusal(path);
-	if (what) {
-		refused(path, what, err, sizeof err);
+	if (what && refused(path, what, err, sizeof err) < 0)
 		fatal("%s", err);
-	}
 }
 
 /* No output in o: nothing to write, nothing to remove. */
