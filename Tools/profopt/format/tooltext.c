@@ -44,8 +44,7 @@ static struct shown_function *new_function(struct shown_profile *p, const char *
 {
 	p->fn = grow_array(p->fn, p->n, &p->cap, sizeof *p->fn, 256);
 	struct shown_function *f = &p->fn[p->n++];
-	memset(f, 0, sizeof *f);
-	f->name = xmalloc(n + 1);
+	*f = (struct shown_function){.name = xmalloc(n + 1)};
 	for (size_t i = 0; i < n; i++)
 		f->name[i] = name[i] ? name[i] : '?';
 	f->name[n] = '\0';
