@@ -61,8 +61,7 @@ int fingerprint_scan(struct fingerprint *m, const char *root, const char *const 
 		  char *err, size_t errlen)
 {
 	struct file_list l = {0};
-	memset(m, 0, sizeof *m);
-	m->root = resolve_path(root);
+	*m = (struct fingerprint){.root = resolve_path(root)};
 	for (const char *const *s = suffixes; *s; s++)
 		if (find_files(&l, root, *s, skip) < 0) {
 			snprintf(err, errlen, "cannot read source tree %s: %s", root, strerror(errno));
@@ -79,8 +78,7 @@ int fingerprint_scan(struct fingerprint *m, const char *root, const char *const 
 
 int fingerprint_files(struct fingerprint *m, char *const *paths, int n, char *err, size_t errlen)
 {
-	memset(m, 0, sizeof *m);
-	m->listed = 1;
+	*m = (struct fingerprint){.listed = 1};
 	if (n == 0) {
 		snprintf(err, errlen, "no files to fingerprint");
 		return -1;
@@ -100,9 +98,7 @@ int fingerprint_files(struct fingerprint *m, char *const *paths, int n, char *er
 
 void fingerprint_rehash(struct fingerprint *cur, const struct fingerprint *old, const char *root)
 {
-	memset(cur, 0, sizeof *cur);
-	cur->listed = 1;
-	cur->root = xstrdup(root ? root : old->root);
+	*cur = (struct fingerprint){.root = xstrdup(root ? root : old->root), .listed = 1};
 	for (int i = 0; i < old->n; i++)
 		add_file(cur, strcmp(cur->root, "/") ? cur->root : "", old->e[i].path);
 	sort_unique(cur);
