@@ -225,11 +225,8 @@ static char *merge_raw(struct report *r, const char *tool, const char *dir, cons
 	int *bad = xcalloc((size_t)raw.n + 1, sizeof *bad), good = 0;
 	r->damaged += family_count_damaged(&family_llvm, raw.paths, raw.n, bad);
 	char *tmpdir = make_temp_dir("report"), *merged = xasprintf("%s/merged.profdata", tmpdir), *out = NULL;
-	char **argv = xcalloc((size_t)raw.n + 5, sizeof *argv);
-	argv[0] = (char *)tool;
-	argv[1] = "merge";
-	argv[2] = xasprintf("-output=%s", merged);
-	argv[3] = "--";
+	char *head[] = {(char *)tool, "merge", xasprintf("-output=%s", merged), "--"};
+	char **argv = memcpy(xcalloc((size_t)raw.n + 5, sizeof *argv), head, sizeof head);
 	for (int i = 0; i < raw.n; i++)
 		if (!bad[i])
 			argv[4 + good++] = safe_path_arg(raw.paths[i]);

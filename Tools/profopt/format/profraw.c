@@ -226,8 +226,7 @@ static char *build_and_run(const char *cc, const char *src, const char *exe, con
 	size_t n = 0;
 	while (words[n])
 		n++;
-	char **argv = xcalloc(n + 5, sizeof *argv);
-	memcpy(argv, words, n * sizeof *argv);
+	char **argv = memcpy(xcalloc(n + 5, sizeof *argv), words, n * sizeof *argv);
 	memcpy(argv + n, more, sizeof more);
 	int st = n ? capture(argv, &out) : RUN_NOT_STARTED;
 	if (proc_exit_ok(st)) {
