@@ -70,8 +70,7 @@ int lines_parse(struct lines *l, const void *data, size_t len, const char *name,
 		snprintf(err, errlen, "%s: %zu bytes, more than the limit of %zu", printable(name), len, LINES_MAX_BYTES);
 		return -1;
 	}
-	l->text = xmalloc(len + 1);
-	memcpy(l->text, data, len);
+	l->text = memcpy(xmalloc(len + 1), data, len);
 	l->text[len] = '\0';
 	l->len = len;
 	l->mode = mode;

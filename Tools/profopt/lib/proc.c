@@ -323,8 +323,7 @@ int run_batches(char *const argv[], char *const *args, int n, int per_run, batch
 	int fixed = 0, failed = 0;
 	while (argv[fixed])
 		fixed++;
-	char **v = xcalloc((size_t)(fixed + per_run + 1), sizeof *v);
-	memcpy(v, argv, (size_t)fixed * sizeof *v);
+	char **v = memcpy(xcalloc((size_t)(fixed + per_run + 1), sizeof *v), argv, (size_t)fixed * sizeof *v);
 	for (int first = 0; first < n; first += per_run) {
 		int count = n - first < per_run ? n - first : per_run;
 		memcpy(v + fixed, args + first, (size_t)count * sizeof *v);
