@@ -34,9 +34,7 @@ json_t *jw_number(double v)
 {
 	if (!isfinite(v))
 		return json_null();
-	if (v == trunc(v) && fabs(v) < 1e15)
-		return json_integer((json_int_t)v);
-	return json_real(v);
+	return v == trunc(v) && fabs(v) < 1e15 ? json_integer((json_int_t)v) : json_real(v);
 }
 
 void jw_write(json_t *doc, FILE *out)

@@ -13,9 +13,7 @@
 static const char *output_refusal(const char *path)
 {
 	struct stat st;
-	if (lstat(path, &st) < 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
-		return NULL;
-	return file_kind(st.st_mode);
+	return lstat(path, &st) < 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode) ? NULL : file_kind(st.st_mode);
 }
 
 /* "cannot write PATH: it is a FIFO, not a regular file ..." into err; returns -1. */

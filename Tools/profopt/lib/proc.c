@@ -42,9 +42,7 @@ int shell_status(int st)
 {
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return 255;
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 255;
 }
 
 const char *describe_status(int st, char *out, int n)

@@ -390,9 +390,7 @@ double parse_share(const char *s)
 	} else if (v > 1) {
 		v /= 100; /* "90" means 90% */
 	}
-	if (*end || v < 0 || v > 1)
-		return -1;
-	return v;
+	return *end || v < 0 || v > 1 ? -1 : v;
 }
 
 int parse_whole(const char *s, long long min, long long max, long long *out)
@@ -417,9 +415,7 @@ double parse_seconds(const char *s, double max)
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > max)
-		return -1;
-	return v;
+	return errno || end == s || *end || !isfinite(v) || v <= 0 || v > max ? -1 : v;
 }
 
 /* Up to this many printable() results are alive at once (several per message). */
@@ -455,9 +451,7 @@ int utf8_length(const unsigned char *p)
 			return 0;
 		v = v << 6 | (p[i] & 0x3f);
 	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	return n;
+	return v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff) ? 0 : n;
 }
 
 char *safe_path_arg(const char *path)

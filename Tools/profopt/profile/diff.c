@@ -204,9 +204,7 @@ static double settle(double overlap, const struct diff_result *r)
 {
 	if (r->identical || (r->total_a == 0 && r->total_b == 0))
 		return 1;
-	if (r->total_a == 0 || r->total_b == 0)
-		return 0;
-	return overlap;
+	return r->total_a == 0 || r->total_b == 0 ? 0 : overlap;
 }
 
 static void print_result(int json, double similarity, const struct diff_result *r)
