@@ -43,19 +43,13 @@ static int walk(struct file_list *out, const char *dir, const char *suffix, cons
 			continue;
 		char *path = strcmp(dir, ".") == 0 ? xstrdup(e->d_name) : xasprintf("%s/%s", dir, e->d_name);
 		struct stat st;
-		if (lstat(path, &st) < 0) {
-			free(path);
-			continue;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			if (!skipped(e->d_name, skip) && walk(out, path, suffix, skip, type) < 0)
-				status = -1;
-			free(path);
-		} else if ((st.st_mode & S_IFMT) == type && ends_with(e->d_name, suffix)) {
+		int there = lstat(path, &st) == 0; /* type is never a directory's */
+		if (there && S_ISDIR(st.st_mode) && !skipped(e->d_name, skip) && walk(out, path, suffix, skip, type) < 0)
+			status = -1;
+		if (there && (st.st_mode & S_IFMT) == type && ends_with(e->d_name, suffix))
 			file_list_add(out, path, (long long)st.st_size);
-		} else {
+		else
 			free(path);
-		}
 	}
 	closedir(d);
 	if (status < 0)
