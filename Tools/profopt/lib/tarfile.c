@@ -439,13 +439,11 @@ static int read_members(struct archive *a, int opened, const char *name, const c
 	}
 	archive_read_free(a);
 	strmap_free(&seen, NULL);
-	if (rc < 0) {
+	if (rc < 0)
 		tarmem_free(out);
-		return -1;
-	}
-	if (out->n)
+	else if (out->n)
 		qsort(out->m, (size_t)out->n, sizeof *out->m, cmp_name);
-	return 0;
+	return rc;
 }
 
 int tarmem_read(const char *path, const char *suffix, struct member_list *out, char *err, size_t errlen)
