@@ -49,7 +49,7 @@ test_every_table_in_benchmarks_is_what_its_command_prints() {
 			fail "Misc/BENCHMARKS line $at: the table goes on after what '$cmd' prints"
 		n=$((n + 1))
 	done < commands.txt
-	expect_eq "$n" 12 "tables in Misc/BENCHMARKS (the test results, BOLT's training, the speed, the pipeline with more workers, the cross builds and their instructions, python's ThinLTO link split, the stack budget of 3.13, 3.14, 3.13 free-threaded and 3.14 free-threaded and what its bound costs)"
+	expect_eq "$n" 13 "tables in Misc/BENCHMARKS (the test results, BOLT's training, the speed, the levers, the pipeline with more workers, the cross builds and their instructions, python's ThinLTO link split, the stack budget of 3.13, 3.14, 3.13 free-threaded and 3.14 free-threaded and what its bound costs)"
 }
 
 # The stack budget's tables (Misc/BENCHMARKS section 7) refuse what is not their results.
@@ -89,4 +89,20 @@ test_bolt_train_table_refuses_bad_input() {
 	expect_contains out 'x-time.json: not a wall-time run'
 	expect_status 1 "$SRCDIR/Tools/scripts/bolt-train-table" nodir
 	expect_contains out 'usage: bolt-train-table DIR'
+}
+
+# The lever table (Misc/BENCHMARKS section 8) refuses what is not its results.
+test_lever_table_refuses_bad_input() {
+	require python3
+	mkdir nobase badtsv empty
+	printf '{"mode": "instructions", "callgrind_options": "--cache-sim=yes --branch-sim=yes", "workloads": []}' > nobase/x-callgrind.json
+	expect_status 1 "$SRCDIR/Tools/scripts/lever-table" nobase
+	expect_contains out 'x-callgrind.json: no interpreter named base and a lever'
+	printf 'only two\tcolumns\n' > badtsv/not-measured.tsv
+	expect_status 1 "$SRCDIR/Tools/scripts/lever-table" badtsv
+	expect_contains out 'not-measured.tsv line 1: not COMBINATION<TAB>LEVER<TAB>why'
+	expect_status 1 "$SRCDIR/Tools/scripts/lever-table" empty
+	expect_contains out 'no \*-callgrind.json and no not-measured.tsv'
+	expect_status 1 "$SRCDIR/Tools/scripts/lever-table" nodir
+	expect_contains out 'usage: lever-table DIR'
 }
