@@ -31,12 +31,11 @@ void facts_set(struct facts *f, const char *key, const char *value)
 		fatal("manifest entry '%.64s': %s", printable(key), why);
 	if (!f->obj)
 		f->obj = json_object();
-	if (f->n == FACTS_MAX && !json_object_get(f->obj, key))
+	if (json_object_size(f->obj) == FACTS_MAX && !json_object_get(f->obj, key))
 		fatal("too many manifest entries (at most %d)", FACTS_MAX);
 	json_t *v = json_string(value);
 	if (!v || json_object_set_new(f->obj, key, v) < 0)
 		fatal("manifest entry %s=%s is not UTF-8 text", printable(key), printable(value));
-	f->n = (int)json_object_size(f->obj);
 }
 
 const char *facts_get(const struct facts *f, const char *key)
@@ -77,7 +76,7 @@ void facts_load_kv_file(struct facts *f, const char *path)
 static int load_member(struct facts *f, const char *key, json_t *value, char *err, size_t errlen)
 {
 	const char *why = json_is_string(value) ? refusal(strlen(key), json_string_length(value)) : NULL;
-	if (json_is_string(value) && !why && f->n < FACTS_MAX) {
+	if (json_is_string(value) && !why && json_object_size(f->obj) < FACTS_MAX) {
 		facts_set(f, key, json_string_value(value));
 		return 0;
 	}
@@ -119,13 +118,11 @@ int facts_load_json(struct facts *f, const char *path, char *err, size_t errlen)
 
 char *facts_to_json(const struct facts *f)
 {
-	json_t *none = json_object();
-	char *text = json_dumps(f->obj ? f->obj : none, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	char *text = f->obj ? json_dumps(f->obj, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : xstrdup("{}");
 	if (!text)
 		fatal("cannot format the manifest");
 	char *doc = xasprintf("%s\n", text);
 	free(text);
-	json_decref(none);
 	return doc;
 }
 

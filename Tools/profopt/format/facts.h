@@ -14,7 +14,6 @@
 
 struct facts {
 	json_t *obj; /* KEY: "VALUE", in the order the keys came; NULL while there is none */
-	int n;
 };
 
 /* Exits on a fact over the bounds, or one that is not UTF-8 text. */

@@ -355,7 +355,7 @@ static void write_results(const struct pool *pool, const char *path, double seco
 static int report_new_crashes(const struct pool *pool, const struct train_opts *o)
 {
 	int crashed = count_results(pool, RESULT_CRASHED), crashed_now;
-	char *names = names_where(pool, &(struct pick){RESULT_CRASHED, 0, 0, &o->crashed_before}, &crashed_now);
+	char *names = names_where(pool, &(struct pick){.result = RESULT_CRASHED, .before = &o->crashed_before}, &crashed_now);
 	if (crashed > crashed_now)
 		fprintf(stderr, "%d of the crashed tasks crashed in the earlier run too (--crashed-before): "
 				"not this program's doing, excused\n", crashed - crashed_now);
@@ -371,9 +371,10 @@ static int report_new_crashes(const struct pool *pool, const struct train_opts *
 static int report_new_failures(const struct pool *pool, const struct train_opts *o)
 {
 	int excused, new, new_failed;
-	char *old_names = names_where(pool, &(struct pick){ANY_FAILURE, 0, 1, &o->failed_before}, &excused);
-	char *new_names = names_where(pool, &(struct pick){ANY_FAILURE, 0, 0, &o->failed_before}, &new);
-	free(names_where(pool, &(struct pick){RESULT_FAILED, 0, 0, &o->failed_before}, &new_failed));
+	char *old_names = names_where(pool, &(struct pick){.result = ANY_FAILURE, .excused = 1, .before = &o->failed_before},
+				      &excused);
+	char *new_names = names_where(pool, &(struct pick){.result = ANY_FAILURE, .before = &o->failed_before}, &new);
+	free(names_where(pool, &(struct pick){.result = RESULT_FAILED, .before = &o->failed_before}, &new_failed));
 	if (excused)
 		fprintf(stderr, "%d of the tasks that did not pass did not pass in the earlier run either "
 				"(--failed-before; a crash, timeout or failed start only by the same there): excused, "
