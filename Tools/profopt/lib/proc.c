@@ -250,11 +250,10 @@ int run_child(char *const argv[], const struct run_opts *o, char **out, size_t *
 			status = how;
 	}
 	if (err) {
-		char chunk[4096];
-		size_t got;
-		rewind(err);
-		while ((got = fread(chunk, 1, sizeof chunk, err)) > 0)
-			buf_add(&b, chunk, got);
+		size_t n = 0;
+		char *text = lseek(fileno(err), 0, SEEK_SET) == 0 ? read_fd_max(fileno(err), SIZE_MAX - 1, &n) : NULL;
+		buf_add(&b, text ? text : "", n);
+		free(text);
 		fclose(err);
 	}
 	if (outlen)

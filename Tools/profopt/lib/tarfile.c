@@ -70,22 +70,15 @@ void tar_add_file(struct tar_out *t, const char *name, const char *file)
 		      printable(file), errno == ELOOP ? "it is a symbolic link" : strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		fatal("%s is not a regular file", printable(file));
-	write_header(t, name, AE_IFREG, 0644, (long long)st.st_size, st.st_mtime);
-	static char block[1 << 16];
-	long long done = 0;
-	ssize_t n;
-	while ((n = read(fd, block, sizeof block)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || done + n > (long long)st.st_size)
-			fatal("%s: %s", printable(file), n < 0 ? strerror(errno) : "it grew while being archived");
-		write_data(t, name, block, (size_t)n);
-		done += n;
-	}
-	if (done != (long long)st.st_size)
-		fatal("%s: read %lld/%lld bytes (it shrank while being archived)",
-		      printable(file), done, (long long)st.st_size);
+	/* read whole first: the header's size is what is archived, however the file changes meanwhile */
+	size_t len;
+	char *data = read_fd_max(fd, SIZE_MAX - 1, &len);
+	if (!data)
+		fatal("cannot read %s: %s", printable(file), strerror(errno));
 	close(fd);
+	write_header(t, name, AE_IFREG, 0644, (long long)len, st.st_mtime);
+	write_data(t, name, data, len);
+	free(data);
 }
 
 void tar_add_data(struct tar_out *t, const char *name, const void *data, size_t len)

@@ -162,8 +162,7 @@ char *read_file(const char *path, size_t *len)
 	return read_file_max(path, SIZE_MAX - 1, len);
 }
 
-/* The rest of fd, at most max bytes, into a NUL-terminated buffer; NULL with errno set. */
-static char *read_fd_max(int fd, size_t max, size_t *len)
+char *read_fd_max(int fd, size_t max, size_t *len)
 {
 	struct buf b = {0};
 	char chunk[65536];

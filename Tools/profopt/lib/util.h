@@ -38,6 +38,8 @@ void buf_free(struct buf *b);
 /* A whole file, NUL-terminated; NULL with errno set (EFBIG: more than max bytes, refused before it fills memory). */
 char *read_file(const char *path, size_t *len);
 char *read_file_max(const char *path, size_t max, size_t *len);
+/* The same for the rest of what fd holds. */
+char *read_fd_max(int fd, size_t max, size_t *len);
 /* "a regular file", "a character device", "a FIFO", ... for a stat mode. */
 const char *file_kind(mode_t mode);
 /* A profile file read whole; one not regular (/dev/zero never ends) or larger than
