@@ -156,9 +156,9 @@ PGO_EXPORTED_PROFILE_intree = $(pgo_stash)
 PGO_EXPORTED_PROFILE_merged = $(PGO_PROFDATA)
 pgo_profile_read_intree = --profile-dir=$(PGO_BUILD_DIR) $(pgo_skip)
 pgo_profile_read_merged = $(pgo_merged_profile)
-# Each of these is its _intree or _merged variant (with the same arguments).
-$(foreach v,profile_read merged_profile merge_inputs stash_save stash_restore raw_check \
-	place_profile repro_save,$(eval pgo_$(v) = $$(call pgo_$(v)_$$(pgo_kind),$$(1))))
+# Each of these is its _intree or _merged variant (with the same arguments); a command the other has, true.
+$(foreach v,profile_read merged_profile merge_inputs repro_save,$(eval pgo_$(v) = $$(call pgo_$(v)_$$(pgo_kind),$$(1))))
+$(foreach v,stash_save stash_restore raw_check place_profile,$(eval pgo_$(v) = $$(or $$(pgo_$(v)_$$(pgo_kind)),true)))
 PGO_REPORT_ARGS = --family=$(PGO_CC_FAMILY) $(pgo_profile_read) $(pgo_report_nm_$(pgo_kind))
 pgo_report_nm_intree = $(if $(PGO_NM),--nm=$(PGO_NM))
 pgo_merged_profile_merged = --profdata=$(PGO_PROFDATA) --tool=$(LLVM_PROFDATA)
@@ -166,13 +166,9 @@ pgo_merge_inputs_intree = --profile-dir=$(PGO_BUILD_DIR) --from=$(1)
 pgo_merge_inputs_merged = --profile-dir=$(1) --tool=$(LLVM_PROFDATA) \
 	$(foreach w,$(pgo_workloads),--weighted=$(1)/$(call pgo_wname,$(w)):$(call pgo_wweight,$(w)))
 pgo_stash_save_intree = test -f $(pgo_stash) || $(PROFOPT) stash save $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)
-pgo_stash_save_merged = true
 pgo_stash_restore_intree = $(PROFOPT) stash restore $(pgo_skip) --build-dir=$(PGO_BUILD_DIR) --archive=$(pgo_stash)
-pgo_stash_restore_merged = true
 # Before training: can the tools read what the runtime writes (its test program through the runner)?
-pgo_raw_check_intree = true
 pgo_raw_check_merged = $(PROFOPT) check-raw --cc="$(CC)" --tool=$(LLVM_PROFDATA) $(if $(pgo_runner_on),--runner=$(call pgo_quote,$(PGO_RUNNER))) >&2
-pgo_place_profile_intree = true
 pgo_place_profile_merged = $(pgo_distribute)
 pgo_repro_file = $(pgo_repro_dir)/$(1).$(pgo_repro_ext_$(pgo_kind))
 pgo_repro_ext_intree = tar
