@@ -282,6 +282,8 @@ $(if $(and $(filter $(MAKELEVEL),$(PROFOPT_GOALS_IN_ORDER)),$(word 2,$(sort $(MA
 pgo_lock = $(pgo_abs_dir)/lock
 pgo_locked = $(pgo_recurse)@$(pgo_check_paths)mkdir -p $(pgo_abs_dir) && \
 	$(PROFOPT) lock --file=$(pgo_lock) --what="make $(1) in $(CURDIR)" -- $(MAKE) --no-print-directory pgo-$(patsubst pgo-%,%,$(1))-locked
+# Each of these goals is its pgo-GOAL-locked under the lock (as are profile-opt and pgo-repro-check, below).
+$(foreach g,profile-export clean-retain-profile profile-removal,$(eval $(g): ; $$(call pgo_locked,$(g))))
 # Goals that change the build directory refuse to start while a pipeline holds the lock (its own
 # makes run under it, told by PROFOPT_LOCK_HELD).
 PGO_LOCKED_GOALS ?= clean distclean mostlyclean maintainer-clean pgo-clean pgo-clean-build install install-% uninstall
@@ -384,8 +386,6 @@ $(call pgo_stamp,cs-merge): $(call pgo_after,cs-merge)
 
 # One file with the merged profile and its manifest, for PGO_PROFILE= in another build.
 PGO_EXPORT ?= $(pgo_abs_dir)/profile-export.tar.gz
-profile-export:
-	$(call pgo_locked,profile-export)
 pgo-profile-export-locked: $(call pgo_stamp,verify)
 	@$(pgo_check_paths){ $(PGO_MANIFEST_CMD); printf 'training_args=%s\n' $(call pgo_quote,$(call pgo_tasks,PGO_TRAIN_ARGS_,$(PGO_TRAIN_ARGS))); \
 		$(if $(PGO_RELOCATE_ROOT),printf 'relocate_root=%s\n' "$(PGO_RELOCATE_ROOT)";) } > $(call pgo_quote,$(pgo_manifest))
@@ -513,8 +513,6 @@ pgo-clean:
 	$(if $(wildcard $(PGO_BUILD_DIR)),$(PROFOPT) clear --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) --notes $(pgo_skip))
 
 # Drops the build but keeps the profile: the next profile-opt only rebuilds with it.
-clean-retain-profile:
-	$(call pgo_locked,clean-retain-profile)
 pgo-clean-retain-profile-locked:
 	$(pgo_recurse)@if test -f $(call pgo_stamp,merge); then \
 		$(pgo_stash_save) && \
@@ -526,8 +524,6 @@ pgo-clean-retain-profile-locked:
 	fi
 
 # Drops only the profiles, every stage's outputs (and the stamps of the stages after configure).
-profile-removal:
-	$(call pgo_locked,profile-removal)
 pgo-profile-removal-locked:
 	$(PROFOPT) clear --family=$(PGO_CC_FAMILY) --build-dir=$(PGO_BUILD_DIR) --notes $(pgo_skip) $(pgo_outputs)
 	$(call pgo_rm_later,configure)
