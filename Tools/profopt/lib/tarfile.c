@@ -70,11 +70,13 @@ void tar_add_file(struct tar_out *t, const char *name, const char *file)
 		      printable(file), errno == ELOOP ? "it is a symbolic link" : strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		fatal("%s is not a regular file", printable(file));
-	/* read whole first: the header's size is what is archived, however the file changes meanwhile */
-	size_t len;
-	char *data = read_fd_max(fd, SIZE_MAX - 1, &len);
+	size_t len = 0;
+	char *data = read_fd_max(fd, (size_t)st.st_size, &len);
 	if (!data)
-		fatal("cannot read %s: %s", printable(file), strerror(errno));
+		fatal("%s: %s", printable(file), errno == EFBIG ? "it grew while being archived" : strerror(errno));
+	if (len != (size_t)st.st_size)
+		fatal("%s: read %zu/%lld bytes (it shrank while being archived)", printable(file), len,
+		      (long long)st.st_size);
 	close(fd);
 	write_header(t, name, AE_IFREG, 0644, (long long)len, st.st_mtime);
 	write_data(t, name, data, len);
