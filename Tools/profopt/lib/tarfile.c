@@ -186,14 +186,13 @@ unsigned long long tar_unpack_limit(unsigned long long archive_bytes, long long 
 	return by_ratio < (unsigned long long)max ? by_ratio : (unsigned long long)max;
 }
 
-/* First pass: every member checked; returns the names to extract the regular files as. */
-static char **check_all(int fd, const char *archive, tar_accept_fn accept, void *ctx, unsigned long long max_bytes,
-			int *count)
+/* First pass: every member checked; the names to extract the regular files as appended to names. */
+static void check_all(int fd, const char *archive, tar_accept_fn accept, void *ctx, unsigned long long max_bytes,
+		      struct file_list *names)
 {
 	struct archive *a = open_reader(fd, archive);
 	struct archive_entry *e;
-	char **names = NULL;
-	int n = 0, r;
+	int r;
 	unsigned long long total = 0;
 	struct strmap seen = {0};
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
@@ -223,16 +222,13 @@ static char **check_all(int fd, const char *archive, tar_accept_fn accept, void 
 		if (*dup)
 			refuse(archive, as, "appears twice");
 		*dup = as;
-		names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
-		names[n++] = as;
+		file_list_add(names, as, 0);
 		free(name);
 	}
 	if (r != ARCHIVE_EOF)
 		fatal("%s is not a readable tar archive: %s", printable(archive), archive_error_string(a));
 	archive_read_free(a);
 	strmap_free(&seen, NULL);
-	*count = n;
-	return names;
 }
 
 /* A symbolic link at name or at one of its parent directories (relative to the current
@@ -306,21 +302,18 @@ static void extract_all(int fd, const char *archive, const char *dir, enum tar_m
 int tar_extract_fd(int fd, const char *archive, const char *dir, enum tar_mode mode, tar_accept_fn accept, void *ctx,
 		   unsigned long long max_bytes, struct file_list *got)
 {
-	int n = 0;
-	char **names = check_all(fd, archive, accept, ctx, max_bytes, &n);
+	struct file_list mine = {0}, *names = got ? got : &mine;
+	int first = names->n;
+	check_all(fd, archive, accept, ctx, max_bytes, names);
 	int here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (here < 0 || chdir(dir) < 0)
 		fatal("cannot enter %s: %s", dir, strerror(errno));
-	extract_all(fd, archive, dir, mode, names, n);
+	extract_all(fd, archive, dir, mode, names->paths + first, names->n - first);
 	if (fchdir(here) < 0)
 		fatal("cannot return to the working directory: %s", strerror(errno));
 	close(here);
-	for (int i = 0; i < n; i++)
-		if (got)
-			file_list_add(got, names[i], 0);
-		else
-			free(names[i]);
-	free(names);
+	int n = names->n - first;
+	file_list_free(&mine);
 	return n;
 }
 
