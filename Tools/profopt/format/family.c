@@ -42,26 +42,22 @@ const struct family *family_guess(const struct report_input *in)
 	return &family_gcc;
 }
 
-int family_count_damaged(const struct family *fam, char *const *paths, int n, int *bad)
+int family_raw_damaged(const struct family *fam, const char *path)
 {
-	int damaged = 0;
 	char why[512];
-	for (int i = 0; i < n; i++) {
-		bad[i] = fam->check(paths[i], why, sizeof why) < 0;
-		if (bad[i])
-			fprintf(stderr, "%s: damaged profile: %s\n", progname, why);
-		damaged += bad[i];
-	}
-	return damaged;
+	if (!ends_with(path, fam->raw_suffix) || fam->check(path, why, sizeof why) == 0)
+		return 0;
+	fprintf(stderr, "%s: damaged profile: %s\n", progname, why);
+	return 1;
 }
 
 /* Every file training wrote must pass profopt's reader: gcc takes a truncated .gcda as partial
  * counts, llvm-profdata skips an empty .profraw without a word. */
 void family_check_raw(const struct family *fam, const struct file_list *files, const char *dir, const char *hint)
 {
-	int *damaged = xcalloc((size_t)files->n + 1, sizeof *damaged);
-	int bad = family_count_damaged(fam, files->paths, files->n, damaged);
-	free(damaged);
+	int bad = 0;
+	for (int i = 0; i < files->n; i++)
+		bad += family_raw_damaged(fam, files->paths[i]);
 	if (bad)
 		fatal("%d of %d %s under %s are damaged (named above); %s: %s", bad, files->n, fam->raw_files, dir,
 		      fam->if_damaged, hint);

@@ -115,8 +115,8 @@ const struct family *family_parse(const char *value);
 /* The kind of report's input, when --family is not given: a stash or any .gcda is GCC's,
  * --profdata or a .profraw LLVM's. */
 const struct family *family_guess(const struct report_input *in);
-/* Checks each of paths, setting bad[i]; each damaged one is named on stderr: how many. */
-int family_count_damaged(const struct family *fam, char *const *paths, int n, int *bad);
+/* Whether path, a raw file by its name (.gcda, .profraw), is damaged: then named on stderr. */
+int family_raw_damaged(const struct family *fam, const char *path);
 /* Every raw file of files (under dir) must read well, else fatal with hint (what to do). */
 void family_check_raw(const struct family *fam, const struct file_list *files, const char *dir, const char *hint);
 /* merge: the raw files under m->dir into m->files, checked; none is fatal unless allow_none. */

@@ -221,14 +221,15 @@ static char *merge_raw(struct report *r, const char *tool, const char *dir, cons
 	find_files_all(&raw, dir, ".profraw", skip);
 	file_list_sort(&raw);
 	r->profile_files = raw.n;
-	/* damaged ones (an empty file, which llvm-profdata would skip in silence) named as merge does */
-	int *bad = xcalloc((size_t)raw.n + 1, sizeof *bad), good = 0;
-	r->damaged += family_count_damaged(&family_llvm, raw.paths, raw.n, bad);
+	int good = 0;
 	char *tmpdir = make_temp_dir("report"), *merged = xasprintf("%s/merged.profdata", tmpdir), *out = NULL;
 	char *head[] = {(char *)tool, "merge", xasprintf("-output=%s", merged), "--"};
 	char **argv = memcpy(xcalloc((size_t)raw.n + 5, sizeof *argv), head, sizeof head);
+	/* damaged ones (an empty file, which llvm-profdata would skip in silence) named as merge does */
 	for (int i = 0; i < raw.n; i++)
-		if (!bad[i])
+		if (family_raw_damaged(&family_llvm, raw.paths[i]))
+			r->damaged++;
+		else
 			argv[4 + good++] = safe_path_arg(raw.paths[i]);
 	if (good == 0)
 		return NULL;
@@ -250,9 +251,7 @@ static void collect(struct report *r, const struct report_input *in)
 			return;
 	} else {
 		r->profile_files = 1;
-		char *one[] = {(char *)profdata};
-		int bad;
-		if (ends_with(profdata, ".profraw") && family_count_damaged(&family_llvm, one, 1, &bad)) {
+		if (family_raw_damaged(&family_llvm, profdata)) {
 			r->damaged++;
 			return;
 		}

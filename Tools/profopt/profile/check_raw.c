@@ -38,8 +38,7 @@ const struct command_options options_check_raw = {
 	"(the reason names the file and the offset of the damage), 2 on bad usage.\n",
 };
 
-static void show(json_t *j, const char *file, const struct profraw_info *in, int parsed, int tool_ok,
-		 const char *error)
+static void show(json_t *j, const char *file, const struct profraw_info *in, int parsed, const char *error)
 {
 	char variant[64];
 	profraw_variant_string(in, variant, sizeof variant);
@@ -54,7 +53,7 @@ static void show(json_t *j, const char *file, const struct profraw_info *in, int
 							    "counters", (json_int_t)in->counters_size, "names_bytes",
 							    (json_int_t)in->names_size, "bitmap_bytes", (json_int_t)in->bitmap_bytes,
 							    "value_data_bytes", (json_int_t)in->value_data_size));
-		json_object_update_new(o, json_pack("{s:b, s:o}", "tool_reads", tool_ok, "error",
+		json_object_update_new(o, json_pack("{s:b, s:o}", "tool_reads", !error, "error",
 						    jw_opt(error && *error ? error : NULL)));
 		json_array_append_new(j, o);
 		return;
@@ -88,26 +87,22 @@ int cmd_check_raw(int argc, char **argv)
 			setenv("TMPDIR", here, 1); /* the test program where the runner sees it */
 		int rc = profraw_probe(cc, tool, o.runner, &in, err, sizeof err);
 		free(here);
-		show(j, o.runner ? "(test program, run through --runner)" : "(test program)", &in, in.version != 0, rc == 0,
+		show(j, o.runner ? "(test program, run through --runner)" : "(test program)", &in, in.version != 0,
 		     rc == 0 ? NULL : err);
-		if (rc < 0) {
+		if (rc < 0)
 			fprintf(stderr, "%s: error: %s\n", progname, err);
-			bad++;
-		}
+		bad += rc < 0;
 	}
 	for (int i = first; i < argc; i++) {
-		int parsed = profraw_read(argv[i], &in, err, sizeof err) == 0, tool_ok = 0;
-		if (parsed)
-			tool_ok = profraw_tool_reads(tool, argv[i], err, sizeof err) == 0;
-		show(j, argv[i], &in, parsed, tool_ok, tool_ok ? NULL : err);
-		if (!parsed || !tool_ok) {
-			if (parsed)
-				fprintf(stderr, "%s: error: %s: %s cannot read raw profile version %u: %s\n", progname,
-					printable(argv[i]), printable(tool), in.version, err);
-			else /* as merge names a raw profile its reader refuses */
-				fprintf(stderr, "%s: error: damaged profile: %s\n", progname, err);
-			bad++;
-		}
+		int parsed = profraw_read(argv[i], &in, err, sizeof err) == 0;
+		int ok = parsed && profraw_tool_reads(tool, argv[i], err, sizeof err) == 0;
+		show(j, argv[i], &in, parsed, ok ? NULL : err);
+		if (!ok && parsed)
+			fprintf(stderr, "%s: error: %s: %s cannot read raw profile version %u: %s\n", progname,
+				printable(argv[i]), printable(tool), in.version, err);
+		else if (!ok) /* as merge names a raw profile its reader refuses */
+			fprintf(stderr, "%s: error: damaged profile: %s\n", progname, err);
+		bad += !ok;
 	}
 	if (j)
 		jw_print(j);

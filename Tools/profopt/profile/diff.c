@@ -164,12 +164,10 @@ static double clang_total(const char *tool, const char *path)
 /* The file must exist; a raw one is read as merge reads it: an empty or damaged one is an error. */
 static void check_raw(const char *path)
 {
-	char *one[] = {(char *)path};
-	int bad;
 	struct stat st;
 	if (stat(path, &st) < 0)
 		fatal("%s: %s", printable(path), strerror(errno));
-	if (ends_with(path, ".profraw") && family_count_damaged(&family_llvm, one, 1, &bad))
+	if (family_raw_damaged(&family_llvm, path))
 		fatal("%s is damaged (named above): nothing to compare", printable(path));
 }
 
