@@ -35,9 +35,8 @@ static void train_env(struct option_list *env, const char *dir, const char *work
 /* The seal of a merged profile: its fingerprint (SHA-256, size) in FILE.sha256, one entry. */
 static void profile_fingerprint(const char *profdata, struct fingerprint *m)
 {
-	char why[512], *abs = resolve_path(profdata);
-	if (fingerprint_files(m, &abs, 1, why, sizeof why) < 0)
-		fatal("%s", why);
+	char *abs = resolve_path(profdata);
+	fingerprint_files(m, &abs, 1);
 	free(abs);
 	if (m->n != 1 || !m->e[0].hash[0])
 		fatal("%s: cannot be read", profdata);

@@ -57,32 +57,25 @@ static void add_file(struct fingerprint *m, const char *root, const char *rel)
 	free(path);
 }
 
-int fingerprint_scan(struct fingerprint *m, const char *root, const char *const *suffixes, const char *const *skip,
-		  char *err, size_t errlen)
+void fingerprint_scan(struct fingerprint *m, const char *root, const char *const *suffixes, const char *const *skip)
 {
 	struct file_list l = {0};
 	*m = (struct fingerprint){.root = resolve_path(root)};
 	for (const char *const *s = suffixes; *s; s++)
-		if (find_files(&l, root, *s, skip) < 0) {
-			snprintf(err, errlen, "cannot read source tree %s: %s", root, strerror(errno));
-			file_list_free(&l);
-			return -1;
-		}
+		if (find_files(&l, root, *s, skip) < 0)
+			fatal("cannot read source tree %s: %s", root, strerror(errno));
 	for (int i = 0; i < l.n; i++)
 		if (!strchr(l.paths[i], '\n')) /* one path per line: no source file has a newline */
 			add_file(m, root, path_under(l.paths[i], root));
 	file_list_free(&l);
 	sort_unique(m);
-	return 0;
 }
 
-int fingerprint_files(struct fingerprint *m, char *const *paths, int n, char *err, size_t errlen)
+void fingerprint_files(struct fingerprint *m, char *const *paths, int n)
 {
 	*m = (struct fingerprint){.listed = 1};
-	if (n == 0) {
-		snprintf(err, errlen, "no files to fingerprint");
-		return -1;
-	}
+	if (n == 0)
+		fatal("no files to fingerprint");
 	/* the deepest directory above every path: the first one's, or a shorter one they all share */
 	size_t common = strrchr(paths[0], '/') ? (size_t)(strrchr(paths[0], '/') - paths[0]) : 0;
 	for (int i = 1; i < n; i++)
@@ -93,7 +86,6 @@ int fingerprint_files(struct fingerprint *m, char *const *paths, int n, char *er
 		if (paths[i][0] == '/' && !strchr(paths[i], '\n'))
 			add_file(m, common ? m->root : "", paths[i] + common + 1);
 	sort_unique(m);
-	return 0;
 }
 
 void fingerprint_rehash(struct fingerprint *cur, const struct fingerprint *old, const char *root)

@@ -23,11 +23,11 @@ struct fingerprint {
 
 extern const char *const fingerprint_default_suffixes[];
 
-/* Hashes every file under root ending with one of suffixes, not entering skip; sorted by path. */
-int fingerprint_scan(struct fingerprint *m, const char *root, const char *const *suffixes, const char *const *skip,
-		  char *err, size_t errlen);
-/* A listed fingerprint of the absolute paths, its root the deepest directory holding them all. */
-int fingerprint_files(struct fingerprint *m, char *const *paths, int n, char *err, size_t errlen);
+/* Hashes every file under root ending with one of suffixes, not entering skip; sorted by path.
+ * Exits on a directory it cannot read. */
+void fingerprint_scan(struct fingerprint *m, const char *root, const char *const *suffixes, const char *const *skip);
+/* A listed fingerprint of the absolute paths (n > 0), its root the deepest directory holding them all. */
+void fingerprint_files(struct fingerprint *m, char *const *paths, int n);
 /* old's files hashed as they are now, under root (or old's); a file gone is left out (removed). */
 void fingerprint_rehash(struct fingerprint *cur, const struct fingerprint *old, const char *root);
 /* "# profopt source fingerprints 2" (3 and a "files listed" line for a listed one), "root PATH",

@@ -73,9 +73,7 @@ static void write_tree_fingerprint(const char *file, const char *root, const cha
 				   const char *const *skip, int from_log)
 {
 	struct fingerprint m;
-	char err[512];
-	if (fingerprint_scan(&m, root, suffixes, skip, err, sizeof err) < 0)
-		fatal("%s", err);
+	fingerprint_scan(&m, root, suffixes, skip);
 	if (m.n == 0 && !from_log)
 		fatal("no source files under %s (suffixes: see --suffix)", root);
 	if (m.n == 0) {
@@ -118,8 +116,7 @@ static void write_compiled_fingerprint(const char *file, const char *log_path, c
 			files.paths[files.n++] = xasprintf("%s/%s", strcmp(old.root, "/") ? old.root : "", old.e[i].path);
 		fingerprint_free(&old);
 	}
-	if (fingerprint_files(&m, files.paths, files.n, err, sizeof err) < 0)
-		fatal("%s", err);
+	fingerprint_files(&m, files.paths, files.n);
 	fingerprint_write(&m, file);
 	fprintf(stderr, "check: fingerprint of %d files (the sources of %d compile%s in %s and the headers beside them%s) "
 			"written to %s\n", m.n, files.sources, files.sources == 1 ? "" : "s", printable(log_path),
@@ -212,8 +209,8 @@ static void check_run(const struct check_opts *o, const char *const *suf, struct
 			fatal("%s names no source tree; give --source-dir=DIR", o->against);
 		if (r->old.listed)
 			fingerprint_rehash(&r->cur, &r->old, o->root);
-		else if (fingerprint_scan(&r->cur, root, suf, o->skip.v, err, sizeof err) < 0)
-			fatal("%s", err);
+		else
+			fingerprint_scan(&r->cur, root, suf, o->skip.v);
 		compare(&r->old, &r->cur, &r->d);
 	}
 	if (o->log && build_log_read(&r->log, o->log, NULL) < 0)
