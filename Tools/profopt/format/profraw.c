@@ -53,15 +53,6 @@ static int section(struct reader *r, size_t *pos, uint64_t size, const char *wha
 	return 0;
 }
 
-/* Multiplies n * each, failing on overflow (a corrupt count). */
-static int bytes_of(struct reader *r, size_t at, uint64_t n, uint64_t each, const char *what, uint64_t *out)
-{
-	if (n > UINT64_MAX / each)
-		return failf(r, at, "%s count %llu is impossibly large", what, (unsigned long long)n);
-	*out = n * each;
-	return 0;
-}
-
 static int check_binary_ids(struct reader *r, size_t start, uint64_t size)
 {
 	size_t pos = start, end = start + (size_t)size;
@@ -130,10 +121,11 @@ static int parse_layout(struct reader *r, struct profraw_info *in)
 	size_t ids = pos;
 	if (section(r, &pos, ids_size, "binary ids section") < 0 || check_binary_ids(r, ids, ids_size) < 0)
 		return -1;
-	uint64_t data_bytes = 0, counter_bytes = 0;
-	if (bytes_of(r, 24, in->data_size, v10 ? 64 : 48, "data record", &data_bytes) < 0 ||
-	    bytes_of(r, 40, in->counters_size, 8, "counter", &counter_bytes) < 0)
-		return -1;
+	uint64_t data_bytes, counter_bytes; /* a count that overflows them is corrupt */
+	if (__builtin_mul_overflow(in->data_size, (uint64_t)(v10 ? 64 : 48), &data_bytes))
+		return failf(r, 24, "data record count %llu is impossibly large", (unsigned long long)in->data_size);
+	if (__builtin_mul_overflow(in->counters_size, (uint64_t)8, &counter_bytes))
+		return failf(r, 40, "counter count %llu is impossibly large", (unsigned long long)in->counters_size);
 	size_t data = pos;
 	if (section(r, &pos, data_bytes, "data section") < 0 ||
 	    section(r, &pos, word(r, 4), "padding before the counters") < 0)
