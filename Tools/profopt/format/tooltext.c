@@ -60,10 +60,9 @@ int profdata_show_parse(const char *text, size_t len, struct shown_profile *p)
 		const char *line = next_line(text, len, &pos, &n);
 		if (n > 3 && line[0] == ' ' && line[1] == ' ' && line[2] != ' ' && line[n - 1] == ':') {
 			cur = new_function(p, line + 2, n - 3);
-		} else if (cur && line_starts(line, n, "    Function count: ")) {
-			add_numbers(cur, line + 20, n - 20);
-		} else if (cur && line_starts(line, n, "    Block counts: [")) {
-			add_numbers(cur, line + 19, n - 19);
+		} else if (cur && (line_starts(line, n, "    Function count: ") ||
+				   line_starts(line, n, "    Block counts: ["))) {
+			add_numbers(cur, line + 19, n - 19); /* both prefixes: 19 bytes, then no digit */
 		} else if (line_starts(line, n, "Instrumentation level: ")) {
 			size_t k = 0;
 			while (23 + k < n && line[23 + k] != ' ' && line[23 + k] != '\0')

@@ -28,11 +28,8 @@ int cov_same_unit(const char *a, const char *b)
 {
 	const char *sa, *sb;
 	size_t la = stem(a, &sa), lb = stem(b, &sb);
-	if (la < lb) {
-		const char *t = sa;
-		size_t tl = la;
-		sa = sb, la = lb, sb = t, lb = tl;
-	}
+	if (la < lb)
+		return cov_same_unit(b, a);
 	return lb > 0 && !strncmp(sa + la - lb, sb, lb) && (la == lb || sa[la - lb - 1] == '/');
 }
 
