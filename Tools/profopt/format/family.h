@@ -36,8 +36,7 @@ struct fn_stat {
 	char *name, *file;
 	uint32_t line;      /* first line, 0 if unknown */
 	long lines;         /* lines of the function, 0 if unknown */
-	uint64_t max, sum, counters, zero;
-	int executed;
+	uint64_t max, sum, counters, zero; /* executed: max > 0 */
 };
 
 struct report {

@@ -264,7 +264,6 @@ static void count_values(struct fn_stat *f, const uint64_t *v, uint64_t n)
 		f->zero += v[i] == 0;
 	}
 	f->counters += n;
-	f->executed = f->max > 0;
 }
 
 static char *replace_suffix(const char *path, const char *from, const char *to)

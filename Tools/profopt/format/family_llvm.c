@@ -270,7 +270,6 @@ static void collect(struct report *r, const struct report_input *in)
 			f->sum = p.fn[i].sum;
 			f->counters = p.fn[i].counters;
 			f->zero = p.fn[i].zero;
-			f->executed = f->max > 0;
 		}
 		shown_profile_free(&p);
 	}

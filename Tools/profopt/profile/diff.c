@@ -48,8 +48,7 @@ const struct command_options options_diff = {
 };
 
 struct diff_result {
-	int identical;          /* byte for byte */
-	int files, differing;   /* files compared (gcc; 1 for clang), and those that differ */
+	int files, differing;   /* files compared (gcc; 1 for clang), and those that differ (byte for byte) */
 	double total_a, total_b; /* the sum of each side's counters */
 };
 
@@ -143,7 +142,6 @@ static double gcc_overlap(const char *pa, const char *pb, struct diff_result *r)
 		overlap += file_overlap(&a.parsed[i], &b.parsed[j], a.total, b.total);
 		i++, j++;
 	}
-	r->identical = r->differing == 0;
 	r->total_a = a.total, r->total_b = b.total;
 	return overlap;
 }
@@ -191,8 +189,7 @@ static double clang_overlap(const char *tool, const char *a, const char *b, stru
 	}
 	/* compared by their SHA-256: memory does not grow with the profiles */
 	char ha[SHA256_HEX_LEN + 1], hb[SHA256_HEX_LEN + 1];
-	r->identical = sha256_file(a, ha) == 0 && sha256_file(b, hb) == 0 && strcmp(ha, hb) == 0;
-	r->differing = !r->identical;
+	r->differing = !(sha256_file(a, ha) == 0 && sha256_file(b, hb) == 0 && strcmp(ha, hb) == 0);
 	return v;
 }
 
@@ -200,7 +197,7 @@ static double clang_overlap(const char *tool, const char *a, const char *b, stru
  * any count have the same (empty) distribution, 1; one without counts and one with, 0. */
 static double settle(double overlap, const struct diff_result *r)
 {
-	if (r->identical || (r->total_a == 0 && r->total_b == 0))
+	if (!r->differing || (r->total_a == 0 && r->total_b == 0))
 		return 1;
 	return r->total_a == 0 || r->total_b == 0 ? 0 : overlap;
 }
@@ -209,13 +206,13 @@ static void print_result(int json, double similarity, const struct diff_result *
 {
 	int no_counts = r->total_a == 0 && r->total_b == 0;
 	if (json) {
-		jw_print(json_pack("{s:f, s:b, s:b, s:i, s:i}", "similarity", similarity, "identical", r->identical,
+		jw_print(json_pack("{s:f, s:b, s:b, s:i, s:i}", "similarity", similarity, "identical", !r->differing,
 				   "no_counts", no_counts, "files", r->files, "files_differing", r->differing));
 		return;
 	}
 	printf("similarity: %.3f%% (edge-count overlap%s)\nidentical:  %s", 100 * similarity,
-	       no_counts ? "; neither profile has a count" : "", r->identical ? "yes" : "no");
-	if (!r->identical)
+	       no_counts ? "; neither profile has a count" : "", r->differing ? "no" : "yes");
+	if (r->differing)
 		printf(" (%d of %d files differ)", r->differing, r->files);
 	printf("\n");
 }
@@ -235,5 +232,5 @@ int cmd_diff(int argc, char **argv)
 	struct diff_result r = {.files = 1, .total_a = 1, .total_b = 1};
 	double overlap = clang ? clang_overlap(family_tool(o.tool), a, b, &r) : gcc_overlap(a, b, &r);
 	print_result(o.json, settle(overlap, &r), &r);
-	return r.identical ? 0 : 1;
+	return r.differing ? 1 : 0;
 }

@@ -44,7 +44,6 @@ static void merge_copies(struct report *r)
 	for (int i = 1; i < r->nfn; i++) {
 		struct fn_stat *k = &r->fn[out], *f = &r->fn[i];
 		if (f->line && cmp_place(k, f) == 0) {
-			k->executed |= f->executed;
 			if (f->max > k->max)
 				k->max = f->max;
 			k->sum = k->sum + f->sum < k->sum ? UINT64_MAX : k->sum + f->sum;
@@ -67,9 +66,9 @@ struct totals {
 static void add_totals(struct totals *t, const struct fn_stat *f)
 {
 	t->functions++;
-	t->executed += f->executed;
+	t->executed += f->max > 0;
 	t->lines += f->lines;
-	t->cold_lines += f->executed ? 0 : f->lines;
+	t->cold_lines += f->max ? 0 : f->lines;
 	t->counters += f->counters;
 	t->zero += f->zero;
 	t->sum = t->sum + f->sum < t->sum ? UINT64_MAX : t->sum + f->sum;
@@ -117,10 +116,10 @@ static void print_json(const struct report *r, const struct totals *all, struct 
 		json_object_update_new(o, json_totals(&t, r->have_lines));
 		json_array_append_new(files, o);
 	}
-	for (int i = 0; i < top && i < r->nfn && hot[i]->executed; i++)
+	for (int i = 0; i < top && i < r->nfn && hot[i]->max; i++)
 		json_array_append_new(hottest, FN(hot[i], ", s:I, s:I", "max_count", I(hot[i]->max), "sum_count", I(hot[i]->sum)));
 	for (int i = 0; i < r->nfn; i++)
-		if (!r->fn[i].executed)
+		if (!r->fn[i].max)
 			json_array_append_new(cold, r->fn[i].line ? FN(&r->fn[i], ", s:i", "line", (int)r->fn[i].line)
 								  : FN(&r->fn[i], "", NULL));
 	json_t *lines = !r->have_lines ? json_null()
@@ -188,13 +187,13 @@ static void print_text(const struct report *r, const struct totals *all, struct 
 	       100 * share((double)all->executed, (double)all->functions));
 
 	printf("\nhottest functions (largest counter):\n");
-	for (int i = 0; i < top && i < r->nfn && hot[i]->executed; i++)
+	for (int i = 0; i < top && i < r->nfn && hot[i]->max; i++)
 		printf("  %14llu  %s  (%s)\n", (unsigned long long)hot[i]->max, printable(hot[i]->name),
 		       printable(hot[i]->file));
 	if (list_cold) {
 		printf("\nnever executed:\n");
 		for (int i = 0; i < r->nfn; i++)
-			if (!r->fn[i].executed) {
+			if (!r->fn[i].max) {
 				printf("  %s  (%s", printable(r->fn[i].name), printable(r->fn[i].file));
 				printf(r->fn[i].line ? ":%u)\n" : ")\n", r->fn[i].line);
 			}
