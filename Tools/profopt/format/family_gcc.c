@@ -130,7 +130,7 @@ static unsigned char *matching_records(const unsigned char *d, size_t len, const
 			       f->cfg_checksum == word_at(d + pos + 16, swap);
 			const struct gcov_function *named = keep ? NULL : gcov_find_function(from, ident);
 			if (!keep)
-				buf_printf(dropped, "%s%s", (*ndropped)++ ? ", " : "", named && named->name ? named->name : "?");
+				buf_printf(dropped, "%s%s", (*ndropped)++ ? ", " : "", named && named->name ? printable(named->name) : "?");
 		} else if (!gcov_counter_tag(tag)) {
 			keep = 1;
 		}
