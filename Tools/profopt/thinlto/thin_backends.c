@@ -182,15 +182,12 @@ static int run_round(const struct thin_plan *p, struct thin_module *m, int n, in
 
 int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n)
 {
-	int nworkers = 0;
-	while (p->workers && p->workers[nworkers])
-		nworkers++;
 	if (make_dirs(p->job_dir, 0777) < 0)
 		fatal("cannot make %s: %s", p->job_dir, strerror(errno));
 	struct run_state s = {0};
 	progress_init(&s.progress, 30);
 	for (int i = 0; i < n; i++)
-		m[i].worker = nworkers ? p->workers[i % nworkers] : NULL;
+		m[i].worker = p->nworkers ? p->workers[i % p->nworkers] : NULL;
 	int failed = run_round(p, m, n, 1, &s);
 	return failed && !p->fallback ? failed : run_round(p, m, n, 0, &s);
 }

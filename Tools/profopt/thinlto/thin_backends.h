@@ -19,7 +19,8 @@ struct thin_module {
 
 struct thin_plan {
 	char **compile;         /* the compiler and its code generation flags, NULL-terminated */
-	const char *const *workers; /* worker commands, NULL-terminated (none: all here) */
+	const char *const *workers; /* worker commands */
+	int nworkers;           /* 0: all here */
 	const char *job_dir;    /* the jobs' tar files and logs */
 	int jobs;               /* at once */
 	int fallback;           /* a job a worker failed runs here */

@@ -83,23 +83,28 @@ static int is_option_with_value(const char *a)
 	return in_list(a, two, 0);
 }
 
+/* The index of the argument after link[i], an option's value passed over (-Xlinker -E is the
+ * linker's, not the preprocessor's). */
+static int next_arg(char **link, int i)
+{
+	return i + 1 + (is_option_with_value(link[i]) && link[i + 1]);
+}
+
 /* The value of -o, or NULL: a link with -flto=thin last among -flto options, and no -c, -S, -E. */
 static const char *thin_link_output(char **link)
 {
 	static const char *const no_link[] = {"-c", "-S", "-E", "-M", "-MM", NULL};
 	const char *out = NULL, *lto = NULL;
-	for (int i = 1; link[i]; i++) {
+	for (int i = 1; link[i]; i = next_arg(link, i)) {
 		const char *a = link[i];
 		if (in_list(a, no_link, 0) || a[0] == '@')
 			return NULL;
 		if (starts_with(a, "-flto") || !strcmp(a, "-fno-lto"))
 			lto = a;
 		if (!strcmp(a, "-o") && link[i + 1])
-			out = link[++i];
+			out = link[i + 1];
 		else if (starts_with(a, "-o") && a[2])
 			out = a + 2;
-		else if (is_option_with_value(a) && link[i + 1])
-			i++; /* -Xlinker -E is the linker's, not the preprocessor's */
 	}
 	return lto && !strcmp(lto, "-flto=thin") ? out : NULL;
 }
@@ -142,10 +147,9 @@ static int plugin_llvm_options(const char *wl, char **argv, int k)
 		after_mllvm = !strcmp(p, "-mllvm") || !strcmp(p, "--mllvm");
 		if (x) {
 			argv[k++] = "-mllvm";
-			argv[k++] = xstrdup(x);
+			argv[k++] = (char *)x;
 		}
 	}
-	free(copy);
 	return k;
 }
 
@@ -161,11 +165,9 @@ static char **backend_compile(char **link, const char *compiler)
 	argv[k++] = (char *)(compiler ? compiler : link[first ? first - 1 : 0]);
 	argv[k++] = (char *)lto_level(link);
 	for (int i = first; i < n; i++) {
-		if (is_option_with_value(link[i])) {
+		if (is_option_with_value(link[i]))
 			i++;
-			continue;
-		}
-		if (backend_flag(link[i]))
+		else if (backend_flag(link[i]))
 			argv[k++] = link[i];
 		else if (starts_with(link[i], "-Wl,"))
 			k = plugin_llvm_options(link[i], argv, k);
@@ -207,12 +209,9 @@ static char **unpack_archive(const char *llvm_ar, const char *a, const char *dir
 		members[n++] = xasprintf("%s/%s", into, name);
 		members[n] = NULL;
 	}
-	strmap_free(&seen, NULL);
-	free(names);
 	char *x_argv[] = {(char *)llvm_ar, "x", opt, (char *)a, NULL};
 	if (!bad && n)
-		free(run_tool(x_argv, "unpacking an archive"));
-	free(into), free(opt);
+		run_tool(x_argv, "unpacking an archive");
 	return bad || !n ? NULL : members;
 }
 
@@ -226,12 +225,12 @@ static void make_archive(const char *llvm_ar, const char *path, char **files)
 	argv[0] = (char *)llvm_ar, argv[1] = "rcsT", argv[2] = (char *)path;
 	memcpy(argv + 3, files, n * sizeof *argv);
 	unlink(path);
-	free(run_tool(argv, "writing an archive"));
-	free(argv);
+	run_tool(argv, "writing an archive");
 }
 
 struct link_state {
 	char **link;    /* the command, with archives replaced as they are unpacked */
+	int n;          /* its words */
 	const char *dir, *out, *llvm_ar;
 	char *prefix; /* index_prefix() */
 	struct unpacked *archives;
@@ -246,11 +245,7 @@ struct link_state {
 static int unpack_archives(struct link_state *s)
 {
 	int cap = 0;
-	for (int i = 1; s->link[i]; i++) {
-		if (is_option_with_value(s->link[i])) {
-			i++;
-			continue;
-		}
+	for (int i = 1; s->link[i]; i = next_arg(s->link, i)) {
 		if (s->link[i][0] != '-' && file_starts_with(s->link[i], "!<thin>\n", 8))
 			return -1; /* its members are named from its directory: their index files could land anywhere */
 		if (s->link[i][0] == '-' || !ends_with(s->link[i], ".a") || !file_starts_with(s->link[i], "!<arch>\n", 8))
@@ -273,9 +268,7 @@ static int escapes(const char *dir, const char *path)
 	char *d = xstrdup(dir), *p = xstrdup(path);
 	normalize_path(d), normalize_path(p);
 	size_t n = strlen(d);
-	int out = strncmp(p, d, n) || p[n] != '/';
-	free(d), free(p);
-	return out;
+	return strncmp(p, d, n) || p[n] != '/';
 }
 
 /* How far a name climbs above here, read as text: "../../a.o" 2, "x/../a.o" 0, "/a.o" 0. */
@@ -286,7 +279,6 @@ static int climbs(const char *name)
 	int n = 0;
 	for (const char *c = p; p[0] != '/' && starts_with(c, "..") && (c[2] == '/' || !c[2]); c += c[2] ? 3 : 2)
 		n++;
-	free(p);
 	return n;
 }
 
@@ -296,12 +288,9 @@ static int climbs(const char *name)
 static char *index_prefix(const struct link_state *s)
 {
 	int up = 0;
-	for (int i = 1; s->link[i]; i++) {
-		if (is_option_with_value(s->link[i]) && s->link[i + 1])
-			i++;
-		else if (s->link[i][0] != '-' && climbs(s->link[i]) > up)
+	for (int i = 1; s->link[i]; i = next_arg(s->link, i))
+		if (s->link[i][0] != '-' && climbs(s->link[i]) > up)
 			up = climbs(s->link[i]);
-	}
 	struct buf b = {0};
 	buf_puts(&b, s->dir);
 	for (int k = 0; k < up; k++)
@@ -321,35 +310,27 @@ static int index_link(struct link_state *s, const char *list)
 	char *c = xasprintf(lld ? "-Wl,--thinlto-prefix-replace=;%s/" : "-Wl,-plugin-opt,thinlto-prefix-replace=;%s/",
 			    s->prefix);
 	const char *more[] = {a, lld ? "-Wl,--thinlto-emit-imports-files" : "-Wl,-plugin-opt,thinlto-emit-imports-files", c};
-	int n = 0;
-	while (s->link[n])
-		n++;
-	char **argv = xcalloc(n + 4, sizeof *argv);
-	memcpy(argv, s->link, n * sizeof *argv);
-	memcpy(argv + n, more, sizeof more);
+	char **argv = xcalloc(s->n + 4, sizeof *argv);
+	memcpy(argv, s->link, s->n * sizeof *argv);
+	memcpy(argv + s->n, more, sizeof more);
 	int rc = run_here(argv);
 	struct stat st;
 	if (stat(s->out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
 		unlink(s->out); /* the index-only link leaves an empty output */
-	free(argv), free(a), free(c);
 	return rc;
 }
 
 /* PREFIX/PATH.imports: the modules PATH's index imports from, NULL-terminated. */
 static char **read_imports(const char *prefix, const char *path)
 {
-	char err[600], *file = xasprintf("%s/%s.imports", prefix, path), **v = NULL;
+	char err[600], **v = NULL;
 	struct lines l;
-	if (lines_read(&l, file, LINES_NAMES, 4096, err, sizeof err) < 0)
+	if (lines_read(&l, xasprintf("%s/%s.imports", prefix, path), LINES_NAMES, 4096, err, sizeof err) < 0)
 		fatal("%s", err);
 	int n = 0, cap = 0;
-	for (char *line; (line = lines_next(&l));) {
-		v = grow_array(v, n + 2, &cap, sizeof *v, 8);
-		v[n++] = xstrdup(line);
-	}
-	v = grow_array(v, n + 1, &cap, sizeof *v, 8);
-	v[n] = NULL;
-	lines_free(&l), free(file);
+	do /* the lines, cut in place in the text l keeps */
+		v = grow_array(v, n, &cap, sizeof *v, 8);
+	while ((v[n++] = lines_next(&l)) != NULL);
 	return v;
 }
 
@@ -369,7 +350,7 @@ static void load_modules(struct link_state *s, const char *list)
 		s->mods = grow_array(s->mods, s->nmods, &cap, sizeof *s->mods, 64);
 		struct thin_module *m = &s->mods[s->nmods];
 		memset(m, 0, sizeof *m);
-		m->path = xstrdup(line + dlen + 1);
+		m->path = line + dlen + 1; /* in the text l keeps */
 		m->index = xasprintf("%s/%s.thinlto.bc", s->prefix, m->path);
 		m->native = xasprintf("%s/native/%d.o", s->dir, s->nmods);
 		m->imports = read_imports(s->prefix, m->path);
@@ -377,7 +358,6 @@ static void load_modules(struct link_state *s, const char *list)
 			fatal("%s is not LLVM bitcode, yet the link listed it", printable(m->path));
 		s->nmods++;
 	}
-	lines_free(&l);
 	for (int i = 0; i < s->nmods; i++)
 		*strmap_slot(&s->by_path, s->mods[i].path, 1) = &s->mods[i];
 }
@@ -386,9 +366,7 @@ static void load_modules(struct link_state *s, const char *list)
  * the index listed is found nowhere in the command. */
 static char **native_link(struct link_state *s, const char **why)
 {
-	int n = 0, placed = 0;
-	while (s->link[n])
-		n++;
+	int n = s->n, placed = 0;
 	char **argv = xcalloc(n + 1, sizeof *argv);
 	memcpy(argv, s->link, n * sizeof *argv);
 	for (int i = 1; i < n; i++) {
@@ -412,7 +390,6 @@ static char **native_link(struct link_state *s, const char **why)
 		if (files)
 			make_archive(s->llvm_ar, native, files);
 		argv[s->archives[k].arg] = files ? native : NULL; /* NULL: the link took nothing from it */
-		free(files);
 	}
 	int k = 0;
 	for (int i = 0; i < n; i++)
@@ -432,7 +409,6 @@ static void write_times(const struct link_state *s)
 			   s->mods[i].worker ? s->mods[i].worker : s->mods[i].failed ? "failed" : "here", s->mods[i].seconds);
 	char *path = xasprintf("%s/times.tsv", s->dir);
 	output_write(path, b.data, b.len);
-	free(path), buf_free(&b);
 }
 
 /* TEXT and a newline appended to PATH in one write: the links of one build append at once. */
@@ -443,7 +419,6 @@ static void append_line(const char *path, const char *text)
 	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line))
 		fatal("cannot write %s: %s", printable(path), fd < 0 ? err : strerror(errno));
 	close(fd);
-	free(line);
 }
 
 static void say(const char *summary_file, const char *line)
@@ -462,7 +437,6 @@ static void record_link(const char *dir, const char *out, int remote, int total,
 	if (make_dirs(dir, 0777) < 0)
 		fatal("cannot make %s: %s", printable(dir), strerror(errno));
 	append_line(path, line);
-	free(path), free(line);
 }
 
 /* --stage-line: DIR/links.tsv summed up in one line. */
@@ -501,7 +475,6 @@ static int stage_line(const char *dir, const char *stage)
 	if (whole)
 		printf("; %lld link%s in one process (%s)", whole, whole == 1 ? "" : "s", why_whole.data);
 	printf("\n");
-	lines_free(&l), buf_free(&why), buf_free(&why_whole), free(path);
 	return 0;
 }
 
@@ -516,8 +489,8 @@ static const char **worker_list(const struct option_list *given, int *n)
 		for (char *c = strtok_r(copy, ";", &save); c; c = strtok_r(NULL, ";", &save)) {
 			if (strspn(c, " \t") == strlen(c))
 				continue;
-			w = grow_array(w, *n + 2, &cap, sizeof *w, 4);
-			w[(*n)++] = c, w[*n] = NULL;
+			w = grow_array(w, *n, &cap, sizeof *w, 4);
+			w[(*n)++] = c;
 		}
 	}
 	return w;
@@ -561,10 +534,7 @@ static char *link_dir(const char *base, const char *out)
 		buf_printf(&rel, "%s%s", rel.len ? "" : ".", base + dir);
 		base = rel.data;
 	}
-	free(cwd);
-	char *name = link_name(out), *dir = xasprintf("%s/%s", base, name);
-	free(name);
-	return dir;
+	return xasprintf("%s/%s", base, link_name(out));
 }
 
 /* "thin-link (OUTPUT): N of M backends on the workers, K here (why)", each backend counted where
@@ -589,7 +559,6 @@ static void backends_summary(const struct link_state *s, const struct thin_link_
 		buf_printf(summary, " (%s)", why.data);
 	if (!failed)
 		record_link(o->dir, printable(s->out), remote, s->nmods, why.len ? why.data : "");
-	buf_free(&why);
 }
 
 /* The link as it is; SHORT is why, in DIR/links.tsv. */
@@ -622,7 +591,7 @@ int cmd_thin_link(int argc, char **argv)
 		one_process(&o, out, link, "below -O2 the linker plugin's pipeline is not the one a backend compile runs",
 			    "below -O2");
 	char **compile = backend_compile(link, o.compiler);
-	struct link_state s = {.link = link, .out = out, .dir = link_dir(o.dir, out)};
+	struct link_state s = {.link = link, .n = argc - first, .out = out, .dir = link_dir(o.dir, out)};
 	char *compiler_path = find_program(compile[0]), *real = compiler_path ? resolve_path(compiler_path) : NULL;
 	char *slash = real ? strrchr(real, '/') : NULL;
 	s.llvm_ar = o.llvm_ar ? o.llvm_ar : slash ? xasprintf("%.*s/llvm-ar", (int)(slash - real), real) : "llvm-ar";
@@ -645,9 +614,9 @@ int cmd_thin_link(int argc, char **argv)
 	double t1 = now();
 	int nworkers;
 	const char **workers = worker_list(&o.workers, &nworkers);
-	struct thin_plan plan = {.compile = compile, .workers = workers, .job_dir = xasprintf("%s/jobs", s.dir),
-				 .jobs = o.jobs ? (int)o.jobs : nworkers ? 2 * nworkers : (int)sysconf(_SC_NPROCESSORS_ONLN),
-				 .fallback = !o.no_fallback, .timeout = o.timeout};
+	struct thin_plan plan = {.compile = compile, .workers = workers, .nworkers = nworkers,
+				 .job_dir = xasprintf("%s/jobs", s.dir), .fallback = !o.no_fallback, .timeout = o.timeout,
+				 .jobs = o.jobs ? (int)o.jobs : nworkers ? 2 * nworkers : (int)sysconf(_SC_NPROCESSORS_ONLN)};
 	int failed = thin_backends_run(&plan, s.mods, s.nmods);
 	struct buf summary = {0};
 	backends_summary(&s, &o, &summary);
