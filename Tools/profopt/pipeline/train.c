@@ -57,7 +57,6 @@ static char *substitute(const char *template, const char *name, int command)
 		buf_add(&b, brace ? q : p, brace ? strlen(q) : 1);
 		p += brace;
 	}
-	free(q);
 	return b.data;
 }
 
@@ -95,15 +94,10 @@ static char **task_env(const struct train_opts *o, const struct source *src, con
 		option_list_add(&t, o->src[0].env.v[i]);
 	for (int i = 0; src != &o->src[0] && i < src->env.n; i++)
 		option_list_add(&t, src->env.v[i]);
-	int own = t.n; /* from here on, the family's entries: malloc'd */
 	if (o->raw_dir)
 		o->fam->train_env(&t, o->raw_dir, src->name, o->pattern);
-	for (int i = 0; i < t.n; i++) { /* the list, NULL-terminated, becomes the environment */
-		char *v = substitute(t.v[i], file, 0);
-		if (i >= own)
-			free((char *)t.v[i]);
-		t.v[i] = v;
-	}
+	for (int i = 0; i < t.n; i++) /* the list, NULL-terminated, becomes the environment */
+		t.v[i] = substitute(t.v[i], file, 0);
 	return (char **)t.v;
 }
 
@@ -124,38 +118,14 @@ static void add_job(struct pool *pool, int *cap, const struct source *src, const
 		j->env = task_env(o, src, file);
 		pool->njobs++;
 	}
-	free(file);
 }
 
 /* A task list's bounds: a line is a command, a name is a file name and a line of the summary. */
 #define TASK_LINE_MAX 65536
 #define TASK_NAME_MAX 255
 
-/* One line of a task list: NAME<TAB>COMMAND, COMMAND, or (--each) NAME. */
-static void add_task_line(struct pool *pool, int *cap, const struct train_opts *o, const struct source *src, char *line,
-			  int lineno)
-{
-	char *tab = strchr(line, '\t');
-	size_t name_len = src->each ? strlen(line) : tab ? (size_t)(tab - line) : 0;
-	if (name_len > TASK_NAME_MAX)
-		fatal("%s:%d: a task name of %zu bytes, more than the limit of %d", printable(src->tasks_file), lineno,
-		      name_len, TASK_NAME_MAX);
-	if (src->each) {
-		if (*line == '-' && name_starts_a_word(src->each))
-			fatal("task '%s' in %s starts with '-': in --each='%s' the command would read it as "
-			      "an option (rename it, or put a path before {} in the template)",
-			      printable(line), printable(src->tasks_file), printable(src->each));
-		char *cmd = substitute(src->each, line, 1);
-		add_job(pool, cap, src, line, cmd, o);
-		free(cmd);
-	} else {
-		if (tab)
-			*tab = '\0';
-		add_job(pool, cap, src, line, tab ? tab + 1 : line, o);
-	}
-}
-
-/* Every line is checked before one is used: a NUL byte would otherwise end the list early. */
+/* Every line is checked before one is used: a NUL byte would otherwise end the list early.  A
+ * line: NAME<TAB>COMMAND, COMMAND, or (--each) NAME. */
 static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o, const struct source *src)
 {
 	struct lines l;
@@ -168,10 +138,21 @@ static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o, 
 		size_t n = strlen(line);
 		while (n > 0 && line[n - 1] == ' ')
 			line[--n] = '\0';
-		if (*line && *line != '#')
-			add_task_line(pool, cap, o, src, line, l.lineno);
+		if (!*line || *line == '#')
+			continue;
+		char *tab = strchr(line, '\t');
+		size_t name_len = src->each ? n : tab ? (size_t)(tab - line) : 0;
+		if (name_len > TASK_NAME_MAX)
+			fatal("%s:%d: a task name of %zu bytes, more than the limit of %d", printable(src->tasks_file),
+			      l.lineno, name_len, TASK_NAME_MAX);
+		if (src->each && *line == '-' && name_starts_a_word(src->each))
+			fatal("task '%s' in %s starts with '-': in --each='%s' the command would read it as "
+			      "an option (rename it, or put a path before {} in the template)",
+			      printable(line), printable(src->tasks_file), printable(src->each));
+		if (tab && !src->each)
+			*tab = '\0';
+		add_job(pool, cap, src, line, src->each ? substitute(src->each, line, 1) : tab ? tab + 1 : line, o);
 	}
-	lines_free(&l);
 }
 
 /* A log line in which the profiling runtime says it could not write the task's profile
@@ -320,14 +301,12 @@ static void print_outcome(const struct pool *pool, const char *log_dir, double s
 		if (n)
 			fprintf(stderr, "%d of %d training tasks %s: %s; %s; logs: %s/\n", n, pool->njobs, kinds[k].words, names,
 				kinds[k].counts, printable(log_dir));
-		free(names);
 	}
 	int n;
 	char *names = names_where(pool, &(struct pick){.killed = 1}, &n);
 	if (n)
 		fprintf(stderr, "processes of %d task%s (%s) still ran %.0f s after SIGTERM and were killed (SIGKILL): "
 				"their counts are lost\n", n, n == 1 ? "" : "s", names, POOL_KILL_GRACE);
-	free(names);
 }
 
 static void write_results(const struct pool *pool, const char *path, double seconds, const char *status)
@@ -374,7 +353,7 @@ static int report_new_failures(const struct pool *pool, const struct train_opts 
 	char *old_names = names_where(pool, &(struct pick){.result = ANY_FAILURE, .excused = 1, .before = &o->failed_before},
 				      &excused);
 	char *new_names = names_where(pool, &(struct pick){.result = ANY_FAILURE, .before = &o->failed_before}, &new);
-	free(names_where(pool, &(struct pick){.result = RESULT_FAILED, .before = &o->failed_before}, &new_failed));
+	names_where(pool, &(struct pick){.result = RESULT_FAILED, .before = &o->failed_before}, &new_failed);
 	if (excused)
 		fprintf(stderr, "%d of the tasks that did not pass did not pass in the earlier run either "
 				"(--failed-before; a crash, timeout or failed start only by the same there): excused, "
@@ -409,7 +388,6 @@ static void load_earlier_results(struct option_list *list, const char *opt, cons
 		if (strcmp(result, "passed") != 0)
 			option_list_add(list, xasprintf("%s\t%s", result, name));
 	}
-	json_decref(doc);
 }
 
 #define MAX_WEIGHT 1000
@@ -560,7 +538,6 @@ static void load_sources(struct pool *pool, const struct train_opts *o)
 		char *dir = src->name ? xasprintf("%s/%s", o->log_dir, src->name) : xstrdup(o->log_dir);
 		if (make_dirs(dir, 0755) < 0)
 			fatal("cannot create log directory %s: %s", dir, strerror(errno));
-		free(dir);
 		if (src->tasks_file)
 			load_tasks(pool, &cap, o, src);
 		for (int i = 0; i < src->cmds.n; i++)
