@@ -41,7 +41,7 @@ static const char *const reasons[NREASONS][2] = {
 struct unit {
 	char *path;
 	int flags;              /* PROFILE_FLAG_* of its compile command; -1 unknown */
-	char *how;              /* where the command was read */
+	const char *how;        /* where the command was read */
 	int instrumented;       /* the object holds profile-generate symbols */
 	struct unit_evidence ev; /* what the profile says of it */
 	int as_trained;         /* its source as at training (fingerprint): 1, 0 changed, -1 unknown,
@@ -103,8 +103,7 @@ static void read_switches(void *ctx, const char *text, size_t len, char *const *
 		int f = profile_flags(text);
 		if (f >= 0) {
 			u->flags = u->flags < 0 ? f : (u->flags | f);
-			free(u->how);
-			u->how = xstrdup("the switches recorded in the object");
+			u->how = "the switches recorded in the object";
 		}
 	}
 	free(out);
@@ -126,7 +125,7 @@ static const char *default_nm(const struct verify *v)
 	return nm && access(nm, X_OK) == 0 ? nm : "nm";
 }
 
-/* A tool's runs over the objects (st: the first failed run's status, why its output, freed):
+/* A tool's runs over the objects (st: the first failed run's status, why its output):
  * one that could not start is fatal; a failure worth telling is a warning with its first line. */
 static void tool_result(const char *tool, int st, int failed, char *why)
 {
@@ -135,7 +134,6 @@ static void tool_result(const char *tool, int st, int failed, char *why)
 		fatal("cannot run %s: %s", tool, w);
 	if (failed)
 		warn("%s failed on some objects (%.*s)", tool, (int)strcspn(w, "\n"), w);
-	free(why);
 }
 
 /* The objects' symbols (nm), and the switches recorded in those whose command is unknown
@@ -355,56 +353,6 @@ static void write_stamp(const struct verify *v, const int *count, const int *ok,
 	stamp_end(j, v->o.stamp);
 }
 
-static int verify_run(struct verify *v)
-{
-	double start = now();
-	const char *dir = v->o.dir, *logpath = v->o.log;
-	char *absdir = realpath(dir, NULL);
-	if (!absdir)
-		fatal("cannot enter %s: %s", dir, strerror(errno));
-	struct build_log log = {0};
-	if (logpath && build_log_read(&log, logpath, absdir) < 0)
-		fatal("cannot read build log %s: %s", logpath, strerror(errno));
-	if (logpath)
-		build_log_print(&log, stdout, v->o.list ? -1 : 5);
-	if (log.unattributed)
-		printf("verify: %d stale or missing-profile diagnostic%s name no file: not tied to an object (a "
-		       "parallel build interleaves them); the objects' own evidence decides\n",
-		       log.unattributed, log.unattributed == 1 ? "" : "s");
-	/* the tool runs in DIR; messages keep the user's name of the file */
-	char *cwd = getcwd(NULL, 0), *profdata = NULL;
-	if (v->o.profdata)
-		profdata = v->o.profdata[0] == '/' || !cwd ? xstrdup(v->o.profdata) : xasprintf("%s/%s", cwd, v->o.profdata);
-	if (chdir(absdir) < 0)
-		fatal("cannot enter %s: %s", dir, strerror(errno));
-	struct file_list objs = {0};
-	find_files_here(&objs, dir, ".o", v->o.skip.v, NULL);
-	file_list_sort(&objs);
-	if (objs.n == 0)
-		fatal("no object files under %s: was the profile-use build run?", dir);
-	v->ev = (struct evidence){v->o.tool, profdata, v->o.profdata, dir, v->o.skip.v, {0}, 0, -1};
-	v->fam->evidence_load(&v->ev);
-	for (int i = 0; i < log.n; i++)
-		if (log.m[i].kind == LOG_CORRUPTED)
-			fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "
-			      "profile-opt)", logpath, log.m[i].line, log.m[i].text);
-	gather(v, &objs, logpath ? &log : NULL);
-	int count[NREASONS] = {0};
-	for (int i = 0; i < v->n; i++)
-		count[v->u[i].reason = judge(v, &v->u[i])]++;
-	report(v, count, logpath);
-	int *ok = xcalloc((size_t)v->o.require.n + 1, sizeof *ok);
-	int missing = check_required(v, ok, logpath);
-	if (missing)
-		fatal("%d required unit(s) were built without profile data: the build is not profile-optimized "
-		      "where it matters (reasons above)", missing);
-	if (count[USED] == 0)
-		fatal("no unit used profile data%s", v->o.list ? "" : " (--list says why for each)");
-	if (v->o.stamp)
-		write_stamp(v, count, ok, seconds_since(v->o.since, now() - start));
-	return 0; /* the memory is left to the exit */
-}
-
 #define O struct verify_options
 static const struct option_spec verify_options[] = {
 	OPT_FAMILY(O, family),
@@ -463,5 +411,50 @@ int cmd_verify(int argc, char **argv)
 		fp.root = resolve_path(fp.root); /* verify works from the object directory */
 		v.fp = &fp;
 	}
-	return verify_run(&v);
+	double start = now();
+	const char *dir = v.o.dir, *logpath = v.o.log;
+	char *absdir = realpath(dir, NULL);
+	if (!absdir)
+		fatal("cannot enter %s: %s", dir, strerror(errno));
+	struct build_log log = {0};
+	if (logpath && build_log_read(&log, logpath, absdir) < 0)
+		fatal("cannot read build log %s: %s", logpath, strerror(errno));
+	if (logpath)
+		build_log_print(&log, stdout, v.o.list ? -1 : 5);
+	if (log.unattributed)
+		printf("verify: %d stale or missing-profile diagnostic%s name no file: not tied to an object (a "
+		       "parallel build interleaves them); the objects' own evidence decides\n",
+		       log.unattributed, log.unattributed == 1 ? "" : "s");
+	/* the tool runs in DIR; messages keep the user's name of the file */
+	char *cwd = getcwd(NULL, 0), *profdata = NULL;
+	if (v.o.profdata)
+		profdata = v.o.profdata[0] == '/' || !cwd ? xstrdup(v.o.profdata) : xasprintf("%s/%s", cwd, v.o.profdata);
+	if (chdir(absdir) < 0)
+		fatal("cannot enter %s: %s", dir, strerror(errno));
+	struct file_list objs = {0};
+	find_files_here(&objs, dir, ".o", v.o.skip.v, NULL);
+	file_list_sort(&objs);
+	if (objs.n == 0)
+		fatal("no object files under %s: was the profile-use build run?", dir);
+	v.ev = (struct evidence){v.o.tool, profdata, v.o.profdata, dir, v.o.skip.v, {0}, 0, -1};
+	v.fam->evidence_load(&v.ev);
+	for (int i = 0; i < log.n; i++)
+		if (log.m[i].kind == LOG_CORRUPTED)
+			fatal("the compiler found a profile damaged (%s:%d: %.300s): retrain (make profile-removal "
+			      "profile-opt)", logpath, log.m[i].line, log.m[i].text);
+	gather(&v, &objs, logpath ? &log : NULL);
+	int count[NREASONS] = {0};
+	for (int i = 0; i < v.n; i++)
+		count[v.u[i].reason = judge(&v, &v.u[i])]++;
+	report(&v, count, logpath);
+	int *ok = xcalloc((size_t)v.o.require.n + 1, sizeof *ok);
+	int missing = check_required(&v, ok, logpath);
+	if (missing)
+		fatal("%d required unit(s) were built without profile data: the build is not profile-optimized "
+		      "where it matters (reasons above)", missing);
+	if (count[USED] == 0)
+		fatal("no unit used profile data%s", v.o.list ? "" : " (--list says why for each)");
+	if (v.o.stamp)
+		write_stamp(&v, count, ok, seconds_since(v.o.since, now() - start));
+	return 0; /* the memory is left to the exit */
 }
