@@ -139,14 +139,12 @@ static void objdump_lines(struct scan *s, const char *option, const char *file, 
 			said = xstrdup(line);
 	}
 	fclose(in);
-	free(line);
 	int st;
 	while (waitpid(p.pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (!proc_exit_ok(st))
 		fatal("%s %s %s failed%s%s", printable(objdump), option, printable(file), said ? ": " : "",
 		      said ? printable(said) : "");
-	free(said);
 }
 
 /* The eval loop's functions in file (its symbol table), then their indirect jumps. */

@@ -96,9 +96,7 @@ static int held_by_us(const char *file)
 {
 	char *real = realpath(file, NULL);
 	const char *held = getenv("PROFOPT_LOCK_HELD");
-	int ours = real && held && !strcmp(real, held);
-	free(real);
-	return ours;
+	return real && held && !strcmp(real, held);
 }
 
 /* --free: nobody holds the lock, or this process runs under its holder. */

@@ -47,9 +47,7 @@ static int under_dir(const char *path, const char *dir)
 	char *p = resolve_path(path), *d = resolve_path(dir);
 	normalize_path(p), normalize_path(d);
 	size_t n = strlen(d);
-	int in = !strncmp(p, d, n) && (p[n] == '/' || p[n] == '\0' || !strcmp(d, "/"));
-	free(p), free(d);
-	return in;
+	return !strncmp(p, d, n) && (p[n] == '/' || p[n] == '\0' || !strcmp(d, "/"));
 }
 
 static void parse_merge_opts(struct merge_opts *o, int argc, char **argv)
@@ -92,6 +90,5 @@ int cmd_merge(int argc, char **argv)
 						    (json_int_t)o.job.output_bytes));
 		stamp_end(j, o.stamp);
 	}
-	file_list_free(&o.job.files);
 	return 0;
 }

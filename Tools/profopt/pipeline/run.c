@@ -89,7 +89,6 @@ static void print_tail(const char *path, int lines)
 			bytes > LOG_LINE_MAX ? " [... the rest of a long line cut]" : "");
 	}
 	fprintf(stderr, "----\n");
-	free(text);
 }
 
 /* libtool sends its second compile's output to /dev/null, so when that one fails the log says
@@ -143,7 +142,6 @@ static void show_hidden_compile(const char *log, const char *cwd)
 {
 	struct hidden h = {0};
 	lines_scan(log, LOG_LINE_MAX, on_line, &h);
-	make_dirs_free(&h.dirs);
 	if (!h.cmd)
 		return;
 	const char *dir = h.dir ? h.dir : cwd;

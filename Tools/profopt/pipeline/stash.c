@@ -48,7 +48,6 @@ static void restore(const char *dir, const char *archive, const char *suffix, co
 			fatal("cannot remove the link %s: %s", links.paths[i], strerror(errno));
 		warn("removed the link %s: a profile file is never a link", printable(links.paths[i]));
 	}
-	file_list_free(&links);
 	int n = tar_extract_profiles(archive, dir, suffix, TAR_REPLACE);
 	fprintf(stderr, "stash: restored %d profile files from %s into %s\n", n, printable(archive), printable(dir));
 }

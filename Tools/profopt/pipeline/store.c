@@ -48,8 +48,6 @@ static void place(const char *path, const char *data, size_t len)
 		fatal("cannot create %s: %s", printable(dir), strerror(errno));
 	if (!have || have_len != len || memcmp(have, data, len) != 0)
 		output_write(path, data, len);
-	free(have);
-	free(dir);
 }
 
 /* Earlier profiles named by their content in dir, but name, are removed. */

@@ -50,7 +50,6 @@ static json_t *load_stamp(const char *path, enum state *state, char *why, size_t
 		return NULL;
 	}
 	json_t *rec = stamp_parse(data, len, path, why, n);
-	free(data);
 	*state = !rec ? DAMAGED : strcmp(json_string_value(json_object_get(rec, "status")), "ok") ? FAILED : DONE;
 	return rec;
 }
@@ -104,7 +103,6 @@ static void missing_reason(const char *path, const char *name, char *why, size_t
 		}
 		globfree(&g);
 	}
-	free(pattern);
 }
 
 static char *stage_name(const char *path)
