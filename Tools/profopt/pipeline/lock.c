@@ -57,9 +57,8 @@ static void forward(int sig, siginfo_t *info, void *ctx)
 }
 
 /* flock on fd failed (errno): another error is fatal; the holder is named from its record
- * ("pid 123 (make profile-opt, since 2026-01-01T10:00:00Z)"), with why this run must wait.
- * Returns 1, the exit status. */
-static int refuse(int fd, const char *file, const char *who, const char *why)
+ * ("pid 123 (make profile-opt, since 2026-01-01T10:00:00Z)"), with why this run must wait. */
+_Noreturn static void refuse(int fd, const char *file, const char *who, const char *why)
 {
 	if (errno != EWOULDBLOCK)
 		fatal("cannot lock %s: %s", printable(file), strerror(errno));
@@ -71,9 +70,7 @@ static int refuse(int fd, const char *file, const char *who, const char *why)
 		snprintf(holder, sizeof holder, "pid %ld (%s, since %s)", pid, *what ? what : "?", *since ? since : "?");
 	else
 		snprintf(holder, sizeof holder, "a process that has not written its pid yet");
-	fprintf(stderr, "%s: error: %s holds the lock %s: %s; %s: wait for it to end, or stop it\n", progname, who,
-		printable(file), holder, why);
-	return 1;
+	fatal("%s holds the lock %s: %s; %s: wait for it to end, or stop it", who, printable(file), holder, why);
 }
 
 /* The lock file opened with flags (never through a link, never blocking on a FIFO) and
@@ -105,7 +102,7 @@ static int lock_free(const char *file)
 	int ours = held_by_us(file), fd = open_lock_file(file, O_RDONLY);
 	if (fd < 0 || ours || flock(fd, LOCK_SH | LOCK_NB) == 0)
 		return 0; /* no lock file (nobody holds it), ours, or free */
-	return refuse(fd, file, "a run", "this would change the build directory under it");
+	refuse(fd, file, "a run", "this would change the build directory under it");
 }
 
 static int run_locked(char **argv)
@@ -148,7 +145,7 @@ int cmd_lock(int argc, char **argv)
 		fatal("the lock file: %s", err);
 	int fd = open_lock_file(file, O_RDWR | O_CREAT);
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0)
-		return refuse(fd, file, "another run", "one run at a time per build directory");
+		refuse(fd, file, "another run", "one run at a time per build directory");
 	char since[32];
 	time_t t = time(NULL);
 	strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));

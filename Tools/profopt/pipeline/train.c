@@ -666,19 +666,14 @@ int cmd_train(int argc, char **argv)
 		write_results(&pool, o.results, seconds, enough ? "ok" : "failed");
 	if (crashed_now || failed_now)
 		return 1;
-	if (none_passed) {
-		fprintf(stderr, "%s: error: none of %d training tasks passed (the first: %s): the program does not work "
-				"as trained, and a profile of its failures is one of start-up and error paths, so the build "
-				"stops here\n", progname, pool.njobs, pool.jobs[0].name);
-		return 1;
-	}
-	if (!enough) {
-		fprintf(stderr, "%s: error: only %d of %d training tasks ran to the end (%.0f%%), below the required "
-				"%.0f%%: the profile would not represent the workload, so the build stops here (see "
-				"--min-ran)\n",
-			progname, ran, pool.njobs, 100.0 * ran / pool.njobs, 100 * o.min_ran);
-		return 1;
-	}
+	if (none_passed)
+		fatal("none of %d training tasks passed (the first: %s): the program does not work as trained, and a "
+		      "profile of its failures is one of start-up and error paths, so the build stops here",
+		      pool.njobs, pool.jobs[0].name);
+	if (!enough)
+		fatal("only %d of %d training tasks ran to the end (%.0f%%), below the required %.0f%%: the profile would "
+		      "not represent the workload, so the build stops here (see --min-ran)",
+		      ran, pool.njobs, 100.0 * ran / pool.njobs, 100 * o.min_ran);
 	if (dest)
 		rundir_replace(o.raw_dir, dest);
 	if (o.stamp)
