@@ -59,14 +59,12 @@ static struct proc *proc_of(struct reader *r, const char *line, size_t plen)
 	return *slot;
 }
 
-static void set_why(struct proc *p, const char *why, size_t len)
+/* why (malloc'd) as the reason the process gives. */
+static void set_why(struct proc *p, char *why)
 {
 	free(p->why);
-	p->why = xasprintf("%.*s", (int)len, why);
+	p->why = why;
 }
-
-/* A reason in words of its own (a string literal or array). */
-#define SET_WHY(p, text) set_why(p, text, sizeof text - 1)
 
 /* The length of "TOOL[DIGITS] " at the start of line, or 0. */
 static size_t prefix_length(const char *line, const char *tool)
@@ -96,14 +94,14 @@ static void distcc_line(struct proc *p, const char *m)
 			if (e[0] == ')' && e[1] == ' ')
 				s = e + 2;
 		}
-		set_why(p, s, strlen(s));
+		set_why(p, xstrdup(s));
 	}
 	if (ends_with(m, "no visible input file"))
-		SET_WHY(p, "no source distcc sends (an assembler .S file, say)");
+		set_why(p, xstrdup("no source distcc sends (an assembler .S file, say)"));
 	if ((w = strstr(m, "failed to distribute")) && strstr(w, "running locally instead") && !p->why)
-		SET_WHY(p, "no worker took it (failed to distribute)");
+		set_why(p, xstrdup("no worker took it (failed to distribute)"));
 	if (strstr(m, "retrying locally"))
-		SET_WHY(p, "it failed on the worker and ran again here");
+		set_why(p, xstrdup("it failed on the worker and ran again here"));
 	size_t len = strlen(m), tail = strlen(" completed ok");
 	if (starts_with(m, "compile ") && ends_with(m, " completed ok") && len > tail) {
 		const char *end = m + len - tail, *host = end;
@@ -130,17 +128,15 @@ static void icecc_line(struct proc *p, const char *line)
 		p->remote = 1;
 	if (ends_with(m, "building locally") && !p->why) {
 		size_t n = strlen(m), t = strlen(" building locally");
-		set_why(p, m, n > t && (m[n - t - 1] == ';' || m[n - t - 1] == ',') ? n - t - 1 : n);
+		int cut = n > t && (m[n - t - 1] == ';' || m[n - t - 1] == ','); /* "REASON; building locally" */
+		set_why(p, xasprintf("%.*s", (int)(cut ? n - t - 1 : n), m));
 	}
-	if (starts_with(m, "local build forced by remote exception: ")) {
-		const char *e = strstr(m, ": ") + 2;
-		free(p->why);
-		p->why = xasprintf("it failed to reach a worker (%s)", e);
-	}
+	if (starts_with(m, "local build forced by remote exception: "))
+		set_why(p, xasprintf("it failed to reach a worker (%s)", strstr(m, ": ") + 2));
 	if (starts_with(m, "building myself")) {
 		p->here = 1;
 		if (!p->why)
-			SET_WHY(p, here_why);
+			set_why(p, xstrdup(here_why));
 	}
 	if (starts_with(m, "<building_local>"))
 		p->here = 1;
