@@ -222,14 +222,10 @@ static int count_results(const struct pool *pool, enum job_result r)
 static int excused_failure(const struct job *j, const struct option_list *list)
 {
 	const char *kind = job_result_name(j->result);
-	if (j->result == RESULT_PASSED)
-		return 0;
-	for (int k = 0; k < list->n; k++) {
+	for (int k = 0; j->result != RESULT_PASSED && k < list->n; k++) {
 		const char *tab = strchr(list->v[k], '\t');
-		if (strcmp(tab + 1, j->name))
-			continue;
-		if (j->result == RESULT_FAILED || j->result == RESULT_PROFILE_LOST ||
-		    ((size_t)(tab - list->v[k]) == strlen(kind) && !strncmp(list->v[k], kind, strlen(kind))))
+		if (!strcmp(tab + 1, j->name) && (j->result == RESULT_FAILED || j->result == RESULT_PROFILE_LOST ||
+						  (starts_with(list->v[k], kind) && tab == list->v[k] + strlen(kind))))
 			return 1;
 	}
 	return 0;
