@@ -102,36 +102,27 @@ struct hidden {
 	char *cmd, *dir; /* the last hidden compile whose object is missing */
 };
 
-/* "... -o OBJ ..." -> whether OBJ (from dir) exists; 1 when the command names none. */
-static int object_exists(const char *cmd, const char *dir)
-{
-	const char *o = strstr(cmd, " -o ");
-	if (!o)
-		return 1;
-	o += 4;
-	char *path = xasprintf("%s%s%.*s", dir && *o != '/' ? dir : "", dir && *o != '/' ? "/" : "", (int)strcspn(o, " \t"), o);
-	int found = access(path, F_OK) == 0;
-	free(path);
-	return found;
-}
-
+/* A hidden compile whose object ("-o OBJ", from make's directory) is missing becomes h's. */
 static int on_line(const char *line, size_t len, void *ctx)
 {
 	struct hidden *h = ctx;
-	if (make_dirs_line(&h->dirs, line))
-		return 0;
 	size_t k = strlen(SUPPRESSED), p = strlen(COMPILE_PREFIX);
-	if (!starts_with(line, COMPILE_PREFIX) || len <= k + p || strcmp(line + len - k, SUPPRESSED) != 0)
+	if (make_dirs_line(&h->dirs, line) || !starts_with(line, COMPILE_PREFIX) || len <= k + p ||
+	    strcmp(line + len - k, SUPPRESSED) != 0)
 		return 0;
-	char *cmd = xasprintf("%.*s", (int)(len - k - p), line + p);
-	const char *where = make_dirs_top(&h->dirs);
-	if (object_exists(cmd, where)) {
-		free(cmd);
+	const char *where = make_dirs_top(&h->dirs), *o = strstr(line, " -o ");
+	if (!o)
 		return 0;
-	}
+	o += 4;
+	char *obj = xasprintf("%s%s%.*s", where && *o != '/' ? where : "", where && *o != '/' ? "/" : "",
+			      (int)strcspn(o, " \t"), o);
+	int found = access(obj, F_OK) == 0;
+	free(obj);
+	if (found)
+		return 0;
 	free(h->cmd);
 	free(h->dir);
-	h->cmd = cmd;
+	h->cmd = xasprintf("%.*s", (int)(len - k - p), line + p);
 	h->dir = where ? xstrdup(where) : NULL;
 	return 0;
 }
