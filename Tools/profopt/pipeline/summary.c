@@ -153,8 +153,7 @@ int cmd_summary(int argc, char **argv)
 				snprintf(note, sizeof note, "  %s", printable(reason));
 			printf("%-22s %-8s %s%s\n", printable(name), state_words[state], state == DONE || state == FAILED ? d : "-", note);
 		}
-		json_t *stage = json_pack("{s:o, s:o}", "name", jw_text(name), "record", rec);
-		json_array_append_new(stages, stage);
+		json_array_append_new(stages, json_pack("{s:o, s:o}", "name", jw_text(name), "record", rec));
 	}
 	const char *verdict = worst == DONE ? "ok" : worst == MISSING ? "INCOMPLETE" : worst == FAILED ? "FAILED" : "DAMAGED";
 	if (json) {
@@ -166,7 +165,6 @@ int cmd_summary(int argc, char **argv)
 		if (all.known && (all.failed || all.lost))
 			printf("  (training: %lld of %lld tasks failed, %lld lost)", all.failed, all.tasks, all.lost);
 		printf("\n");
-		json_decref(stages);
 	}
 	return worst == DONE ? 0 : worst == DAMAGED ? 3 : 1;
 }
