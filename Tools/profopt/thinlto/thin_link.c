@@ -362,9 +362,9 @@ static void load_modules(struct link_state *s, const char *list)
 		*strmap_slot(&s->by_path, s->mods[i].path, 1) = &s->mods[i];
 }
 
-/* The link again, each module's native object in its place: NULL (why in *why) when a module
- * the index listed is found nowhere in the command. */
-static char **native_link(struct link_state *s, const char **why)
+/* The link again, each module's native object in its place; a module the index listed must be
+ * found in the command. */
+static char **native_link(struct link_state *s)
 {
 	int n = s->n, placed = 0;
 	char **argv = xcalloc(n + 1, sizeof *argv);
@@ -396,8 +396,9 @@ static char **native_link(struct link_state *s, const char **why)
 		if (argv[i])
 			argv[k++] = argv[i];
 	argv[k] = NULL;
-	*why = placed == s->nmods ? NULL : "a module the index listed is not in the link command";
-	return placed == s->nmods ? argv : (free(argv), NULL);
+	if (placed != s->nmods)
+		fatal("%s: a module the index listed is not in the link command", printable(s->out));
+	return argv;
 }
 
 static void write_times(const struct link_state *s)
@@ -565,8 +566,7 @@ static void backends_summary(const struct link_state *s, const struct thin_link_
 _Noreturn static void one_process(const struct thin_link_options *o, const char *out, char **link, const char *why,
 				  const char *short_why)
 {
-	char *line = xasprintf("thin-link (%s): linked in one process: %s", printable(out), why);
-	say(o->summary, line);
+	say(o->summary, xasprintf("thin-link (%s): linked in one process: %s", printable(out), why));
 	record_link(o->dir, printable(out), -1, 0, short_why);
 	exec_as_is(link);
 }
@@ -596,8 +596,7 @@ int cmd_thin_link(int argc, char **argv)
 	char *slash = real ? strrchr(real, '/') : NULL;
 	s.llvm_ar = o.llvm_ar ? o.llvm_ar : slash ? xasprintf("%.*s/llvm-ar", (int)(slash - real), real) : "llvm-ar";
 	remove_dir_tree(s.dir);
-	char *natives = xasprintf("%s/native", s.dir);
-	if (make_dirs(natives, 0777) < 0)
+	if (make_dirs(xasprintf("%s/native", s.dir), 0777) < 0)
 		fatal("cannot make %s: %s", s.dir, strerror(errno));
 	double t0 = now();
 	if (unpack_archives(&s) < 0)
@@ -626,11 +625,7 @@ int cmd_thin_link(int argc, char **argv)
 		fatal("%d of %d backends failed: %s is not linked", failed, s.nmods, printable(out));
 	}
 	double t2 = now();
-	const char *missing;
-	char **final = native_link(&s, &missing);
-	if (!final)
-		fatal("%s: %s", printable(out), missing);
-	rc = run_here(final);
+	rc = run_here(native_link(&s));
 	buf_printf(&summary, "; index %.1f s, backends %.1f s, link %.1f s", t1 - t0, t2 - t1, now() - t2);
 	say(o.summary, summary.data);
 	return rc;
