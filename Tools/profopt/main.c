@@ -3,7 +3,6 @@
 #include "lib/util.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,9 +17,7 @@ static int run_bench_tool(int argc, char **argv)
 {
 	const char *tool = getenv("PROFOPT_BENCH");
 	if (!tool || !*tool) {
-		char self[PATH_MAX];
-		ssize_t n = readlink("/proc/self/exe", self, sizeof self);
-		char *slash = n > 0 && n < (ssize_t)sizeof self ? memrchr(self, '/', n) : NULL;
+		char *self = realpath("/proc/self/exe", NULL), *slash = self ? strrchr(self, '/') : NULL;
 		if (!slash)
 			fatal("cannot find the benchmark tool: /proc/self/exe is unreadable (PROFOPT_BENCH=PATH names profopt-bench)");
 		tool = xasprintf("%.*s/profopt-bench", (int)(slash - self), self);

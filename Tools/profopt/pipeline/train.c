@@ -393,8 +393,7 @@ static void add_source(struct train_opts *o, const char *spec)
 {
 	o->src = xrealloc(o->src, (size_t)(o->nsrc + 1) * sizeof *o->src);
 	struct source *s = &o->src[o->nsrc++];
-	memset(s, 0, sizeof *s);
-	s->weight = 1;
+	*s = (struct source){.weight = 1};
 	if (!spec)
 		return;
 	char *name = xstrdup(spec), *colon = strchr(name, ':');
@@ -549,15 +548,14 @@ static int retry_failed_alone(struct pool *pool, struct progress *progress,
 {
 	struct pool again = {.parallel = 1, .timeout = pool->timeout, .cwd = pool->cwd, .on_tick = show_progress,
 			     .on_done = report_done, .arg = progress};
-	int cap = 0, *from = xcalloc((size_t)pool->njobs + 1, sizeof *from);
+	int *from = xcalloc((size_t)pool->njobs + 1, sizeof *from);
+	again.jobs = xcalloc((size_t)pool->njobs + 1, sizeof *again.jobs);
 	for (int i = 0; i < pool->njobs; i++) {
 		const struct job *f = &pool->jobs[i];
 		if (f->result != RESULT_FAILED || excused_failure(f, failed_before))
 			continue;
-		again.jobs = grow_array(again.jobs, again.njobs, &cap, sizeof *again.jobs, 8);
-		struct job *j = &again.jobs[again.njobs];
-		*j = (struct job){.name = f->name, .cmd = f->cmd, .argv = f->argv, .env = f->env,
-				  .log_path = xasprintf("%.*s.alone.log", (int)strlen(f->log_path) - 4, f->log_path)};
+		again.jobs[again.njobs] = (struct job){.name = f->name, .cmd = f->cmd, .argv = f->argv, .env = f->env,
+			.log_path = xasprintf("%.*s.alone.log", (int)strlen(f->log_path) - 4, f->log_path)};
 		from[again.njobs++] = i;
 	}
 	if (!again.njobs)
