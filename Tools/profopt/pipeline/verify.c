@@ -219,17 +219,11 @@ static int twin_laid_out(const struct verify *v, const struct unit *u)
  * another function NAME when the source is as it was at training: what the fingerprint says. */
 static const char *mismatch_cause(const struct verify *v, const struct log_message *m, const char *dir)
 {
-	if (!strstr(m->text, "(hash mismatch) "))
-		return "";
-	switch (source_as_trained(v, m->source, dir)) {
-	case 1:
-		return " [its source is unchanged since training: a name collision, the profile's record is of "
-		       "another function of that name (e.g. another program's main)]";
-	case 0:
-		return " [its source changed since training]";
-	default:
-		return "";
-	}
+	int same = strstr(m->text, "(hash mismatch) ") ? source_as_trained(v, m->source, dir) : -1;
+	return same == 1   ? " [its source is unchanged since training: a name collision, the profile's record is of "
+			     "another function of that name (e.g. another program's main)]"
+	       : same == 0 ? " [its source changed since training]"
+			   : "";
 }
 
 /* One line on why u did or did not use the profile. */
