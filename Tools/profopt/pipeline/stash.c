@@ -7,7 +7,6 @@
 #include "lib/walk.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 

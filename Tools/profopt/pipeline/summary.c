@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <glob.h>
-#include <stdlib.h>
 #include <string.h>
 
 struct summary_options {
