@@ -306,10 +306,9 @@ static int index_link(struct link_state *s, const char *list)
 	int lld = 0;
 	for (int i = 1; s->link[i]; i++)
 		lld |= !strcmp(s->link[i], "-fuse-ld=lld") || (starts_with(s->link[i], "--ld-path=") && strstr(s->link[i], "lld"));
-	char *a = xasprintf(lld ? "-Wl,--thinlto-index-only=%s" : "-Wl,-plugin-opt,thinlto-index-only=%s", list);
-	char *c = xasprintf(lld ? "-Wl,--thinlto-prefix-replace=;%s/" : "-Wl,-plugin-opt,thinlto-prefix-replace=;%s/",
-			    s->prefix);
-	const char *more[] = {a, lld ? "-Wl,--thinlto-emit-imports-files" : "-Wl,-plugin-opt,thinlto-emit-imports-files", c};
+	const char *opt = lld ? "-Wl,--" : "-Wl,-plugin-opt,"; /* lld's options, or the plugin's for bfd and gold */
+	const char *more[] = {xasprintf("%sthinlto-index-only=%s", opt, list), xasprintf("%sthinlto-emit-imports-files", opt),
+			      xasprintf("%sthinlto-prefix-replace=;%s/", opt, s->prefix)};
 	char **argv = xcalloc(s->n + 4, sizeof *argv);
 	memcpy(argv, s->link, s->n * sizeof *argv);
 	memcpy(argv + s->n, more, sizeof more);
