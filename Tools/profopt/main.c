@@ -84,12 +84,9 @@ static void print_help(FILE *out)
 /* True if argv (before any "--") asks for help. */
 static int wants_help(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			return 0;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			return 1;
-	}
 	return 0;
 }
 

@@ -41,10 +41,9 @@ const struct command_options options_store = {
 static void place(const char *path, const char *data, size_t len)
 {
 	size_t have_len;
-	char *have = read_file(path, &have_len), *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	if (slash && slash > dir)
-		*slash = '\0';
-	if (slash && slash > dir && make_dirs(dir, 0755) < 0 && errno != EEXIST)
+	char *have = read_file(path, &have_len), *slash = strrchr(path, '/');
+	char *dir = slash && slash > path ? xasprintf("%.*s", (int)(slash - path), path) : NULL;
+	if (dir && make_dirs(dir, 0755) < 0 && errno != EEXIST)
 		fatal("cannot create %s: %s", printable(dir), strerror(errno));
 	if (!have || have_len != len || memcmp(have, data, len) != 0)
 		output_write(path, data, len);

@@ -319,9 +319,8 @@ static void write_results(const struct pool *pool, const char *path, double seco
 						     "log", jw_text(j->log_path)));
 	}
 	json_object_set_new(doc, "results", all);
-	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(12));
-	char *line = xasprintf("%s\n", text);
-	output_write(path, line, strlen(line));
+	char *text = xasprintf("%s\n", json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(12)));
+	output_write(path, text, strlen(text));
 }
 
 /* --no-crash: says which crashes are excused (--crashed-before) and which are not; returns how
