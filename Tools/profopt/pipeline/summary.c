@@ -134,14 +134,9 @@ int cmd_summary(int argc, char **argv)
 		char reason[900] = "";
 		if (state == MISSING)
 			missing_reason(argv[i], name, reason, sizeof reason);
-		if (!rec) {
-			rec = json_object();
-			jw_set(rec, "status", jw_text(state == MISSING ? "missing" : "damaged"));
-			if (state == DAMAGED)
-				jw_set(rec, "error", jw_text(why));
-			if (*reason)
-				jw_set(rec, "why", jw_text(reason));
-		}
+		if (!rec) /* o*: a key without its value left out */
+			rec = json_pack("{s:s, s:o*, s:o*}", "status", state == MISSING ? "missing" : "damaged", "error",
+					state == DAMAGED ? jw_text(why) : NULL, "why", *reason ? jw_text(reason) : NULL);
 		if (!json) {
 			char d[32], note[1000] = "";
 			format_duration(d, sizeof d, s);
