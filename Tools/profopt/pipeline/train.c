@@ -577,10 +577,9 @@ static void write_stamp(const struct train_opts *o, const struct pool *pool, dou
 	for (int k = 1; k < o->nsrc; k++)
 		buf_printf(&workloads, "%s%s:%d", k > 1 ? " " : "", o->src[k].name, o->src[k].weight);
 	json_t *j = stamp_begin(o->stage, seconds);
-	json_object_update_new(j, json_pack("{s:i, s:i, s:i, s:i, s:i}", "tasks", pool->njobs, "ran", pool->njobs - lost,
-					    "failed", failed, "lost", lost, "jobs", pool->parallel));
-	if (workloads.len)
-		json_object_set_new(j, "workloads", jw_text(workloads.data));
+	json_object_update_new(j, json_pack("{s:i, s:i, s:i, s:i, s:i, s:o*}", "tasks", pool->njobs, "ran",
+					    pool->njobs - lost, "failed", failed, "lost", lost, "jobs", pool->parallel,
+					    "workloads", workloads.len ? jw_text(workloads.data) : NULL)); /* o*: none, no key */
 	stamp_end(j, o->stamp);
 }
 
