@@ -41,20 +41,19 @@ struct proc {
 struct reader {
 	int icecc;
 	struct strmap procs;
-	char **order; /* the prefixes, in the order met */
+	struct proc **order; /* the processes, in the order met */
 	int n, cap;
 };
 
 static struct proc *proc_of(struct reader *r, const char *line, size_t plen)
 {
 	char *key = xasprintf("%.*s", (int)plen, line);
-	void **slot = strmap_slot(&r->procs, key, 1);
+	void **slot = strmap_slot(&r->procs, key, 1); /* (a copy of key) */
+	free(key);
 	if (!*slot) {
 		*slot = xcalloc(1, sizeof(struct proc));
 		r->order = grow_array(r->order, r->n, &r->cap, sizeof *r->order, 64);
-		r->order[r->n++] = key;
-	} else {
-		free(key);
+		r->order[r->n++] = *slot;
 	}
 	return *slot;
 }
@@ -171,7 +170,7 @@ int cmd_dist_log(int argc, char **argv)
 	int *counts = xcalloc(r.n + 1, sizeof *counts);
 	const char *fallback = r.icecc ? "icecc built it here" : "distcc chose this machine";
 	for (int i = 0; i < r.n; i++) {
-		struct proc *p = strmap_get(&r.procs, r.order[i]);
+		struct proc *p = r.order[i];
 		if (!p->compile || (!p->here && !p->remote))
 			continue;
 		if (!p->here) {
