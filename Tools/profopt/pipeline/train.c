@@ -586,8 +586,7 @@ static void write_stamp(const struct train_opts *o, const struct pool *pool, dou
 /* --timeout-scale: the limit per task times FACTOR, at most a week, and said. */
 static void scale_timeout(struct train_opts *o)
 {
-	double t = o->timeout * o->timeout_scale;
-	t = t > MAX_SECONDS ? MAX_SECONDS : t;
+	double t = fmin(o->timeout * o->timeout_scale, MAX_SECONDS);
 	if (o->timeout_scale != 1)
 		fprintf(stderr, "train: timeout %.10g s per task (%.10g s x --timeout-scale %.10g: emulated programs run slower)\n",
 			t, o->timeout, o->timeout_scale);

@@ -89,7 +89,9 @@ static void read_switches(void *ctx, const char *text, size_t len, char *const *
 	(void)first;
 	/* args[0]: "./PATH" */
 	int i = count == 1 ? (int)(intptr_t)strmap_get(&v->by_path, args[0] + 2) - 1 : -1;
-	struct unit *u = i >= 0 ? &v->u[i] : NULL;
+	if (i < 0)
+		return;
+	struct unit *u = &v->u[i];
 	char *out = xasprintf("%.*s", (int)len, text);
 	for (char *save, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *text = strstr(line, "DW_AT_producer");
@@ -97,10 +99,8 @@ static void read_switches(void *ctx, const char *text, size_t len, char *const *
 			text = strstr(text, "): ") ? strstr(text, "): ") + 3 : strchr(text, ':') + 1;
 		else if (starts_with(line, "  [") && strchr(line, ']'))
 			text = strchr(line, ']') + 1;
-		if (!u || !text)
-			continue;
 		/* .GCC.command.line holds one switch per string: they add up */
-		int f = profile_flags(text);
+		int f = text ? profile_flags(text) : -1;
 		if (f >= 0) {
 			u->flags = u->flags < 0 ? f : (u->flags | f);
 			u->how = "the switches recorded in the object";
