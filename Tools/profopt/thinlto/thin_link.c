@@ -77,17 +77,14 @@ static int in_list(const char *a, const char *const *list, int prefix)
 	return 0;
 }
 
-static int is_option_with_value(const char *a)
-{
-	static const char *const two[] = {"-o", "-Xlinker", "-z", "-T", "-u", "-e", "-x", "-MF", "-MT", "-MQ", NULL};
-	return in_list(a, two, 0);
-}
+/* The options whose value is the next argument. */
+static const char *const with_value[] = {"-o", "-Xlinker", "-z", "-T", "-u", "-e", "-x", "-MF", "-MT", "-MQ", NULL};
 
 /* The index of the argument after link[i], an option's value passed over (-Xlinker -E is the
  * linker's, not the preprocessor's). */
 static int next_arg(char **link, int i)
 {
-	return i + 1 + (is_option_with_value(link[i]) && link[i + 1]);
+	return i + 1 + (in_list(link[i], with_value, 0) && link[i + 1]);
 }
 
 /* The value of -o, or NULL: a link with -flto=thin last among -flto options, and no -c, -S, -E. */
@@ -165,7 +162,7 @@ static char **backend_compile(char **link, const char *compiler)
 	argv[k++] = (char *)(compiler ? compiler : link[first ? first - 1 : 0]);
 	argv[k++] = (char *)lto_level(link);
 	for (int i = first; i < n; i++) {
-		if (is_option_with_value(link[i]))
+		if (in_list(link[i], with_value, 0))
 			i++;
 		else if (backend_flag(link[i]))
 			argv[k++] = link[i];
