@@ -38,10 +38,8 @@ int cmd_clear(int argc, char **argv)
 		usage_error("give --family=gcc|clang|apple-clang and --build-dir=DIR, or PATHs, or both");
 	for (int i = first; i < argc; i++)
 		remove_dir_tree(argv[i]); /* a file too, never through a link */
-	if (!o.family)
-		return 0;
-	const struct family *fam = family_parse(o.family);
-	if (fam->clear) /* clang's raw profiles are never written into the build tree */
+	const struct family *fam = o.family ? family_parse(o.family) : NULL;
+	if (fam && fam->clear) /* clang's raw profiles are never written into the build tree */
 		fam->clear(o.dir, o.notes, o.skip.v);
 	return 0;
 }

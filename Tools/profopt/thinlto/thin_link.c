@@ -475,22 +475,21 @@ static int stage_line(const char *dir, const char *stage)
 	return 0;
 }
 
-/* Each --worker value split at ';', blank ones dropped. */
-static const char **worker_list(const struct option_list *given, int *n)
+/* The plan's workers: each --worker value split at ';', blank ones dropped. */
+static void add_workers(struct thin_plan *p, const struct option_list *given)
 {
 	const char **w = NULL;
 	int cap = 0;
-	*n = 0;
 	for (int i = 0; i < given->n; i++) {
 		char *copy = xstrdup(given->v[i]), *save;
 		for (char *c = strtok_r(copy, ";", &save); c; c = strtok_r(NULL, ";", &save)) {
 			if (strspn(c, " \t") == strlen(c))
 				continue;
-			w = grow_array(w, *n, &cap, sizeof *w, 4);
-			w[(*n)++] = c;
+			w = grow_array(w, p->nworkers, &cap, sizeof *w, 4);
+			w[p->nworkers++] = c;
 		}
 	}
-	return w;
+	p->workers = w;
 }
 
 /* OUTPUT as one name of its own inside DIR, percent-encoded: every byte but letters, digits and
@@ -607,11 +606,10 @@ int cmd_thin_link(int argc, char **argv)
 		return rc;
 	load_modules(&s, list);
 	double t1 = now();
-	int nworkers;
-	const char **workers = worker_list(&o.workers, &nworkers);
-	struct thin_plan plan = {.compile = compile, .workers = workers, .nworkers = nworkers,
-				 .job_dir = xasprintf("%s/jobs", s.dir), .fallback = !o.no_fallback, .timeout = o.timeout,
-				 .jobs = o.jobs ? (int)o.jobs : nworkers ? 2 * nworkers : (int)sysconf(_SC_NPROCESSORS_ONLN)};
+	struct thin_plan plan = {.compile = compile, .job_dir = xasprintf("%s/jobs", s.dir), .fallback = !o.no_fallback,
+				 .timeout = o.timeout};
+	add_workers(&plan, &o.workers);
+	plan.jobs = o.jobs ? (int)o.jobs : plan.nworkers ? 2 * plan.nworkers : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	int failed = thin_backends_run(&plan, s.mods, s.nmods);
 	struct buf summary = {0};
 	backends_summary(&s, &o, &summary);
