@@ -520,6 +520,12 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		load_earlier_results(&o->crashed_before, "crashed-before", o->crashed_before_files.v[i]);
 	for (int i = 0; i < o->failed_before_files.n; i++)
 		load_earlier_results(&o->failed_before, "failed-before", o->failed_before_files.v[i]);
+	if (o->timeout_scale && o->timeout_scale != 1) { /* the limit per task times FACTOR, at most a week, said */
+		double t = fmin(o->timeout * o->timeout_scale, MAX_SECONDS);
+		fprintf(stderr, "train: timeout %.10g s per task (%.10g s x --timeout-scale %.10g: emulated programs run slower)\n",
+			t, o->timeout, o->timeout_scale);
+		o->timeout = t;
+	}
 }
 
 /* Every task of every source, into the pool. */
@@ -583,24 +589,12 @@ static void write_stamp(const struct train_opts *o, const struct pool *pool, dou
 	stamp_end(j, o->stamp);
 }
 
-/* --timeout-scale: the limit per task times FACTOR, at most a week, and said. */
-static void scale_timeout(struct train_opts *o)
-{
-	double t = fmin(o->timeout * o->timeout_scale, MAX_SECONDS);
-	if (o->timeout_scale != 1)
-		fprintf(stderr, "train: timeout %.10g s per task (%.10g s x --timeout-scale %.10g: emulated programs run slower)\n",
-			t, o->timeout, o->timeout_scale);
-	o->timeout = t;
-}
-
 int cmd_train(int argc, char **argv)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct train_opts o = {.jobs = ncpu > 0 ? (int)ncpu : 1, .timeout = 1200, .log_dir = "train-logs",
 			       .min_ran = 0.9, .heartbeat = 30, .stage = "train", .pattern = "{}-%m.profraw"};
 	parse_train_opts(&o, argc, argv);
-	if (o.timeout_scale)
-		scale_timeout(&o);
 	const char *dest = o.runs_in ? o.raw_dir : NULL;
 	if (o.runs_in && !dest)
 		usage_error("--runs-in goes with --raw-dir (the directory the run replaces)");

@@ -114,7 +114,6 @@ static const char *take_remote_object(const struct thin_module *m, enum job_resu
 		why = "its object could not be moved into place";
 	if (why)
 		unlink(tmp);
-	free(tmp);
 	return why;
 }
 
