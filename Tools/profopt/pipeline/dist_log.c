@@ -127,7 +127,7 @@ static void icecc_line(struct proc *p, const char *line)
 		p->remote = 1;
 	if (ends_with(m, "building locally") && !p->why) {
 		size_t n = strlen(m), t = strlen(" building locally");
-		int cut = n > t && (m[n - t - 1] == ';' || m[n - t - 1] == ','); /* "REASON; building locally" */
+		int cut = n > t && (m[n - t - 1] == ';' || m[n - t - 1] == ','); /* "WHY; building locally" */
 		set_why(p, xasprintf("%.*s", (int)(cut ? n - t - 1 : n), m));
 	}
 	if (starts_with(m, "local build forced by remote exception: "))

@@ -70,7 +70,8 @@ _Noreturn static void refuse(int fd, const char *file, const char *who, const ch
 		snprintf(holder, sizeof holder, "pid %ld (%s, since %s)", pid, *what ? what : "?", *since ? since : "?");
 	else
 		snprintf(holder, sizeof holder, "a process that has not written its pid yet");
-	fatal("%s holds the lock %s: %s; %s: wait for it to end, or stop it", who, printable(file), holder, why);
+	fatal("%s holds the lock %s: %s; %s: wait for it to end, or stop it", who, printable(file), holder,
+	      why);
 }
 
 /* The lock file opened with flags (never through a link, never blocking on a FIFO) and

@@ -82,7 +82,8 @@ int cmd_stash(int argc, char **argv)
 		usage_error("--build-dir=DIR and --archive=FILE are required");
 	if (!*o.suffix)
 		usage_error("--suffix must not be empty");
-	char *archive = o.archive[0] == '/' ? xstrdup(o.archive) : xasprintf("%s/%s", getcwd(NULL, 0), o.archive);
+	char *archive =
+		o.archive[0] == '/' ? xstrdup(o.archive) : xasprintf("%s/%s", getcwd(NULL, 0), o.archive);
 	(strcmp(argv[1], "save") == 0 ? save : restore)(o.dir, archive, o.suffix, o.skip.v);
 	return 0;
 }

@@ -55,8 +55,8 @@ static void remove_others(const char *dir, const char *name)
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	while (d && (e = readdir(d)) != NULL) {
-		if (strlen(e->d_name) != strlen(name) || !starts_with(e->d_name, "merged-") || !ends_with(e->d_name, ".profdata") ||
-		    !strcmp(e->d_name, name))
+		if (strlen(e->d_name) != strlen(name) || !starts_with(e->d_name, "merged-") ||
+		    !ends_with(e->d_name, ".profdata") || !strcmp(e->d_name, name))
 			continue;
 		char *hex = xasprintf("%.*s", SHA256_HEX_LEN, e->d_name + 7), *path = xasprintf("%s/%s", dir, e->d_name);
 		if (sha256_is_hex(hex) && unlink(path) < 0 && errno != ENOENT)

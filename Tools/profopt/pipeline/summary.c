@@ -68,13 +68,12 @@ static void add_tasks(struct tasks *t, json_t *rec)
 /* The JSON report (stages consumed): valid JSON whatever the stamps held. */
 static void print_json(json_t *stages, const struct tasks *all, const char *verdict, double total)
 {
-	json_t *doc = json_pack("{s:o, s:b, s:s}", "stages", stages, "ok", !strcmp(verdict, "ok"), "status", verdict);
+	json_t *training = NULL; /* o*: none, no key */
 	if (all->known)
-		json_object_set_new(doc, "training", json_pack("{s:I, s:I, s:I, s:I}", "tasks", (json_int_t)all->tasks, "ran",
-							       (json_int_t)all->ran, "failed", (json_int_t)all->failed,
-							       "lost", (json_int_t)all->lost));
-	json_object_set_new(doc, "total_seconds", json_real(total));
-	jw_print(doc);
+		training = json_pack("{s:I, s:I, s:I, s:I}", "tasks", (json_int_t)all->tasks, "ran", (json_int_t)all->ran,
+				     "failed", (json_int_t)all->failed, "lost", (json_int_t)all->lost);
+	jw_print(json_pack("{s:o, s:b, s:s, s:o*, s:f}", "stages", stages, "ok", !strcmp(verdict, "ok"), "status",
+			   verdict, "training", training, "total_seconds", total));
 }
 
 /* Why stage NAME has no stamp, when the pipeline left word of it beside the stamp: a
@@ -135,8 +134,9 @@ int cmd_summary(int argc, char **argv)
 		if (state == MISSING)
 			missing_reason(argv[i], name, reason, sizeof reason);
 		if (!rec) /* o*: a key without its value left out */
-			rec = json_pack("{s:s, s:o*, s:o*}", "status", state == MISSING ? "missing" : "damaged", "error",
-					state == DAMAGED ? jw_text(why) : NULL, "why", *reason ? jw_text(reason) : NULL);
+			rec = json_pack("{s:s, s:o*, s:o*}", "status", state == MISSING ? "missing" : "damaged",
+					"error", state == DAMAGED ? jw_text(why) : NULL, "why",
+					*reason ? jw_text(reason) : NULL);
 		if (!json) {
 			char d[32], note[1000] = "";
 			format_duration(d, sizeof d, s);

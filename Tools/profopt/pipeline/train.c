@@ -142,15 +142,16 @@ static void load_tasks(struct pool *pool, int *cap, const struct train_opts *o, 
 		char *tab = strchr(line, '\t');
 		size_t name_len = src->each ? n : tab ? (size_t)(tab - line) : 0;
 		if (name_len > TASK_NAME_MAX)
-			fatal("%s:%d: a task name of %zu bytes, more than the limit of %d", printable(src->tasks_file),
-			      l.lineno, name_len, TASK_NAME_MAX);
+			fatal("%s:%d: a task name of %zu bytes, more than the limit of %d",
+			      printable(src->tasks_file), l.lineno, name_len, TASK_NAME_MAX);
 		if (src->each && *line == '-' && name_starts_a_word(src->each))
 			fatal("task '%s' in %s starts with '-': in --each='%s' the command would read it as "
 			      "an option (rename it, or put a path before {} in the template)",
 			      printable(line), printable(src->tasks_file), printable(src->each));
 		if (tab && !src->each)
 			*tab = '\0';
-		add_job(pool, cap, src, line, src->each ? substitute(src->each, line, 1) : tab ? tab + 1 : line, o);
+		char *cmd = src->each ? substitute(src->each, line, 1) : tab ? tab + 1 : line;
+		add_job(pool, cap, src, line, cmd, o);
 	}
 }
 
@@ -223,8 +224,9 @@ static int excused_failure(const struct job *j, const struct option_list *list)
 	const char *kind = job_result_name(j->result);
 	for (int k = 0; j->result != RESULT_PASSED && k < list->n; k++) {
 		const char *tab = strchr(list->v[k], '\t');
-		if (!strcmp(tab + 1, j->name) && (j->result == RESULT_FAILED || j->result == RESULT_PROFILE_LOST ||
-						  (starts_with(list->v[k], kind) && tab == list->v[k] + strlen(kind))))
+		int same_kind = starts_with(list->v[k], kind) && tab == list->v[k] + strlen(kind);
+		if (!strcmp(tab + 1, j->name) &&
+		    (j->result == RESULT_FAILED || j->result == RESULT_PROFILE_LOST || same_kind))
 			return 1;
 	}
 	return 0;
@@ -319,7 +321,8 @@ static void write_results(const struct pool *pool, const char *path, double seco
 						     "log", jw_text(j->log_path)));
 	}
 	json_object_set_new(doc, "results", all);
-	char *text = xasprintf("%s\n", json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(12)));
+	char *text = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(12));
+	text = xasprintf("%s\n", text);
 	output_write(path, text, strlen(text));
 }
 
@@ -520,10 +523,10 @@ static void parse_train_opts(struct train_opts *o, int argc, char **argv)
 		load_earlier_results(&o->crashed_before, "crashed-before", o->crashed_before_files.v[i]);
 	for (int i = 0; i < o->failed_before_files.n; i++)
 		load_earlier_results(&o->failed_before, "failed-before", o->failed_before_files.v[i]);
-	if (o->timeout_scale && o->timeout_scale != 1) { /* the limit per task times FACTOR, at most a week, said */
+	if (o->timeout_scale && o->timeout_scale != 1) { /* the limit per task times it, at most a week */
 		double t = fmin(o->timeout * o->timeout_scale, MAX_SECONDS);
-		fprintf(stderr, "train: timeout %.10g s per task (%.10g s x --timeout-scale %.10g: emulated programs run slower)\n",
-			t, o->timeout, o->timeout_scale);
+		fprintf(stderr, "train: timeout %.10g s per task (%.10g s x --timeout-scale %.10g: "
+				"emulated programs run slower)\n", t, o->timeout, o->timeout_scale);
 		o->timeout = t;
 	}
 }
@@ -558,7 +561,8 @@ static int retry_failed_alone(struct pool *pool, struct progress *progress,
 		const struct job *f = &pool->jobs[i];
 		if (f->result != RESULT_FAILED || excused_failure(f, failed_before))
 			continue;
-		again.jobs[again.njobs] = (struct job){.name = f->name, .cmd = f->cmd, .argv = f->argv, .env = f->env,
+		again.jobs[again.njobs] = (struct job){
+			.name = f->name, .cmd = f->cmd, .argv = f->argv, .env = f->env,
 			.log_path = xasprintf("%.*s.alone.log", (int)strlen(f->log_path) - 4, f->log_path)};
 		from[again.njobs++] = i;
 	}
@@ -583,9 +587,10 @@ static void write_stamp(const struct train_opts *o, const struct pool *pool, dou
 	for (int k = 1; k < o->nsrc; k++)
 		buf_printf(&workloads, "%s%s:%d", k > 1 ? " " : "", o->src[k].name, o->src[k].weight);
 	json_t *j = stamp_begin(o->stage, seconds);
+	json_t *named = workloads.len ? jw_text(workloads.data) : NULL; /* o*: none, no key */
 	json_object_update_new(j, json_pack("{s:i, s:i, s:i, s:i, s:i, s:o*}", "tasks", pool->njobs, "ran",
-					    pool->njobs - lost, "failed", failed, "lost", lost, "jobs", pool->parallel,
-					    "workloads", workloads.len ? jw_text(workloads.data) : NULL)); /* o*: none, no key */
+					    pool->njobs - lost, "failed", failed, "lost", lost, "jobs",
+					    pool->parallel, "workloads", named));
 	stamp_end(j, o->stamp);
 }
 
@@ -651,12 +656,12 @@ int cmd_train(int argc, char **argv)
 	if (crashed_now || failed_now)
 		return 1;
 	if (none_passed)
-		fatal("none of %d training tasks passed (the first: %s): the program does not work as trained, and a "
-		      "profile of its failures is one of start-up and error paths, so the build stops here",
-		      pool.njobs, pool.jobs[0].name);
+		fatal("none of %d training tasks passed (the first: %s): the program does not work as trained, "
+		      "and a profile of its failures is one of start-up and error paths, so the build stops "
+		      "here", pool.njobs, pool.jobs[0].name);
 	if (!enough)
-		fatal("only %d of %d training tasks ran to the end (%.0f%%), below the required %.0f%%: the profile would "
-		      "not represent the workload, so the build stops here (see --min-ran)",
+		fatal("only %d of %d training tasks ran to the end (%.0f%%), below the required %.0f%%: "
+		      "the profile would not represent the workload, so the build stops here (see --min-ran)",
 		      ran, pool.njobs, 100.0 * ran / pool.njobs, 100 * o.min_ran);
 	if (dest)
 		rundir_replace(o.raw_dir, dest);

@@ -220,8 +220,8 @@ static int twin_laid_out(const struct verify *v, const struct unit *u)
 static const char *mismatch_cause(const struct verify *v, const struct log_message *m, const char *dir)
 {
 	int same = strstr(m->text, "(hash mismatch) ") ? source_as_trained(v, m->source, dir) : -1;
-	return same == 1   ? " [its source is unchanged since training: a name collision, the profile's record is of "
-			     "another function of that name (e.g. another program's main)]"
+	return same == 1   ? " [its source is unchanged since training: a name collision, the profile's record "
+			     "is of another function of that name (e.g. another program's main)]"
 	       : same == 0 ? " [its source changed since training]"
 			   : "";
 }

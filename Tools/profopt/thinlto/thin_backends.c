@@ -74,7 +74,8 @@ static char *remote_job(const struct thin_plan *p, struct thin_module *m, int i)
 		size_t shared = common_dir_length(cwd, abs[k]);
 		root = shared < root ? shared : root;
 	}
-	char *tar = xasprintf("%s/%d.tar", p->job_dir, i), *sub = shell_quote(cwd[root] ? cwd + root + 1 : ".");
+	char *tar = xasprintf("%s/%d.tar", p->job_dir, i);
+	char *sub = shell_quote(cwd[root] ? cwd + root + 1 : ".");
 	struct tar_out *t = tar_create(tar, 0);
 	for (int k = 0; k < n; k++)
 		if (k < 2 || strcmp(names[k], m->path))
@@ -84,8 +85,8 @@ static char *remote_job(const struct thin_plan *p, struct thin_module *m, int i)
 	char *script = xasprintf("set -e; d=$(mktemp -d); trap 'rm -rf \"$d\"' EXIT; cd \"$d\"; tar xf -; mkdir -p %s; cd %s; "
 				 "%s >&2; cat thin-link-out.o",
 				 sub, sub, compile);
-	return xasprintf("ulimit -f %lld && %s %s <%s >%s", object_limit(m) / 512, m->worker, shell_quote(script),
-			 shell_quote(tar), shell_quote(xasprintf("%s.tmp", m->native)));
+	return xasprintf("ulimit -f %lld && %s %s <%s >%s", object_limit(m) / 512, m->worker,
+			 shell_quote(script), shell_quote(tar), shell_quote(xasprintf("%s.tmp", m->native)));
 }
 
 static void no_section(const char *name, void *arg)
@@ -117,22 +118,19 @@ static const char *take_remote_object(const struct thin_module *m, enum job_resu
 	return why;
 }
 
-struct run_state {
-	struct progress progress;
-	const char *what;
-};
-
-static void show(struct pool *pool, void *arg)
+/* A round's progress: its jobs run here when they have an argv, else on workers. */
+static void show(struct pool *pool, void *progress)
 {
-	struct run_state *s = arg;
 	char line[160];
-	snprintf(line, sizeof line, "thin-link: %s [%d/%d] %d failed", s->what, pool->done, pool->njobs, pool->failed);
-	progress_show(&s->progress, line, 0);
+	snprintf(line, sizeof line, "thin-link: backends %s [%d/%d] %d failed",
+		 pool->jobs[0].argv ? "here" : "on workers", pool->done, pool->njobs, pool->failed);
+	progress_show(progress, line, 0);
 }
 
 /* One pool over the modules that have a worker (remote) or none: remote ones by their worker, the
  * rest here; how many made no object. */
-static int run_round(const struct thin_plan *p, struct thin_module *m, int n, int remote, struct run_state *s)
+static int run_round(const struct thin_plan *p, struct thin_module *m, int n, int remote,
+		     struct progress *progress)
 {
 	struct job *jobs = xcalloc(n + 1, sizeof *jobs);
 	int *idx = xcalloc(n + 1, sizeof *idx), k = 0;
@@ -149,10 +147,9 @@ static int run_round(const struct thin_plan *p, struct thin_module *m, int n, in
 		jobs[j].cmd = remote ? remote_job(p, mod, idx[j]) : quoted_words(jobs[j].argv);
 	}
 	struct pool pool = {.jobs = jobs, .njobs = k, .parallel = p->jobs, .timeout = p->timeout, .on_tick = show,
-			    .arg = s};
-	s->what = remote ? "backends on workers" : "backends here";
+			    .arg = progress};
 	int sig = pool_run(&pool);
-	progress_clear(&s->progress);
+	progress_clear(progress);
 	if (sig)
 		fatal("stopped by signal %d: the backends did not finish", sig);
 	int failed = 0;
@@ -183,10 +180,10 @@ int thin_backends_run(const struct thin_plan *p, struct thin_module *m, int n)
 {
 	if (make_dirs(p->job_dir, 0777) < 0)
 		fatal("cannot make %s: %s", p->job_dir, strerror(errno));
-	struct run_state s = {0};
-	progress_init(&s.progress, 30);
+	struct progress progress;
+	progress_init(&progress, 30);
 	for (int i = 0; i < n; i++)
 		m[i].worker = p->nworkers ? p->workers[i % p->nworkers] : NULL;
-	int failed = run_round(p, m, n, 1, &s);
-	return failed && !p->fallback ? failed : run_round(p, m, n, 0, &s);
+	int failed = run_round(p, m, n, 1, &progress);
+	return failed && !p->fallback ? failed : run_round(p, m, n, 0, &progress);
 }

@@ -78,7 +78,8 @@ static int in_list(const char *a, const char *const *list, int prefix)
 }
 
 /* The options whose value is the next argument. */
-static const char *const with_value[] = {"-o", "-Xlinker", "-z", "-T", "-u", "-e", "-x", "-MF", "-MT", "-MQ", NULL};
+static const char *const with_value[] = {"-o", "-Xlinker", "-z", "-T", "-u", "-e", "-x", "-MF", "-MT", "-MQ",
+					 NULL};
 
 /* The index of the argument after link[i], an option's value passed over (-Xlinker -E is the
  * linker's, not the preprocessor's). */
@@ -303,8 +304,9 @@ static int index_link(struct link_state *s, const char *list)
 	int lld = 0;
 	for (int i = 1; s->link[i]; i++)
 		lld |= !strcmp(s->link[i], "-fuse-ld=lld") || (starts_with(s->link[i], "--ld-path=") && strstr(s->link[i], "lld"));
-	const char *opt = lld ? "-Wl,--" : "-Wl,-plugin-opt,"; /* lld's options, or the plugin's for bfd and gold */
-	const char *more[] = {xasprintf("%sthinlto-index-only=%s", opt, list), xasprintf("%sthinlto-emit-imports-files", opt),
+	const char *opt = lld ? "-Wl,--" : "-Wl,-plugin-opt,"; /* lld's, or the plugin's for bfd and gold */
+	const char *more[] = {xasprintf("%sthinlto-index-only=%s", opt, list),
+			      xasprintf("%sthinlto-emit-imports-files", opt),
 			      xasprintf("%sthinlto-prefix-replace=;%s/", opt, s->prefix)};
 	char **argv = xcalloc(s->n + 4, sizeof *argv);
 	memcpy(argv, s->link, s->n * sizeof *argv);
@@ -606,8 +608,8 @@ int cmd_thin_link(int argc, char **argv)
 		return rc;
 	load_modules(&s, list);
 	double t1 = now();
-	struct thin_plan plan = {.compile = compile, .job_dir = xasprintf("%s/jobs", s.dir), .fallback = !o.no_fallback,
-				 .timeout = o.timeout};
+	struct thin_plan plan = {.compile = compile, .job_dir = xasprintf("%s/jobs", s.dir),
+				 .fallback = !o.no_fallback, .timeout = o.timeout};
 	add_workers(&plan, &o.workers);
 	plan.jobs = o.jobs ? (int)o.jobs : plan.nworkers ? 2 * plan.nworkers : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	int failed = thin_backends_run(&plan, s.mods, s.nmods);
