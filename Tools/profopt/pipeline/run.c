@@ -150,7 +150,6 @@ struct run_options {
 	double heartbeat;
 	long long tail;
 	int verbose;
-	char **command;
 };
 
 #define O struct run_options
@@ -204,7 +203,7 @@ static int report_run(const struct run_options *o, const struct job *job, double
 	if (job->result != RESULT_NOT_STARTED)
 		show_hidden_compile(o->log, o->cwd);
 	if (job->result == RESULT_NOT_STARTED)
-		fprintf(stderr, "==> %s: FAILED: cannot execute '%s': %s\n", printable(o->label), printable(o->command[0]),
+		fprintf(stderr, "==> %s: FAILED: cannot execute '%s': %s\n", printable(o->label), printable(job->argv[0]),
 			strerror(job->proc.exec_errno));
 	else
 		fprintf(stderr, "==> %s: FAILED (%s) after %s; full log: %s\n", printable(o->label),
@@ -220,10 +219,9 @@ int cmd_run(int argc, char **argv)
 		usage_error("--log=FILE is required (see 'profopt run --help')");
 	if (first >= argc)
 		usage_error("no command given (see 'profopt run --help')");
-	o.command = argv + first;
 	if (!o.label)
-		o.label = o.command[0];
-	struct job job = {.name = (char *)o.label, .cmd = o.command[0], .argv = o.command, .log_path = (char *)o.log};
+		o.label = argv[first];
+	struct job job = {.name = (char *)o.label, .cmd = argv[first], .argv = argv + first, .log_path = (char *)o.log};
 	struct run_progress rp = {.units_file = o.units, .total = o.units ? unit_count_load(o.units) : 0};
 	progress_init(&rp.p, o.heartbeat);
 	struct pool pool = {.jobs = &job, .njobs = 1, .parallel = 1, .cwd = o.cwd, .on_tick = tick, .arg = &rp};

@@ -397,13 +397,12 @@ int cmd_verify(int argc, char **argv)
 		output_check(v.o.stamp); /* before the unlink: never /dev/null */
 	if (v.o.stamp && unlink(v.o.stamp) < 0 && errno != ENOENT)
 		fatal("cannot remove the old stamp %s: %s", printable(v.o.stamp), strerror(errno));
-	struct fingerprint fp = {0};
 	char err[512];
-	if (v.o.fingerprint && fingerprint_read(&fp, v.o.fingerprint, err, sizeof err) < 0)
-		fatal("--fingerprint: %s", err);
 	if (v.o.fingerprint) {
-		fp.root = resolve_path(fp.root); /* verify works from the object directory */
-		v.fp = &fp;
+		v.fp = xcalloc(1, sizeof *v.fp);
+		if (fingerprint_read(v.fp, v.o.fingerprint, err, sizeof err) < 0)
+			fatal("--fingerprint: %s", err);
+		v.fp->root = resolve_path(v.fp->root); /* verify works from the object directory */
 	}
 	double start = now();
 	const char *dir = v.o.dir, *logpath = v.o.log;
