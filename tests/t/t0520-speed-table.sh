@@ -105,4 +105,9 @@ test_lever_table_refuses_bad_input() {
 	expect_contains out 'no \*-callgrind.json and no not-measured.tsv'
 	expect_status 1 "$SRCDIR/Tools/scripts/lever-table" nodir
 	expect_contains out 'usage: lever-table DIR'
+	mkdir badstack
+	printf 'x\tlever\twhy\n' > badstack/not-measured.tsv
+	printf '# combination\tinterpreter\twithin\tlimit\tpaths\n3.13-x\tbase\t50\t20\t59\n' > badstack/stack-budget.tsv
+	expect_status 1 "$SRCDIR/Tools/scripts/lever-table" badstack
+	expect_contains out 'stack-budget.tsv line 2: not COMBINATION<TAB>INTERPRETER<TAB>WITHIN<TAB>LIMIT<TAB>PATHS'
 }
