@@ -16,6 +16,8 @@ start_workers() {
 	STORE=$(mktemp -d "$hide-store.XXXXXX") && chmod 755 "$STORE"
 	export DISTCC_DIR=$STORE/distcc-state
 	mkdir -p "$DISTCC_DIR"
+	# the workers' temporary files: TMPDIR may be closed to the user distcc (root's, mode 755)
+	mkdir -m 1777 "$STORE/tmp"
 	stale=
 	if [ -n "${1:-}" ]; then stale=$STORE/stale.profdata && cp "$1" "$stale"; fi
 	WORKERS= HOSTS=
@@ -26,8 +28,8 @@ start_workers() {
 			port=$((port + 1))
 			unshare --mount --propagation private sh -c 'mount -t tmpfs tmpfs "$1" &&
 				{ test -z "$3" || { mkdir -p "$2/pgo" && cp "$3" "$2/pgo/merged.profdata"; }; } &&
-				exec distccd --no-detach --daemon --allow 127.0.0.1 --listen 127.0.0.1 --port "$4" \
-					--jobs 2 --enable-tcp-insecure --log-stderr' sh "$hide" "$build" "$stale" "$port" > "worker$w.log" 2>&1 &
+				TMPDIR=$5 exec distccd --no-detach --daemon --allow 127.0.0.1 --listen 127.0.0.1 --port "$4" \
+					--jobs 2 --enable-tcp-insecure --log-stderr' sh "$hide" "$build" "$stale" "$port" "$STORE/tmp" > "worker$w.log" 2>&1 &
 			pid=$!
 			sleep 0.5
 			if kill -0 $pid 2>/dev/null; then
